@@ -1,0 +1,198 @@
+"""Command line: ``check``, ``rules``, ``explain`` and ``contamination``.
+
+Every failure the user can fix ends in one line on stderr and exit code 2;
+an unexpected failure also ends in one line and exit 2 (set
+``BENCHAUDIT_DEBUG=1`` to see the traceback), never in exit 0.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable
+
+import click
+
+from benchaudit import __version__
+from benchaudit.config import FAIL_ON, Config
+from benchaudit.errors import BenchauditError, ConfigError
+
+_FORMATS = ("text", "json", "markdown", "html", "sarif", "github")
+
+
+def _split(values: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for v in values:
+        out.extend(x.strip() for x in v.split(",") if x.strip())
+    return out
+
+
+def _pairs(values: Iterable[str], flag: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for v in values:
+        if "=" not in v:
+            raise ConfigError(f"{flag} takes NAME=VALUE, got {v!r}")
+        k, val = v.split("=", 1)
+        out[k.strip()] = val.strip()
+    return out
+
+
+class _Group(click.Group):
+    """Turns every exception into one line and exit 2."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except BenchauditError as exc:
+            _fail(str(exc))
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except KeyboardInterrupt:
+            _fail("interrupted", code=130)
+        except BrokenPipeError:
+            sys.stderr.close()
+            sys.exit(0)
+        except Exception as exc:  # noqa: BLE001 - the last line of defence
+            if os.environ.get("BENCHAUDIT_DEBUG"):
+                raise
+            where = getattr(exc, "benchaudit_file", None)
+            prefix = f"{where}: " if where else ""
+            detail = str(exc).splitlines()[0] if str(exc) else ""
+            _fail(f"{prefix}internal error: {type(exc).__name__}: {detail} "
+                  "(set BENCHAUDIT_DEBUG=1 for details)")
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(f"benchaudit: {message}", err=True)
+    sys.exit(code)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="benchaudit")
+def main() -> None:
+    """Audit the numbers people publish about ML evaluations."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "formats", multiple=True, type=click.Choice(_FORMATS),
+              help="Output format; repeat for several (each needs its own --output, "
+                   "or goes to stdout).")
+@click.option("--output", "outputs", multiple=True, help="Write the report here (per --format).")
+@click.option("--select", multiple=True, help="Only these rules (names, codes, code prefixes).")
+@click.option("--ignore", multiple=True, help="Skip these rules.")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
+              help="Lowest severity that makes the exit code 1 (default: error).")
+@click.option("--config", "config_path", default=None, help="Config file (default: discovered).")
+@click.option("--baseline", default=None, help="Hide findings recorded in this baseline file.")
+@click.option("--write-baseline", default=None, help="Record the current findings as a baseline.")
+@click.option("--n", "n_overrides", multiple=True, metavar="BENCHMARK=N",
+              help="Item count for a benchmark, overriding the registry.")
+@click.option("--seed", type=int, default=None, help="Seed for randomised methods (default 0).")
+@click.option("--kind", default=None, help="Force the input kind (results, document, ...).")
+@click.option("--column", "columns", multiple=True, metavar="ROLE=NAME",
+              help="Column for a role in per-item files: model, item, score, points, ...")
+@click.option("--baseline-model", default=None, help="Model comparisons are made against.")
+@click.option("--max-rows", type=int, default=None, help="Refuse per-item files above this size.")
+@click.option("--resamples", type=int, default=None, help="Bootstrap / permutation resamples.")
+def check(paths, formats, outputs, select, ignore, fail_on, config_path, baseline,
+          write_baseline, n_overrides, seed, kind, columns, baseline_model, max_rows,
+          resamples) -> None:
+    """Audit claims, result files, leaderboards or battles in PATHS."""
+    from benchaudit import config as config_mod
+    from benchaudit.engine import audit, exit_code
+    from benchaudit.render import render
+
+    cfg: Config = config_mod.load(config_path)
+    if select:
+        cfg.select = _split(select)
+    if ignore:
+        cfg.ignore = [*cfg.ignore, *_split(ignore)]
+    if fail_on:
+        cfg.fail_on = fail_on
+    if baseline:
+        cfg.baseline = baseline
+    for name, value in _pairs(n_overrides, "--n").items():
+        try:
+            cfg.n[name] = int(value)
+        except ValueError:
+            raise ConfigError(f"--n {name}={value}: N must be a whole number") from None
+        if cfg.n[name] < 1:
+            raise ConfigError(f"--n {name}={value}: N must be at least 1")
+    if seed is not None:
+        cfg.seed = seed
+    if kind:
+        cfg.kind = kind
+    cfg.columns.update(_pairs(columns, "--column"))
+    if baseline_model:
+        cfg.baseline_model = baseline_model
+    if max_rows is not None:
+        cfg.max_rows = max_rows
+    if resamples is not None:
+        if resamples < 1:
+            raise ConfigError("--resamples must be at least 1")
+        cfg.resamples = resamples
+    fmts = list(formats) or cfg.formats
+    for f in fmts:
+        if f not in _FORMATS:
+            raise ConfigError(f"unknown format {f!r} (use {', '.join(_FORMATS)})")
+    if len(outputs) > len(fmts):
+        raise ConfigError("more --output files than --format options")
+
+    report = audit(list(paths), cfg)
+    if write_baseline:
+        from benchaudit.suppress import write_baseline as write
+
+        write(report.findings, write_baseline)
+    for i, fmt in enumerate(fmts):
+        text = render(report, fmt)
+        if i < len(outputs) and outputs[i] != "-":
+            _write_output(outputs[i], text)
+        else:
+            click.echo(text, nl=False)
+    sys.exit(exit_code(report, cfg.fail_on))
+
+
+def _write_output(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise BenchauditError(f"{path}: cannot write report: {exc.strerror or exc}") from None
+
+
+@main.command("rules")
+def rules_cmd() -> None:
+    """List every rule: code, name, default severity, summary."""
+    from benchaudit.registry import all_rules
+
+    for cls in all_rules().values():
+        click.echo(f"{cls.code}  {cls.name:<24} {cls.severity.label:<8} {cls.summary()}")
+
+
+@main.command()
+@click.argument("name")
+def explain(name: str) -> None:
+    """Print a rule's documentation (by name or code)."""
+    from benchaudit.registry import lookup
+
+    cls = lookup(name)
+    click.echo(f"{cls.code} {cls.name} (default severity: {cls.severity.label})\n")
+    click.echo(cls.documentation())
+
+
+def _attach_optional_commands() -> None:
+    """Commands that live with their subsystem register here if present."""
+    import importlib
+
+    for module_name, attr in (("benchaudit.contamination.cli", "contamination"),):
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name and module_name.startswith(exc.name):
+                continue
+            raise
+        main.add_command(getattr(module, attr))
+
+
+_attach_optional_commands()

@@ -1,0 +1,1 @@
+"""Contamination audit: benchmark items against training shards."""

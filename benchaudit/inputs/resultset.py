@@ -1,0 +1,99 @@
+"""The in-memory form of per-item results, shared by every per-item reader.
+
+One row per (model, item[, sample, seed, ...]) observation, stored column-wise
+as numpy arrays with integer codes for the categorical columns, so that
+analyses can work on ten million rows without Python loops. Importing this
+module imports numpy; reader modules import it inside ``read()`` only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+@dataclass
+class Coded:
+    """A categorical column: ``codes[i]`` indexes ``labels``; -1 means missing."""
+
+    codes: np.ndarray
+    labels: list[str]
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    @classmethod
+    def from_values(cls, values: Any) -> Coded:
+        """Code values by first appearance (deterministic, file order)."""
+        arr = np.asarray(values, dtype=object)
+        labels: list[str] = []
+        index: dict[str, int] = {}
+        codes = np.empty(len(arr), dtype=np.int32)
+        for i, v in enumerate(arr):
+            if v is None or (isinstance(v, float) and v != v) or v == "":
+                codes[i] = -1
+                continue
+            key = str(v)
+            code = index.get(key)
+            if code is None:
+                code = index[key] = len(labels)
+                labels.append(key)
+            codes[i] = code
+        return cls(codes=codes, labels=labels)
+
+
+@dataclass
+class ResultSet:
+    """Per-item results of one file.
+
+    ``score`` is the per-row score: 0/1 for binary items, a fraction for graded
+    items, or points earned when ``max_points`` is present (then a model's
+    score is the sum of points over the sum of max points). ``line`` holds the
+    1-based line (or record) number of each row in the file, for naming rows in
+    findings. Optional columns are ``None`` when the file has no such column.
+    """
+
+    path: str
+    model: Coded
+    item: Coded
+    score: np.ndarray
+    line: np.ndarray | None = None
+    max_points: np.ndarray | None = None
+    cluster: Coded | None = None
+    seed: Coded | None = None
+    sample: Coded | None = None
+    confidence: np.ndarray | None = None
+    chosen: Coded | None = None
+    gold: Coded | None = None
+    variant: Coded | None = None
+    columns: dict[str, str] = field(default_factory=dict)
+    layout: str = "long"
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.score = np.asarray(self.score, dtype=np.float64)
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.score.shape[0])
+
+    @property
+    def models(self) -> list[str]:
+        return self.model.labels
+
+    @property
+    def items(self) -> list[str]:
+        return self.item.labels
+
+    @property
+    def binary(self) -> bool:
+        """True when every score is exactly 0 or 1 and items are equally weighted."""
+        if self.max_points is not None and not np.all(self.max_points == self.max_points[0]):
+            return False
+        s = self.score if self.max_points is None else self.score / self.max_points
+        return bool(np.all((s == 0.0) | (s == 1.0)))
+
+    def line_of(self, row: int) -> int | None:
+        return None if self.line is None else int(self.line[row])

@@ -1,0 +1,26 @@
+"""The JSON object of DESIGN §3: stable key order, byte-identical across runs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from benchaudit import __version__
+from benchaudit.finding import Report, _jsonable
+
+
+def as_dict(report: Report) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "tool": "benchaudit",
+        "version": __version__,
+        "grade": report.grade,
+        "summary": report.summary(),
+        "findings": [f.to_dict() for f in report.findings],
+    }
+    if report.results:
+        out["results"] = _jsonable(report.results)
+    return out
+
+
+def render(report: Report) -> str:
+    return json.dumps(as_dict(report), indent=2, ensure_ascii=False, allow_nan=False) + "\n"

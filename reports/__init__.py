@@ -1,0 +1,1 @@
+"""Report templates (jinja2), installed as ``benchaudit.reports``."""

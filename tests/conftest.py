@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture
+def data_dir() -> Path:
+    return DATA
+
+
+@pytest.fixture(autouse=True)
+def _no_debug_env(monkeypatch):
+    monkeypatch.delenv("BENCHAUDIT_DEBUG", raising=False)
+    yield
+
+
+def pytest_configure(config):
+    os.environ.setdefault("PYTHONHASHSEED", "0")

@@ -1,0 +1,94 @@
+"""Run every YAML case file in tests/rules/cases against its rule.
+
+A case file names one rule and lists cases. Each case writes its input file(s)
+into a temporary folder, runs the engine with only that rule selected, and
+compares the rule's findings with ``expect``::
+
+    rule: unreachable-score
+    cases:
+      - name: humaneval 87.3 is not k/164
+        files: {card.md: "We reach 87.3% on HumanEval."}
+        config: {n: {my-bench: 250}}        # optional, as in [tool.benchaudit]
+        expect:
+          - {line: 1, severity: error, message_contains: "164"}
+      - name: reachable value passes
+        files: {card.md: "We reach 87.2% on HumanEval."}
+        expect: []
+
+``expect`` lists every finding of the rule at warning or error, in order
+(infos are ignored unless ``include_info: true``). Each entry matches on the
+keys it gives: line, severity, confidence, message_contains,
+suggestion_contains, claim_contains, evidence (a subset of the evidence dict).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from benchaudit.config import Config, apply
+from benchaudit.engine import audit
+from benchaudit.finding import Severity
+
+CASES = Path(__file__).parent / "cases"
+
+
+def _load():
+    for path in sorted(CASES.glob("*.yaml")):
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for i, case in enumerate(doc.get("cases", [])):
+            yield pytest.param(doc["rule"], case, id=f"{path.stem}:{i}:{case.get('name', '')}")
+
+
+def _matches(finding, want: dict) -> bool:
+    d = finding.to_dict()
+    for key, value in want.items():
+        if key == "message_contains":
+            if value.lower() not in finding.message.lower():
+                return False
+        elif key == "suggestion_contains":
+            if value.lower() not in (finding.suggestion or "").lower():
+                return False
+        elif key == "claim_contains":
+            if value.lower() not in (finding.claim or "").lower():
+                return False
+        elif key == "evidence":
+            for ek, ev in value.items():
+                if d["evidence"].get(ek) != ev:
+                    return False
+        elif d.get(key) != value:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("rule,case", list(_load()))
+def test_rule_case(rule, case, tmp_path):
+    names = []
+    for name, content in case["files"].items():
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+        names.append(str(target))
+    cfg = apply(Config(), dict(case.get("config", {})), "case")
+    cfg.select = [rule]
+    report = audit(names, cfg)
+    floor = Severity.INFO if case.get("include_info") else Severity.WARNING
+    got = [f for f in report.findings if f.name == rule and f.severity >= floor]
+    want = case.get("expect", [])
+    summary = [(f.location.line, f.severity.label, f.message) for f in got]
+    assert len(got) == len(want), f"expected {len(want)} finding(s), got {summary}"
+    for f, w in zip(got, want):
+        assert _matches(f, w), f"finding {f.to_dict()} does not match {w}"
+    for f in got:
+        if f.severity >= Severity.WARNING:
+            assert f.suggestion, f"{rule}: a warning or error needs a suggestion"
+
+
+def test_every_rule_has_a_case_file():
+    from benchaudit.registry import all_rules
+
+    have = {p.stem for p in CASES.glob("*.yaml")}
+    missing = sorted(set(all_rules()) - have)
+    assert not missing, f"rules without tests/rules/cases/<name>.yaml: {missing}"
