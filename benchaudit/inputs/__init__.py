@@ -71,7 +71,7 @@ class Probe:
 class Reader:
     kind: str
     sniff: Callable[[Probe], float]
-    read: Callable[[Path, str, "Context"], "Source | list[Source]"]
+    read: Callable[[Path, str, Context], Source | list[Source]]
     description: str = ""
 
 
@@ -122,8 +122,8 @@ def detect(p: Probe, display: str, forced: str | None = None) -> Reader:
             raise InputError(display, f"unknown kind {forced!r} (known: {', '.join(kinds)})")
         return max(matching, key=lambda r: r.sniff(p))
     scored = [(r.sniff(p), i, r) for i, r in enumerate(candidates)]
-    best_score, _, best = max(scored, key=lambda t: (t[0], -t[1]))
-    if best_score <= 0:
+    best_score, _, best = max(scored, key=lambda t: (t[0], -t[1]), default=(0.0, 0, None))
+    if best is None or best_score <= 0:
         if p.is_binary():
             raise InputError(display, "binary file of unknown format")
         raise InputError(display, "cannot tell what kind of input this is (use --kind)")
@@ -162,4 +162,13 @@ def load(path: Path, display: str, ctx: Context, forced: str | None = None) -> l
         raise InputError(display, f"not valid UTF-8 text (byte {exc.start})") from None
     except MemoryError:
         raise InputError(display, "too large to read into memory") from None
+    except RecursionError:
+        raise InputError(display, "nested too deeply to read") from None
+    except Exception as exc:
+        # A reader that trips over a malformed file must still answer in one line
+        # naming the file; BENCHAUDIT_DEBUG keeps the traceback for developers.
+        if os.environ.get("BENCHAUDIT_DEBUG"):
+            raise
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(display, f"cannot read as {reader.kind}: {detail}") from None
     return got if isinstance(got, list) else [got]

@@ -27,7 +27,8 @@ def render(report: Report) -> str:
         for f in report.findings:
             msg = _cell(f.message)
             if f.claim:
-                msg = f"{msg}<br>claim: `{_cell(f.claim).replace('`', "'")}`"
+                claim = _cell(f.claim).replace("`", "'")
+                msg = f"{msg}<br>claim: `{claim}`"
             out.append(
                 f"| {_ICON[f.severity.label]} {f.severity.label} | `{_cell(f.location)}` | "
                 f"{f.code} {f.name} | {msg} | {_cell(f.suggestion or '')} |"
