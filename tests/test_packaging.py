@@ -1,0 +1,48 @@
+"""The wheel carries the engine, the rules, the report templates and the registry;
+the README's test command is the one CI runs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_wheel_contents(tmp_path):
+    pytest.importorskip("setuptools")
+    out = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+         "-w", str(tmp_path), str(ROOT)],
+        capture_output=True, text=True,
+    )
+    if out.returncode != 0:
+        pytest.skip(f"cannot build a wheel offline here: {out.stderr.strip().splitlines()[-1:]}")
+    wheel = next(tmp_path.glob("benchaudit-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "benchaudit/benchmarks.toml" in names
+    assert "benchaudit/rules/__init__.py" in names
+    assert "benchaudit/reports/__init__.py" in names
+    rule_modules = {p.name for p in (ROOT / "rules").glob("*.py")}
+    assert {n.split("/")[-1] for n in names if n.startswith("benchaudit/rules/")} >= rule_modules
+    for tpl in (ROOT / "reports").glob("*.j2"):
+        assert f"benchaudit/reports/{tpl.name}" in names
+    for pkg in (ROOT / "benchaudit").rglob("__init__.py"):
+        rel = pkg.relative_to(ROOT).as_posix()
+        assert rel in names, f"{rel} missing from the wheel (add it to [tool.setuptools] packages)"
+    assert not any(n.startswith(("rules/", "reports/", "tests/")) for n in names)
+
+
+def test_ci_runs_the_readme_test_command():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    blocks = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    commands = [line for line in blocks.splitlines() if line.startswith("python3 -m venv")]
+    assert len(commands) == 2, commands
+    assert "pytest" in commands[1]
+    assert commands[1] in ci
