@@ -1,9 +1,26 @@
 """Inline suppressions and baselines.
 
-Inline: ``<!-- benchaudit: ignore[unreachable-score] reason -->`` (or the same
-after ``#`` or ``//``) suppresses the named rules on the line it sits on, or,
-when the comment stands alone on its line, on the next non-blank line.
-Baseline: a JSON file of fingerprints of accepted findings.
+Inline, in any text input::
+
+    <!-- benchaudit: ignore[unreachable-score] averaged over 64 samples, see table 3 -->
+    # benchaudit: ignore[BA301] the duplicated rows are the two prompt formats
+
+``<!-- -->`` is the form for markdown and HTML, ``#`` for CSV, TSV and plain
+text (``//`` is accepted too). Inside the brackets go rule names or codes,
+comma-separated, or ``*`` for every rule. A comment that shares its line with
+text suppresses findings on that line; a comment alone on its line suppresses
+the next non-blank line. Nothing else: exactly one line.
+
+The reason after the brackets is required. A comment without one suppresses
+nothing and is reported by ``suppression-without-reason`` (BA901), so that the
+finding it meant to hide stays visible until someone writes down why it does
+not apply. A comment that suppressed nothing in a run where the rules it names
+ran is reported by ``stale-suppression`` (BA902, info), as is a comment naming
+a rule that does not exist.
+
+Baseline: a JSON file of the fingerprints of accepted findings. Fingerprints
+come from a finding's content (rule, file, claim, message), not its line, so
+a baselined finding stays baselined when lines are inserted above it.
 """
 
 from __future__ import annotations
@@ -11,52 +28,182 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.evidence import Source
 from benchaudit.finding import Finding
 
-COMMENT = re.compile(r"benchaudit:\s*ignore\[([^\]]*)\]\s*([^>\n]*?)\s*(?:-->|\*/)?\s*$")
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+    from benchaudit.registry import Rule
+
+COMMENT = re.compile(r"benchaudit:\s*ignore\[([^\]]*)\](.*)$")
 _ONLY_COMMENT = re.compile(r"^\s*(?:<!--|#|//|/\*)\s*benchaudit:")
+_CLOSER = re.compile(r"\s*(?:-->|\*/)\s*$")
+#: A reason must say something: at least two letters.
+_REASON = re.compile(r"[^\W\d_].*[^\W\d_]", re.S)
+
+#: Where the stale-suppression rule leaves word for :func:`apply_inline` that it runs.
+STALE_KEY = "benchaudit.stale-suppression"
 
 
-def inline_suppressions(lines: list[str]) -> dict[int, set[str]]:
-    """Map of 1-based line -> rule names/codes suppressed there."""
-    out: dict[int, set[str]] = {}
+@dataclass
+class Suppression:
+    """One inline comment: where it is, which line it covers, what it names."""
+
+    line: int
+    column: int
+    target: int
+    names: tuple[str, ...]
+    reason: str
+    text: str
+    used: set[str] = field(default_factory=set)
+
+    @property
+    def valid(self) -> bool:
+        return bool(_REASON.search(self.reason))
+
+    def covers(self, f: Finding) -> bool:
+        return any(n == "*" or n.lower() in (f.name.lower(), f.code.lower()) for n in self.names)
+
+
+def parse(lines: list[str]) -> list[Suppression]:
+    """Every inline suppression comment in a file's lines (1-based lines)."""
+    out: list[Suppression] = []
     for i, line in enumerate(lines):
+        if "benchaudit:" not in line:
+            continue
         m = COMMENT.search(line)
         if not m:
             continue
-        names = {n.strip() for n in m.group(1).split(",") if n.strip()}
+        names = tuple(n.strip() for n in m.group(1).split(",") if n.strip())
+        reason = _CLOSER.sub("", m.group(2)).strip().lstrip("-:\u2014 ").strip()
         target = i + 1
         if _ONLY_COMMENT.match(line):
             j = i + 1
             while j < len(lines) and not lines[j].strip():
                 j += 1
             target = j + 1
-        out.setdefault(target, set()).update(names)
+        out.append(Suppression(i + 1, m.start() + 1, target, names, reason, line.strip()))
     return out
 
 
+def inline_suppressions(lines: list[str]) -> dict[int, set[str]]:
+    """Map of 1-based line -> rule names/codes validly suppressed there."""
+    out: dict[int, set[str]] = {}
+    for s in parse(lines):
+        if s.valid:
+            out.setdefault(s.target, set()).update(s.names)
+    return out
+
+
+def _parsed(source: Source) -> list[Suppression]:
+    return source.cached("suppressions", lambda: parse(source.lines or []))
+
+
 def apply_inline(findings: Iterable[Finding], sources: list[Source]) -> list[Finding]:
-    table = {s.path: inline_suppressions(s.lines) for s in sources if s.lines}
+    """Drop findings covered by a valid inline comment; add stale-suppression findings."""
+    by_file: dict[str, dict[int, list[Suppression]]] = {}
+    for s in sources:
+        if not s.lines:
+            continue
+        table = by_file.setdefault(s.path, {})
+        for sup in _parsed(s):
+            if sup.valid:
+                table.setdefault(sup.target, []).append(sup)
     kept = []
     for f in findings:
-        names = table.get(f.location.file, {}).get(f.location.line or -1, set())
-        if f.name in names or f.code in names or "*" in names:
-            continue
-        kept.append(f)
+        hit = False
+        for sup in by_file.get(f.location.file, {}).get(f.location.line or -1, []):
+            if sup.covers(f):
+                sup.used.add(f.name)
+                hit = True
+        if not hit:
+            kept.append(f)
+    for s in sources:
+        marker = s.meta.get(STALE_KEY)
+        if marker is not None and s.lines:
+            kept.extend(_stale(s, *marker))
     return kept
 
 
+def _stale(source: Source, rule: Rule, ctx: Context) -> Iterable[Finding]:
+    from benchaudit.engine import _ignored_by_file
+    from benchaudit.finding import Location
+    from benchaudit.registry import all_rules, select
+
+    known = {k.lower() for cls in all_rules().values() for k in (cls.name, cls.code)}
+    ran = select(ctx.config.select, ctx.config.ignore)
+    ran_keys = {k.lower() for cls in ran for k in (cls.name, cls.code)}
+    for sup in _parsed(source):
+        if not sup.valid or sup.used:
+            continue
+        loc = Location(source.path, sup.line, sup.column)
+        unknown = [n for n in sup.names if n != "*" and n.lower() not in known]
+        if unknown:
+            message = (
+                f"suppression names {', '.join(unknown)}, which is no rule "
+                "(see 'benchaudit rules'), so it suppresses nothing"
+            )
+        elif not sup.names:
+            message = "suppression names no rule, so it suppresses nothing"
+        elif all(n == "*" or n.lower() in ran_keys for n in sup.names):
+            if "*" in sup.names and len(ran) < len(all_rules()):
+                continue  # only some rules ran: '*' may still be needed by the others
+            message = (
+                f"suppression of {', '.join(sup.names)} on line {sup.target} "
+                "suppressed nothing in this run; remove it"
+            )
+        else:
+            continue  # a rule it names did not run, so we cannot tell
+        f = rule.finding(
+            loc,
+            message,
+            claim=sup.text,
+            suggestion="delete the comment, or correct the rule name in it",
+            evidence={
+                "line": sup.line,
+                "target_line": sup.target,
+                "rules": list(sup.names),
+                "unknown_rules": unknown,
+            },
+        )
+        if not _ignored_by_file(f, ctx.config):
+            yield f
+
+
+def mark_stale_check(source: Source, rule: Rule, ctx: Context) -> None:
+    """Ask :func:`apply_inline` to report this source's stale suppressions."""
+    source.meta[STALE_KEY] = (rule, ctx)
+
+
 def write_baseline(findings: Iterable[Finding], path: str) -> None:
-    data = {
+    """Record findings as accepted: fingerprints, plus what they were for a reader."""
+    items = sorted({f.fingerprint: f for f in findings}.values(), key=lambda f: (f.fingerprint,))
+    data: dict[str, Any] = {
         "tool": "benchaudit",
-        "fingerprints": sorted({f.fingerprint for f in findings}),
+        "version": 1,
+        "fingerprints": [f.fingerprint for f in items],
+        "findings": [
+            {
+                "fingerprint": f.fingerprint,
+                "rule": f.code,
+                "name": f.name,
+                "file": f.location.file,
+                "claim": f.claim,
+                "message": f.message,
+            }
+            for f in items
+        ],
     }
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=2, sort_keys=True)
-        fh.write("\n")
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2, sort_keys=True, ensure_ascii=False)
+            fh.write("\n")
+    except OSError as exc:
+        raise InputError(path, f"cannot write baseline: {exc.strerror or exc}") from None
 
 
 def read_baseline(path: str) -> set[str]:

@@ -77,6 +77,10 @@ class Reader:
 
 _READERS: list[Reader] | None = None
 
+#: Modules of this package that hold no reader; ``resultset`` imports numpy,
+#: which detecting a markdown file must not pay for.
+NOT_READERS = {"resultset"}
+
 
 def readers() -> list[Reader]:
     """All reader specs found in this package, in module-name order."""
@@ -84,7 +88,7 @@ def readers() -> list[Reader]:
     if _READERS is None:
         found = []
         for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-            if info.name.startswith("_"):
+            if info.name.startswith("_") or info.name in NOT_READERS:
                 continue
             module = importlib.import_module(f"{__name__}.{info.name}")
             spec = getattr(module, "READER", None)

@@ -97,3 +97,9 @@ class ResultSet:
 
     def line_of(self, row: int) -> int | None:
         return None if self.line is None else int(self.line[row])
+
+    def report_results(self, ctx: Any = None) -> dict[str, list[dict[str, Any]]]:
+        """Per-model intervals, paired comparisons, the baseline table and the setup row."""
+        from benchaudit.analysis.results import report_results
+
+        return report_results(self, ctx)

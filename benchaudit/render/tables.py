@@ -22,18 +22,64 @@ COLUMNS: dict[str, tuple[str, list[tuple[str, str]]]] = {
         [("a", "a"), ("b", "b"), ("diff", "diff"), ("ci_low", "low"), ("ci_high", "high"),
          ("p_value", "p"), ("p_adjusted", "p (Holm)"), ("test", "test")],
     ),
+    "baseline": (
+        "Reporting table (Δ vs the baseline model in points, paired 95% interval)",
+        [("file", "file"), ("model", "model"), ("accuracy", "score % (95% CI)"),
+         ("delta_points", "Δ points (95% CI)"), ("p_value", "p"), ("test", "test")],
+    ),
+    "setup": ("Setup", [("file", "file"), ("line", "setup")]),
+    "ratings": (
+        "Bradley–Terry ratings (Elo scale, 95% bootstrap intervals)",
+        [("file", "file"), ("model", "model"), ("rating", "rating"), ("ci_low", "low"),
+         ("ci_high", "high"), ("rank_low", "best rank"), ("rank_high", "worst rank"),
+         ("battles", "battles"), ("ci_method", "method")],
+    ),
+    "leaderboard": (
+        "Leaderboard rank ranges (95% intervals as published)",
+        [("file", "file"), ("model", "model"), ("score", "score"), ("ci_low", "low"),
+         ("ci_high", "high"), ("rank", "rank"), ("rank_low", "best rank"),
+         ("rank_high", "worst rank")],
+    ),
+    "passk": (
+        "pass@k (unbiased estimator, 95% interval over problems; plug-in for comparison)",
+        [("file", "file"), ("k", "k"), ("estimate", "pass@k"), ("ci_low", "low"),
+         ("ci_high", "high"), ("plugin", "plug-in"), ("plugin_gap", "plug-in - unbiased"),
+         ("pass_hat_k", "pass^k"), ("n_problems", "problems"),
+         ("samples_per_problem", "samples (min)"), ("samples_max", "samples (max)")],
+    ),
+    "calibration": (
+        "Calibration (ECE with its binning)",
+        [("file", "file"), ("n_items", "items"), ("accuracy", "accuracy"),
+         ("mean_confidence", "mean conf."), ("ece", "ECE"), ("bins", "bins"),
+         ("binning", "binning"), ("mce", "MCE"), ("brier", "Brier"),
+         ("temperature", "T"), ("ece_after_temperature", "ECE at T")],
+    ),
+    "reliability": (
+        "Reliability table",
+        [("file", "file"), ("bin", "bin"), ("lo", "from"), ("hi", "to"), ("count", "items"),
+         ("confidence", "confidence"), ("accuracy", "accuracy"), ("gap", "acc. - conf.")],
+    ),
+    "scaling": (
+        "Scaling curves (transition width: decades from 10% to 90% of the range)",
+        [("family", "family"), ("task", "task"), ("metric", "metric"), ("kind", "kind"),
+         ("n_scales", "sizes"), ("first", "smallest"), ("last", "largest"),
+         ("transition_width", "width (decades)"), ("sparse", "sparse"), ("note", "note")],
+    ),
 }
+
+#: Sections whose scores and bounds are not proportions (ratings, published scores).
+NOT_PROPORTIONS = {"ratings", "leaderboard", "elo_order", "passk"}
 
 _PERCENT = {"score", "ci_low", "ci_high", "diff"}
 
 
-def fmt(key: str, value: Any) -> str:
+def fmt(key: str, value: Any, percent: bool = True) -> str:
     if value is None:
         return "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
-        if key in _PERCENT:
+        if percent and key in _PERCENT:
             return f"{100 * value:.2f}%"
         if key.startswith("p_") or key == "p":
             return f"{value:.3g}"
@@ -53,6 +99,7 @@ def result_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]
         if len({r.get("file") for r in rows}) <= 1:
             cols = [(k, h) for k, h in cols if k != "file"]
         header = [h for _, h in cols]
-        body = [[fmt(k, r.get(k)) for k, _ in cols] for r in rows]
+        pct = section not in NOT_PROPORTIONS
+        body = [[fmt(k, r.get(k), pct) for k, _ in cols] for r in rows]
         out.append((title, header, body))
     return out

@@ -1,0 +1,417 @@
+"""Per-model intervals and all paired comparisons of one per-item result set.
+
+For each model, the interval that fits the data: Wilson for 0/1 items, a
+seeded bootstrap for graded or points-weighted items, a cluster bootstrap
+(with the clustered SE and the design effect) when items share clusters, and
+a t(k-1) interval over k seeds. For every pair of models on their shared
+items: the paired difference with its interval, McNemar's exact test (0/1) or
+the sign-flip permutation test (graded), Holm-adjusted p-values across all
+pairs, the unpaired analysis beside it, the minimum detectable effect at the
+observed discordance and the smallest p the design can reach. All pairs come
+from a handful of matrix products, so 100 models x 100,000 items is cheap.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from benchaudit.analysis.matrix import ItemMatrix, build
+from benchaudit.inputs.resultset import ResultSet
+from benchaudit.stats import clustered as cl
+from benchaudit.stats.multiple import holm_array
+from benchaudit.stats.paired import mcnemar_exact_many, sign_flip_test
+from benchaudit.stats.proportions import wilson, z_for
+from benchaudit.stats.student import t_interval
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+
+#: Above this many non-zero differences x resamples a graded pair uses the
+#: paired z-test instead of the sign-flip test (the two agree at that size).
+PERMUTATION_BUDGET = 20_000_000
+
+
+@dataclass
+class Analysis:
+    """What the report and the rules read: rows for ``results`` plus the matrix."""
+
+    path: str
+    matrix: ItemMatrix
+    models: list[dict[str, Any]]
+    comparisons: list[dict[str, Any]]
+    baseline: list[dict[str, Any]]
+    setup: dict[str, Any]
+    pairs: dict[str, np.ndarray] = field(default_factory=dict)
+    seed_scores: dict[str, list[float]] = field(default_factory=dict)
+
+    def model_row(self, name: str) -> dict[str, Any] | None:
+        return next((r for r in self.models if r["model"] == name), None)
+
+
+def options(ctx: Context | None) -> tuple[int, int, float, str | None]:
+    cfg = getattr(ctx, "config", None)
+    return (
+        int(getattr(cfg, "seed", 0) or 0),
+        int(getattr(cfg, "resamples", 10000) or 10000),
+        float(getattr(cfg, "alpha", 0.05) or 0.05),
+        getattr(cfg, "baseline_model", None),
+    )
+
+
+def analyse(rs: ResultSet, ctx: Context | None = None) -> Analysis:
+    """The analysis of ``rs`` under the run's seed, resamples and alpha (cached on rs)."""
+    key = ("analysis", *options(ctx))
+    cache = rs.meta.setdefault("_cache", {})
+    if key not in cache:
+        cache[key] = _analyse(rs, *options(ctx))
+    return cache[key]
+
+
+def report_results(rs: ResultSet, ctx: Context | None = None) -> dict[str, list[dict]]:
+    a = analyse(rs, ctx)
+    return {
+        "models": a.models,
+        "comparisons": a.comparisons,
+        "baseline": a.baseline,
+        "setup": [a.setup],
+    }
+
+
+# --- per model -------------------------------------------------------------------------
+
+
+def _seed_values(rs: ResultSet) -> list[ItemMatrix] | None:
+    if rs.seed is None or len(rs.seed.labels) < 2:
+        return None
+    return [build(rs, rs.seed.codes == s) for s in range(len(rs.seed.labels))]
+
+
+def _model_rows(rs: ResultSet, mx: ItemMatrix, seeds: list[ItemMatrix] | None, seed: int,
+                resamples: int, conf: float) -> tuple[list[dict[str, Any]], dict]:
+    rows = []
+    seed_scores: dict[str, list[float]] = {}
+    binary = mx.binary_rows()
+    row_counts = np.bincount(rs.model.codes, minlength=mx.n_models)
+    for m, name in enumerate(rs.models):
+        mask = mx.present[m]
+        x = mx.value[m, mask]
+        n = int(mask.sum())
+        row: dict[str, Any] = {"file": rs.path, "model": name, "n_items": n}
+        if n == 0:
+            rows.append({**row, "score": None, "ci_low": None, "ci_high": None,
+                         "ci_method": None})
+            continue
+        if mx.weighted:
+            pts, mxp = mx.points[m, mask], mx.max_points[m, mask]
+            score = float(pts.sum() / mxp.sum())
+        else:
+            score = float(x.mean())
+        se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
+        if mx.weighted:
+            se = se * float(mx.weight_scale * n / mx.max_points[m, mask].sum())
+        row.update(score=score, ci_low=None, ci_high=None, ci_method=None,
+                   n_rows=int(row_counts[m]), se=se)
+        per_item = mx.rows[m, mask]
+        if per_item.max() > 1:
+            row["samples_per_item"] = float(per_item.mean())
+        clusters = None
+        if mx.item_cluster is not None:
+            clusters = mx.item_cluster[mask]
+            g = int(np.unique(clusters).size)
+            cse = cl.clustered_se(x, clusters, small_sample=True) if g > 1 else float("nan")
+            row.update(n_clusters=g, clustered_se=cse * (1 if not mx.weighted else
+                       mx.weight_scale * n / mx.max_points[m, mask].sum()),
+                       design_effect=cl.design_effect(x, clusters))
+        if seeds is not None:
+            per_seed = []
+            item_ses = []
+            for sm in seeds:
+                sk = sm.present[m]
+                if sk.any():
+                    xs = sm.value[m, sk]
+                    per_seed.append(float(xs.mean()))
+                    item_ses.append(float(xs.std(ddof=1) / math.sqrt(xs.size)) if xs.size > 1
+                                    else 0.0)
+            seed_scores[name] = per_seed
+            row["seeds"] = len(per_seed)
+            if len(per_seed) >= 2:
+                mean, lo, hi, sd = t_interval(per_seed, conf)
+                row.update(score=mean, ci_low=lo, ci_high=hi, ci_method="t-over-seeds",
+                           seed_sd=sd, item_se=float(np.mean(item_ses)))
+                rows.append(row)
+                continue
+        if clusters is not None and row["n_clusters"] > 1:
+            w = mx.max_points[m, mask] if mx.weighted else None
+            v = mx.points[m, mask] if mx.weighted else x
+            lo, hi = cl.cluster_bootstrap_ci(v, clusters, resamples, conf, seed, weights=w)
+            method = "cluster-bootstrap"
+        elif mx.weighted:
+            lo, hi = cl.cluster_bootstrap_ci(mx.points[m, mask], np.arange(n), resamples, conf,
+                                             seed, weights=mx.max_points[m, mask])
+            method = "bootstrap"
+        elif binary[m]:
+            lo, hi = wilson(int(round(x.sum())), n, conf)
+            row["correct"] = int(round(x.sum()))
+            method = "wilson"
+        else:
+            lo, hi = cl.bootstrap_mean_ci(x, resamples, conf, seed)
+            method = "bootstrap"
+        row.update(ci_low=float(lo), ci_high=float(hi), ci_method=method)
+        rows.append(row)
+    return rows, seed_scores
+
+
+# --- pairs -------------------------------------------------------------------------------
+
+
+def _pair_matrices(mx: ItemMatrix) -> dict[str, np.ndarray]:
+    """Shared-item sums for every ordered pair, from matrix products."""
+    binary = bool(mx.binary_rows().all())
+    dtype = np.float32 if binary and mx.n_items < (1 << 24) else np.float64
+    x = mx.value.astype(dtype, copy=False)
+    p = mx.present.astype(dtype)
+    out = {
+        "n": p @ p.T,  # shared items
+        "sa": x @ p.T,  # a's sum on items b also has
+        "xx": x @ x.T,
+    }
+    if not binary:
+        out["qa"] = (x * x) @ p.T
+    out = {k: v.astype(np.float64) for k, v in out.items()}
+    out["binary"] = np.array(binary)
+    return out
+
+
+def _comparisons(rs: ResultSet, mx: ItemMatrix, seed: int, resamples: int, alpha: float
+                 ) -> tuple[list[dict[str, Any]], dict[str, np.ndarray]]:
+    k = mx.n_models
+    if k < 2:
+        return [], {}
+    pm = _pair_matrices(mx)
+    ia, ib = np.triu_indices(k, 1)
+    n = pm["n"][ia, ib]
+    sa = pm["sa"][ia, ib]
+    sb = pm["sa"][ib, ia]
+    xx = pm["xx"][ia, ib]
+    binary = bool(pm["binary"])
+    conf = 1 - alpha
+    z = z_for(conf)
+    ok = n > 0
+    nn = np.maximum(n, 1)
+    diff = (sa - sb) / nn
+    if binary:
+        n10 = np.rint(sa - xx)
+        n01 = np.rint(sb - xx)
+        sum_d2 = n10 + n01
+    else:
+        qa = pm["qa"][ia, ib]
+        qb = pm["qa"][ib, ia]
+        sum_d2 = qa + qb - 2 * xx
+    var_d = np.where(n > 1, (sum_d2 - nn * diff * diff) / np.maximum(n - 1, 1), 0.0)
+    half = z * np.sqrt(np.maximum(var_d, 0.0) / nn)
+    # Unpaired: each model's mean on the shared items, as two separate samples.
+    pa_, pb_ = sa / nn, sb / nn
+    if binary:
+        va, vb = pa_ * (1 - pa_), pb_ * (1 - pb_)
+        pooled = (pa_ + pb_) / 2
+        se0 = np.sqrt(np.maximum(pooled * (1 - pooled), 0.0) * 2 / nn)
+    else:
+        qa_, qb_ = pm["qa"][ia, ib], pm["qa"][ib, ia]
+        va = np.maximum(qa_ - nn * pa_ * pa_, 0.0) / np.maximum(n - 1, 1)
+        vb = np.maximum(qb_ - nn * pb_ * pb_, 0.0) / np.maximum(n - 1, 1)
+        se0 = np.sqrt((va + vb) / nn)
+    u_half = z * np.sqrt(np.maximum(va + vb, 0.0) / nn)
+    from scipy.special import ndtr
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        uz = np.where(se0 > 0, (sa - sb) / nn / se0, 0.0)
+    u_p = np.minimum(1.0, 2 * ndtr(-np.abs(uz)))
+    za, zb = z_for(1 - alpha), z_for(0.6)  # z_{1-a/2} and z_{0.8}
+    if binary:
+        disc = n10 + n01
+        p = mcnemar_exact_many(n10, n01)
+        test = np.full(ia.size, "mcnemar-exact", dtype=object)
+        floor = np.minimum(1.0, 2.0 * 0.5 ** disc)
+        mde = (za + zb) * np.sqrt(disc / nn) / np.sqrt(nn)
+    else:
+        p, test, floor, disc = _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples)
+        mde = (za + zb) * np.sqrt(np.maximum(var_d, 0.0) / nn)
+    p = np.where(ok, p, 1.0)
+    p_adj = holm_array(p[ok]) if ok.any() else np.array([])
+    adj = np.ones_like(p)
+    adj[ok] = p_adj
+    rows = []
+    names = rs.models
+    for j in range(ia.size):
+        if not ok[j]:
+            continue
+        row = {
+            "file": rs.path, "a": names[ia[j]], "b": names[ib[j]],
+            "n_items": int(n[j]), "diff": float(diff[j]),
+            "ci_low": float(diff[j] - half[j]), "ci_high": float(diff[j] + half[j]),
+            "p_value": float(p[j]), "test": str(test[j]), "p_adjusted": float(adj[j]),
+            "discordant": int(disc[j]) if binary else None,
+            "a_only": int(n10[j]) if binary else None,
+            "b_only": int(n01[j]) if binary else None,
+            "mde": float(mde[j]), "p_floor": float(floor[j]),
+            "unpaired_ci_low": float(diff[j] - u_half[j]),
+            "unpaired_ci_high": float(diff[j] + u_half[j]),
+            "unpaired_p": float(u_p[j]),
+        }
+        if not binary:
+            for key in ("discordant", "a_only", "b_only"):
+                row.pop(key)
+            row["nonzero_diffs"] = int(disc[j])
+        rows.append(row)
+    pairs = {"ia": ia, "ib": ib, "n": n, "diff": diff, "half": half, "p": p, "p_adj": adj,
+             "disc": disc, "mde": mde, "floor": floor}
+    return rows, pairs
+
+
+def _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples):
+    from scipy.special import ndtr
+
+    size = ia.size
+    p = np.ones(size)
+    test = np.empty(size, dtype=object)
+    floor = np.ones(size)
+    disc = np.zeros(size)
+    for j in range(size):
+        a, b = ia[j], ib[j]
+        both = mx.present[a] & mx.present[b]
+        d = mx.value[a, both] - mx.value[b, both]
+        nz = int(np.count_nonzero(d))
+        disc[j] = nz
+        if nz * resamples <= PERMUTATION_BUDGET:
+            p[j] = sign_flip_test(d, resamples, seed + j)
+            test[j] = "sign-flip-permutation"
+            floor[j] = max(min(1.0, 2.0 * 0.5**nz), 1.0 / (resamples + 1))
+        else:
+            se = math.sqrt(max(var_d[j], 0.0) / nn[j])
+            p[j] = 1.0 if se == 0 else float(min(1.0, 2 * ndtr(-abs(diff[j]) / se)))
+            test[j] = "paired-z"
+            floor[j] = 0.0
+    return p, test, floor, disc
+
+
+# --- ranks and the reporting table ------------------------------------------------------
+
+
+def rank_groups(scores: list[float], k: int, pairs: dict[str, np.ndarray], alpha: float
+                ) -> list[dict[str, Any]]:
+    """Rank ranges from the Holm-adjusted pairwise tests, and groups the data cannot order."""
+    better = np.zeros((k, k), dtype=bool)  # better[i, j]: i significantly above j
+    if pairs:
+        sig = pairs["p_adj"] < alpha
+        for a, b, s, d in zip(pairs["ia"], pairs["ib"], sig, pairs["diff"]):
+            if s:
+                if d > 0:
+                    better[a, b] = True
+                elif d < 0:
+                    better[b, a] = True
+    order = sorted(range(k), key=lambda i: (-scores[i], i))
+    out = [{} for _ in range(k)]
+    group, top = 0, None
+    for rank, i in enumerate(order, start=1):
+        if top is None or better[top, i]:
+            group += 1
+            top = i
+        out[i] = {
+            "rank": rank,
+            "rank_low": 1 + int(better[:, i].sum()),
+            "rank_high": k - int(better[i, :].sum()),
+            "tie_group": group,
+        }
+    return out
+
+
+def _baseline_rows(rs: ResultSet, models: list[dict], comps: list[dict], base: str
+                   ) -> list[dict[str, Any]]:
+    by_pair = {(c["a"], c["b"]): c for c in comps}
+    rows = []
+    for r in models:
+        row = {"file": rs.path, "model": r["model"], "score": r["score"],
+               "ci_low": r["ci_low"], "ci_high": r["ci_high"], "baseline": base,
+               "delta": None, "delta_low": None, "delta_high": None, "p_value": None,
+               "test": None}
+        if r["model"] != base:
+            c = by_pair.get((r["model"], base))
+            sign = 1.0
+            if c is None:
+                c, sign = by_pair.get((base, r["model"])), -1.0
+            if c is not None:
+                lo, hi = sign * c["ci_low"], sign * c["ci_high"]
+                row.update(delta=sign * c["diff"], delta_low=min(lo, hi), delta_high=max(lo, hi),
+                           p_value=c["p_value"], test=c["test"])
+        row["accuracy"] = _pct_interval(r["score"], r["ci_low"], r["ci_high"])
+        row["delta_points"] = _points_interval(row["delta"], row["delta_low"], row["delta_high"])
+        rows.append(row)
+    return rows
+
+
+def _pct_interval(v, lo, hi) -> str:
+    if v is None:
+        return "-"
+    if lo is None:
+        return f"{100 * v:.1f}"
+    return f"{100 * v:.1f} ({100 * lo:.1f}–{100 * hi:.1f})"
+
+
+def _points_interval(d, lo, hi) -> str:
+    if d is None:
+        return "—"
+    return f"{100 * d:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
+
+
+def setup_line(s: dict[str, Any]) -> str:
+    """The setup sentence under a reporting table."""
+    parts = [f"n = {s['items']:,} items ({s['clusters']:,} clusters)"]
+    spi = s["samples_per_item"]
+    parts.append(f"{spi:g} sample(s) per item averaged within the item" if spi > 1
+                 else "1 sample per item")
+    parts.append(f"{s['seeds']} seed(s)")
+    text = ", ".join(parts) + f", {s['models']} model(s), {s['rows']:,} rows."
+    text += f" Per-model interval: {s['interval'] or '-'}, {100 * s['confidence']:g}%."
+    if s.get("paired_test"):
+        text += f" Difference: paired, {s['paired_test']}, Holm-adjusted across pairs."
+    if s.get("resamples"):
+        text += f" Resamples: {s['resamples']:,} (seed {s['rng_seed']})."
+    text += f" Baseline: {s['baseline']}."
+    return text
+
+
+def _analyse(rs: ResultSet, seed: int, resamples: int, alpha: float,
+             baseline_model: str | None) -> Analysis:
+    conf = 1 - alpha
+    mx = build(rs)
+    seeds = _seed_values(rs)
+    models, seed_scores = _model_rows(rs, mx, seeds, seed, resamples, conf)
+    comps, pairs = _comparisons(rs, mx, seed, resamples, alpha)
+    scores = [r["score"] if r["score"] is not None else -math.inf for r in models]
+    for r, extra in zip(models, rank_groups(scores, len(models), pairs, alpha)):
+        r.update(extra)
+    base = baseline_model if baseline_model in rs.models else rs.models[0]
+    methods = sorted({r["ci_method"] for r in models if r["ci_method"]})
+    per_item = mx.rows[mx.present]
+    setup = {
+        "file": rs.path, "models": len(rs.models), "items": mx.n_items, "rows": rs.n_rows,
+        "clusters": int(np.unique(mx.item_cluster[mx.item_cluster >= 0]).size)
+        if mx.item_cluster is not None else mx.n_items,
+        "samples_per_item": float(per_item.mean()) if per_item.size else 0.0,
+        "seeds": len(rs.seed.labels) if rs.seed is not None else 1,
+        "interval": ", ".join(methods),
+        "paired_test": ", ".join(sorted({c["test"] for c in comps})) or None,
+        "resamples": resamples if any(m != "wilson" for m in methods) or not
+        bool(mx.binary_rows().all()) else None,
+        "rng_seed": seed, "confidence": conf, "baseline": base,
+    }
+    setup["line"] = setup_line(setup)
+    return Analysis(
+        path=rs.path, matrix=mx, models=models, comparisons=comps,
+        baseline=_baseline_rows(rs, models, comps, base) if len(models) > 1 else [],
+        setup=setup, pairs=pairs, seed_scores=seed_scores,
+    )

@@ -1,0 +1,206 @@
+"""The benchmark n-gram index: small, built once, shipped to every worker.
+
+Words are mapped to dense ids from the benchmark's own vocabulary (0 = a word
+the benchmark never uses, so an n-gram containing it cannot match). An
+n-gram's key is a 64-bit polynomial hash of its ids, finished with the
+splitmix64 mixer: deterministic in every process (no ``hash()`` of str), and
+computed for all positions of a corpus batch with a few numpy passes. Keys
+sit in a sorted array; each key points at the (item, position) entries that
+carry it. Every corpus hit is re-checked id by id, so a hash collision can
+never produce a match.
+
+The scan unit is the ``unit``-gram (5 words by default): every longer match
+(PaLM's 8-grams, GPT-3's 13-grams, the longest match) is a chain of
+unit-grams on one diagonal, and a short unit keeps the stretches between
+edited words visible to the coverage measure. Items shorter than the unit are indexed as one whole-item
+gram.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from benchaudit.contamination.benchmark import Item
+from benchaudit.contamination.normalize import words
+
+MULT = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_LEN = np.uint64(0xD6E8FEB86659FD93)
+#: Bits of the prefilter bitmap (2^22 bytes = 4 MB).
+BITMAP_BITS = 22
+#: Document separator inside a batch: a byte that never occurs in UTF-8 text.
+SEP = b"\xff"
+
+
+def mix(h: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser, element-wise (uint64 arithmetic wraps mod 2^64)."""
+    h = h ^ (h >> np.uint64(30))
+    h = h * _MIX1
+    h = h ^ (h >> np.uint64(27))
+    h = h * _MIX2
+    return h ^ (h >> np.uint64(31))
+
+
+def gram_hashes(ids: np.ndarray, lengths: Sequence[int]) -> dict[int, np.ndarray]:
+    """Keys of every n-gram of each length in ``lengths``, by start position.
+
+    One Horner pass up to the longest length yields every shorter one on the
+    way; the result for length n has ``len(ids) - n + 1`` entries.
+    """
+    want = set(lengths)
+    longest = max(want)
+    n_ids = len(ids)
+    x = ids.astype(np.uint64)
+    out: dict[int, np.ndarray] = {}
+    if n_ids == 0:
+        return {n: np.zeros(0, np.uint64) for n in want}
+    with np.errstate(over="ignore"):
+        h = np.zeros(max(n_ids, 0), dtype=np.uint64)
+        for j in range(longest):
+            m = n_ids - j
+            if m <= 0:
+                break
+            h = h[:m] * MULT + x[j:j + m]
+            if (j + 1) in want:
+                out[j + 1] = mix(h ^ (_LEN * np.uint64(j + 1)))
+    for n in want:
+        out.setdefault(n, np.zeros(0, np.uint64))
+    return out
+
+
+@dataclass
+class NgramIndex:
+    """Everything a worker needs to scan a shard for one benchmark."""
+
+    items: list[Item]
+    ngram: int
+    unit: int
+    vocab: dict[bytes, int]
+    sep_id: int
+    flat: np.ndarray  # int32 ids of all items, concatenated
+    offsets: np.ndarray  # int64, len(items)+1
+    lengths: list[int]  # gram lengths hashed on the corpus side
+    keys: np.ndarray  # sorted unique uint64 keys
+    starts: np.ndarray  # int64, entries of key k are starts[k]:starts[k+1]
+    entry_item: np.ndarray  # int32
+    entry_pos: np.ndarray  # int32
+    entry_len: np.ndarray  # int16
+    gram_key: np.ndarray  # int64 key id of each item gram; positions at gram_off[item]
+    gram_off: np.ndarray  # int64, len(items)+1
+    bitmap: np.ndarray  # uint8 prefilter indexed by the low bits of a key
+    fingerprint: str = ""
+    minhash: object | None = None  # MinHashIndex when near-duplicate search is on
+    empty_items: list[int] = field(default_factory=list)
+    lookup: dict[bytes, int] = field(default_factory=dict)  # vocab plus the separator
+    main_len: np.ndarray | None = None  # words of each item's question part
+
+    def __post_init__(self) -> None:
+        if not self.lookup:
+            self.lookup = {**self.vocab, SEP: self.sep_id}
+
+    @property
+    def n_items(self) -> int:
+        return len(self.items)
+
+    def item_len(self, i: int) -> int:
+        return int(self.offsets[i + 1] - self.offsets[i])
+
+    def item_ngram(self, i: int) -> int:
+        """The n of GPT-3's dirty flag for item ``i``: ``ngram``, shorter for short items."""
+        return min(self.ngram, self.item_len(i))
+
+    def item_words(self, i: int) -> np.ndarray:
+        return self.flat[self.offsets[i]:self.offsets[i + 1]]
+
+    def text_of(self, i: int, start: int, length: int) -> str:
+        """Normalised text of item ``i``'s tokens ``start:start+length``."""
+        inv = self._inverse()
+        ids = self.item_words(i)[start:start + length]
+        return b" ".join(inv[int(t)] for t in ids).decode("utf-8", errors="replace")
+
+    def _inverse(self) -> list[bytes]:
+        inv = getattr(self, "_inv", None)
+        if inv is None:
+            inv = [b""] * (len(self.vocab) + 2)
+            for w, i in self.vocab.items():
+                inv[i] = w
+            self._inv = inv
+        return inv
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state.pop("_inv", None)
+        return state
+
+
+def build_index(items: Sequence[Item], ngram: int = 13, unit: int = 5) -> NgramIndex:
+    """Index the items' unit-grams (and whole short items)."""
+    if ngram < 1:
+        raise ValueError("ngram must be at least 1")
+    unit = max(1, min(unit, ngram))
+    vocab: dict[bytes, int] = {}
+    per_item: list[np.ndarray] = []
+    main_len = np.zeros(len(items), dtype=np.int64)
+    for i, item in enumerate(items):
+        ws = words(item.text)
+        ids = [vocab.setdefault(w, len(vocab) + 1) for w in ws]
+        per_item.append(np.asarray(ids, dtype=np.int32))
+        main_len[i] = len(words(item.main)) if item.main else len(ws)
+    sep_id = len(vocab) + 1
+    lens = np.array([len(a) for a in per_item], dtype=np.int64)
+    offsets = np.zeros(len(items) + 1, dtype=np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    flat = np.concatenate(per_item) if per_item else np.zeros(0, np.int32)
+
+    k_all, it_all, pos_all, len_all = [], [], [], []
+    gram_counts = np.zeros(len(items), dtype=np.int64)
+    lengths = {unit}
+    for i, ids in enumerate(per_item):
+        n = len(ids)
+        if n == 0:
+            continue
+        g = unit if n >= unit else n
+        lengths.add(g)
+        keys = gram_hashes(ids, [g])[g]
+        k_all.append(keys)
+        it_all.append(np.full(len(keys), i, np.int32))
+        pos_all.append(np.arange(len(keys), dtype=np.int32))
+        len_all.append(np.full(len(keys), g, np.int16))
+        gram_counts[i] = len(keys)
+    if k_all:
+        k = np.concatenate(k_all)
+        it = np.concatenate(it_all)
+        pos = np.concatenate(pos_all)
+        ln = np.concatenate(len_all)
+    else:
+        k = np.zeros(0, np.uint64)
+        it = np.zeros(0, np.int32)
+        pos = np.zeros(0, np.int32)
+        ln = np.zeros(0, np.int16)
+    order = np.lexsort((pos, it, k))
+    k, it, pos, ln = k[order], it[order], pos[order], ln[order]
+    keys, first, inverse = np.unique(k, return_index=True, return_inverse=True)
+    starts = np.append(first, len(k)).astype(np.int64)
+    gram_off = np.zeros(len(items) + 1, dtype=np.int64)
+    np.cumsum(gram_counts, out=gram_off[1:])
+    gram_key = np.empty(len(k), dtype=np.int64)
+    gram_key[gram_off[it] + pos] = inverse.reshape(-1)
+    bitmap = np.zeros(1 << BITMAP_BITS, dtype=np.uint8)
+    bitmap[(keys & np.uint64((1 << BITMAP_BITS) - 1)).astype(np.int64)] = 1
+
+    digest = hashlib.sha256()
+    digest.update(f"{ngram}/{unit}/{len(items)}".encode())
+    digest.update(keys.tobytes())
+    digest.update(flat.tobytes())
+    return NgramIndex(
+        items=list(items), ngram=ngram, unit=unit, vocab=vocab, sep_id=sep_id, flat=flat,
+        offsets=offsets, lengths=sorted(lengths), keys=keys, starts=starts, entry_item=it,
+        entry_pos=pos, entry_len=ln, gram_key=gram_key, gram_off=gram_off, bitmap=bitmap,
+        fingerprint=digest.hexdigest()[:16],
+        empty_items=[i for i, a in enumerate(per_item) if len(a) == 0], main_len=main_len,
+    )

@@ -1,0 +1,412 @@
+"""The pyarrow side of the generic per-item reader (imported only inside ``read()``).
+
+Parsing, type conversion and categorical coding all happen in Arrow / numpy;
+Python only looks at individual rows to explain an error.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from benchaudit.errors import InputError
+from benchaudit.inputs.resultset import Coded, ResultSet
+from benchaudit.inputs.tabular import _FALSE, _TRUE, OPTIONAL, find_columns
+
+#: Roles read as categories (strings), whatever their values look like.
+CATEGORICAL = ("model", "item", "cluster", "seed", "sample", "chosen", "gold", "variant")
+NUMERIC = ("score", "points", "max_points", "confidence")
+
+
+def read_resultset(
+    path: Path, display: str, overrides: dict[str, str], max_rows: int | None
+) -> ResultSet:
+    suffix = path.suffix.lower()
+    first = 2 if suffix in (".csv", ".tsv") else 1  # CSV data starts below the header
+    if suffix == ".parquet":
+        table, lines = _read_parquet(path, display), None
+    else:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise InputError(display, f"cannot read: {exc.strerror or exc}") from None
+        if not data.strip():
+            raise InputError(display, "empty file")
+        _check_utf8(data, display)
+        if max_rows is not None and data.count(b"\n") > max_rows + 1:
+            raise InputError(display, f"more than {max_rows} rows (--max-rows)")
+        if suffix == ".jsonl":
+            table, lines = _read_jsonl(data, display), _record_lines(data, skip_header=False)
+        else:
+            delim = "\t" if suffix == ".tsv" else ","
+            table, lines = _read_csv(data, display, delim, overrides)
+    if table.num_rows == 0:
+        raise InputError(display, "no data rows")
+    if max_rows is not None and table.num_rows > max_rows:
+        raise InputError(display, f"{table.num_rows} rows, more than --max-rows {max_rows}")
+    names = list(table.column_names)
+    _check_overrides(names, overrides, display)
+    cols = find_columns(names, overrides)
+    line = lines if lines is not None else np.arange(first, table.num_rows + first, dtype=np.int64)
+    if "model" in cols and "item" in cols and "score" in cols:
+        return _long(table, cols, line, display)
+    if "item" in cols:
+        wide = [n for n in names if n not in {cols.get(r) for r in ("item", "cluster")}
+                and _is_score_type(table.column(n).type)]
+        if "model" not in cols and len(wide) >= 2:
+            return _wide(table, cols, wide, line, display)
+        if "model" not in cols and "score" in cols:
+            cols = dict(cols)
+            return _long(table, cols, line, display, single_model=Path(display).stem)
+    missing = [r for r in ("model", "item", "score") if r not in cols]
+    raise InputError(
+        display,
+        f"missing column(s) for {', '.join(missing)} (columns: {', '.join(names[:12])}); "
+        "name them with --column ROLE=NAME",
+    )
+
+
+# --- file formats ----------------------------------------------------------------------
+
+
+def _check_utf8(data: bytes, display: str) -> None:
+    """Validate UTF-8 in Arrow (fast); find the line in Python only when it fails."""
+    offsets = pa.array([0, len(data)], pa.int64()).buffers()[1]
+    arr = pa.Array.from_buffers(pa.large_binary(), 1, [None, offsets, pa.py_buffer(data)])
+    try:
+        arr.cast(pa.large_string())
+    except pa.ArrowInvalid:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise InputError(display, f"not valid UTF-8 text (byte {exc.start})", line) from None
+
+
+def _record_lines(data: bytes, skip_header: bool) -> np.ndarray | None:
+    """1-based file line of each record when blank lines break the simple count."""
+    if b"\n\n" not in data and b"\n\r\n" not in data and not data.startswith(b"\n"):
+        return None
+    lines = data.split(b"\n")
+    keep = [i + 1 for i, ln in enumerate(lines) if ln.strip()]
+    return np.asarray(keep[1:] if skip_header else keep, dtype=np.int64)
+
+
+def _header(data: bytes, delim: str, display: str) -> list[str]:
+    first = data.split(b"\n", 1)[0].decode("utf-8-sig").rstrip("\r")
+    try:
+        row = next(csv.reader([first], delimiter=delim))
+    except (csv.Error, StopIteration):
+        raise InputError(display, "cannot parse the header", 1) from None
+    names = [c.strip() for c in row]
+    if len(names) < 2:
+        sep = "tab" if delim == "\t" else "comma"
+        raise InputError(display, f"header has {len(names)} column(s); expected {sep}-separated "
+                         "model, item and score columns", 1)
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise InputError(display, f"column {dup!r} appears twice in the header", 1)
+    return names
+
+
+def _read_csv(data: bytes, display: str, delim: str, overrides: dict[str, str]):
+    import pyarrow.csv as pcsv
+
+    names = _header(data, delim, display)
+    cols = find_columns(names, overrides)
+    types = {cols[r]: pa.string() for r in CATEGORICAL if r in cols}
+    try:
+        table = pcsv.read_csv(
+            pa.BufferReader(data),
+            parse_options=pcsv.ParseOptions(delimiter=delim),
+            convert_options=pcsv.ConvertOptions(
+                column_types=types,
+                strings_can_be_null=True,
+                true_values=["true", "True", "TRUE"],
+                false_values=["false", "False", "FALSE"],
+            ),
+        )
+    except pa.ArrowInvalid as exc:
+        raise _csv_diagnosis(data, display, delim, len(names), exc) from None
+    return table, _record_lines(data, skip_header=True)
+
+
+def _csv_diagnosis(data: bytes, display: str, delim: str, width: int, exc: Exception):
+    """Name the first bad line of a CSV that Arrow refused."""
+    text = data.decode("utf-8-sig")
+    reader = csv.reader(io.StringIO(text), delimiter=delim)
+    try:
+        for row in reader:
+            if row and len(row) != width:
+                return InputError(
+                    display, f"ragged row: {len(row)} fields, expected {width}", reader.line_num
+                )
+    except csv.Error as err:
+        return InputError(display, f"cannot parse: {err}", reader.line_num)
+    first = str(exc).splitlines()[0]
+    return InputError(display, f"cannot parse: {first}")
+
+
+def _read_jsonl(data: bytes, display: str):
+    import pyarrow.json as pjson
+
+    try:
+        return pjson.read_json(pa.BufferReader(data))
+    except pa.ArrowInvalid as exc:
+        # Find the line in Python: invalid JSON, a non-object, or mixed types.
+        for lineno, raw in enumerate(data.decode("utf-8-sig").splitlines(), start=1):
+            if not raw.strip():
+                continue
+            try:
+                obj = json.loads(raw)
+            except ValueError as err:
+                raise InputError(display, f"invalid JSON: {err.args[0].split(':')[0]}",
+                                 lineno) from None
+            if not isinstance(obj, dict):
+                raise InputError(display, "each line must be a JSON object", lineno) from None
+        return _jsonl_python(data, display, exc)
+
+
+def _jsonl_python(data: bytes, display: str, exc: Exception):
+    """Mixed value types in a column (ids that are sometimes numbers): read as text."""
+    records = [json.loads(r) for r in data.decode("utf-8-sig").splitlines() if r.strip()]
+    keys: list[str] = []
+    for r in records:
+        for k in r:
+            if k not in keys:
+                keys.append(k)
+    columns = {}
+    for k in keys:
+        vals = [r.get(k) for r in records]
+        if all(isinstance(v, (int, float, bool)) or v is None for v in vals):
+            columns[k] = pa.array([None if v is None else float(v) for v in vals], pa.float64())
+        else:
+            columns[k] = pa.array([None if v is None else _text(v) for v in vals], pa.string())
+    return pa.table(columns)
+
+
+def _text(v: Any) -> str:
+    if isinstance(v, (dict, list)):
+        return json.dumps(v, sort_keys=True)
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _read_parquet(path: Path, display: str):
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.read_table(path)
+    except (pa.ArrowException, OSError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(display, f"cannot read Parquet: {first}") from None
+
+
+def _check_overrides(names: list[str], overrides: dict[str, str], display: str) -> None:
+    lower = {n.lower() for n in names}
+    for role, name in overrides.items():
+        if role not in ("model", "item", "score", *OPTIONAL):
+            raise InputError(display, f"unknown column role {role!r} in --column")
+        if name.lower() not in lower:
+            raise InputError(display, f"no column {name!r} (for {role}); columns: "
+                             f"{', '.join(names[:12])}")
+
+
+# --- columns -------------------------------------------------------------------------
+
+
+def _is_score_type(t: pa.DataType) -> bool:
+    return pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)
+
+
+def _coded(col: pa.ChunkedArray, display: str, role: str, line: np.ndarray,
+           required: bool) -> Coded:
+    """Category codes in order of first appearance; nulls are -1 (an error if required)."""
+    if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+        if pa.types.is_dictionary(col.type):
+            col = col.cast(pa.string())
+        else:
+            try:
+                col = pc.cast(col, pa.string())
+            except pa.ArrowNotImplementedError:
+                raise InputError(display, f"{role} column holds nested values") from None
+    col = pc.utf8_trim_whitespace(col)
+    enc = col.combine_chunks().dictionary_encode()
+    codes = enc.indices.to_numpy(zero_copy_only=False)
+    if enc.null_count or np.any(pc.equal(enc.dictionary, "").to_numpy(zero_copy_only=False)):
+        valid = enc.indices.is_valid().to_numpy(zero_copy_only=False)
+        codes = np.where(valid, codes, -1).astype(np.int32)
+        labels = enc.dictionary.to_pylist()
+        empty = [i for i, s in enumerate(labels) if s == ""]
+        if empty:
+            codes = np.where(np.isin(codes, empty), -1, codes)
+            # Renumber so that labels stay dense without the empty string.
+            keep = [i for i, s in enumerate(labels) if s != ""]
+            remap = np.full(len(labels) + 1, -1, dtype=np.int32)
+            remap[keep] = np.arange(len(keep), dtype=np.int32)
+            codes = np.where(codes >= 0, remap[codes], -1).astype(np.int32)
+            labels = [labels[i] for i in keep]
+        if required and np.any(codes < 0):
+            row = int(np.flatnonzero(codes < 0)[0])
+            raise InputError(display, f"empty {role}", int(line[row]))
+        return Coded(codes=codes.astype(np.int32), labels=labels)
+    return Coded(codes=codes.astype(np.int32, copy=False), labels=enc.dictionary.to_pylist())
+
+
+def _numeric(col: pa.ChunkedArray, display: str, role: str, line: np.ndarray) -> np.ndarray:
+    """Float values of a score-like column: numbers, booleans, or words like yes/no."""
+    t = col.type
+    if pa.types.is_boolean(t) or pa.types.is_integer(t) or pa.types.is_floating(t):
+        arr = pc.cast(col, pa.float64()).combine_chunks()
+        if arr.null_count:
+            row = int(np.flatnonzero(~arr.is_valid().to_numpy(zero_copy_only=False))[0])
+            raise InputError(display, f"missing {role} value", int(line[row]))
+        out = arr.to_numpy(zero_copy_only=False)
+    elif pa.types.is_string(t) or pa.types.is_large_string(t):
+        out = _words_to_float(col, display, role, line)
+    else:
+        raise InputError(display, f"{role} column is not numeric ({t})")
+    bad = ~np.isfinite(out)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise InputError(display, f"{role} is NaN or infinite", int(line[row]))
+    return out
+
+
+def _words_to_float(col: pa.ChunkedArray, display: str, role: str, line: np.ndarray):
+    enc = pc.utf8_lower(pc.utf8_trim_whitespace(col)).combine_chunks().dictionary_encode()
+    values = []
+    for i, word in enumerate(enc.dictionary.to_pylist()):
+        if word in _TRUE:
+            values.append(1.0)
+        elif word in _FALSE:
+            values.append(0.0)
+        else:
+            try:
+                values.append(float(word))
+            except ValueError:
+                codes = enc.indices.to_numpy(zero_copy_only=False)
+                row = int(np.flatnonzero(codes == i)[0])
+                shown = word if word else "(empty)"
+                raise InputError(display, f"{role} is not a number: {shown!r}",
+                                 int(line[row])) from None
+    if enc.null_count:
+        row = int(np.flatnonzero(~enc.indices.is_valid().to_numpy(zero_copy_only=False))[0])
+        raise InputError(display, f"missing {role} value", int(line[row]))
+    return np.asarray(values, dtype=np.float64)[enc.indices.to_numpy(zero_copy_only=False)]
+
+
+def _optional(table: pa.Table, cols: dict[str, str], display: str, line: np.ndarray,
+              n: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for role in ("cluster", "seed", "sample", "chosen", "gold", "variant"):
+        if role in cols:
+            out[role] = _coded(table.column(cols[role]), display, role, line, required=False)
+    if "confidence" in cols:
+        out["confidence"] = _numeric(table.column(cols["confidence"]), display, "confidence",
+                                     line)
+    return out
+
+
+def _long(table: pa.Table, cols: dict[str, str], line: np.ndarray, display: str,
+          single_model: str | None = None) -> ResultSet:
+    n = table.num_rows
+    if single_model is not None:
+        model = Coded(codes=np.zeros(n, dtype=np.int32), labels=[single_model])
+    else:
+        model = _coded(table.column(cols["model"]), display, "model", line, required=True)
+    item = _coded(table.column(cols["item"]), display, "item", line, required=True)
+    score = _numeric(table.column(cols["score"]), display, "score", line)
+    max_points = None
+    if "max_points" in cols:
+        max_points = _numeric(table.column(cols["max_points"]), display, "max points", line)
+        bad = max_points <= 0
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise InputError(display, "max points must be positive", int(line[row]))
+    if "points" in cols or max_points is not None:
+        neg = score < 0
+        if neg.any():
+            row = int(np.flatnonzero(neg)[0])
+            raise InputError(display, "negative points", int(line[row]))
+        if max_points is not None:
+            over = score > max_points + 1e-9
+            if over.any():
+                row = int(np.flatnonzero(over)[0])
+                raise InputError(display, "points exceed max points", int(line[row]))
+    opt = _optional(table, cols, display, line, n)
+    meta: dict[str, Any] = {}
+    if opt.get("variant") is not None:
+        model, meta["variants"] = _with_variant(model, opt["variant"])
+    used = {r: c for r, c in cols.items() if r in ("model", "item", "score", *OPTIONAL)}
+    if single_model is not None:
+        used.pop("model", None)
+    return ResultSet(path=display, model=model, item=item, score=score, line=line,
+                     max_points=max_points, columns=used, layout="long", meta=meta, **opt)
+
+
+def _with_variant(model: Coded, variant: Coded) -> tuple[Coded, dict[str, list[str]]]:
+    """Versions of one model (prompt, template, checkpoint) become models ``name [variant]``."""
+    k = max(len(variant.labels), 1)
+    combo = model.codes.astype(np.int64) * (k + 1) + (variant.codes + 1)
+    uniq, first, inverse = np.unique(combo, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # keep first-appearance order
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    labels = []
+    of: dict[str, list[str]] = {}
+    for u in uniq[order]:
+        m, v = divmod(int(u), k + 1)
+        name = model.labels[m]
+        label = name if v == 0 else f"{name} [{variant.labels[v - 1]}]"
+        labels.append(label)
+        of[label] = [name, "" if v == 0 else variant.labels[v - 1]]
+    return Coded(codes=rank[inverse].astype(np.int32), labels=labels), of
+
+
+def _wide(table: pa.Table, cols: dict[str, str], models: list[str], line: np.ndarray,
+          display: str) -> ResultSet:
+    """One column per model: stack the columns into long form (model-major)."""
+    n = table.num_rows
+    m = len(models)
+    item1 = _coded(table.column(cols["item"]), display, "item", line, required=True)
+    scores = np.empty(m * n, dtype=np.float64)
+    present = np.ones(m * n, dtype=bool)
+    for j, name in enumerate(models):
+        arr = pc.cast(table.column(name), pa.float64()).combine_chunks()
+        valid = arr.is_valid().to_numpy(zero_copy_only=False)
+        vals = arr.to_numpy(zero_copy_only=False)
+        present[j * n:(j + 1) * n] = valid
+        scores[j * n:(j + 1) * n] = np.where(valid, vals, 0.0)
+    bad = ~np.isfinite(scores)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise InputError(display, f"score for {models[row // n]!r} is NaN or infinite",
+                         int(line[row % n]))
+    model_codes = np.repeat(np.arange(m, dtype=np.int32), n)
+    item_codes = np.tile(item1.codes, m)
+    lines = np.tile(line, m)
+    opt = {}
+    if "cluster" in cols:
+        c = _coded(table.column(cols["cluster"]), display, "cluster", line, required=False)
+        opt["cluster"] = Coded(codes=np.tile(c.codes, m)[present], labels=c.labels)
+    # An empty cell is a missing (model, item) result, not a zero.
+    return ResultSet(
+        path=display,
+        model=Coded(codes=model_codes[present], labels=list(models)),
+        item=Coded(codes=item_codes[present], labels=item1.labels),
+        score=scores[present],
+        line=lines[present],
+        columns={"item": cols["item"], **({"cluster": cols["cluster"]} if "cluster" in cols
+                                          else {})},
+        layout="wide",
+        **opt,
+    )

@@ -1,0 +1,947 @@
+"""Comparison and significance claims in one sentence.
+
+The text pipeline splits a document into sentences and calls
+:func:`extract_sentence` on each; this module turns one sentence into zero or
+more :class:`~benchaudit.evidence.Claim` objects of these kinds:
+
+``comparison``
+    two scores compared ("A (73.0%) vs B (70.0%)", "improves from 70 to 73",
+    "+3 points", outperforms / on par / no degradation), reported p-values and
+    test statistics, discordant counts, intervals, significance wording.
+``selection``
+    the best of k prompts / checkpoints / seeds picked ("best of 20 prompts").
+``seeds``
+    a mean and spread over a few seeds or runs.
+``agreement``
+    a judge's raw agreement with humans ("85% agreement").
+``pass-at-k``
+    a pass@k formula written out.
+``emergence``
+    an emergence / sudden-jump claim, with the metric named nearby.
+``chance-level``
+    a multiple-choice procedure and the chance level it is compared with.
+``generations``
+    several samples per item counted as items.
+
+Every claim keeps the author's numbers as strings in ``fields`` and gets a
+``confidence``: high when the sentence spells the comparison out, medium when
+a value or the pairing is inferred, low when the parse is a guess (rules then
+give info, not errors). :func:`extract_document` is a second pass that fills
+in the benchmark and item count from earlier sentences and attaches score
+tables to sentences such as "improves on every benchmark".
+
+Only the standard library is imported here: this runs on every README.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from benchaudit.evidence import Claim
+from benchaudit.finding import Confidence, Location
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+
+_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15,
+    "twenty": 20, "thirty": 30, "fifty": 50, "hundred": 100, "a hundred": 100,
+    "a dozen": 12, "dozen": 12,
+}
+_WORDNUM = r"(?:\d[\d,]*|a hundred|a dozen|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
+NUM = r"[-+−–]?\d+(?:\.\d+)?"
+_UNUM = r"\d+(?:\.\d+)?"
+_PCT = rf"({_UNUM})\s*(?:%|percent\b|pp\b|points?\b)?"
+_DASH = r"\s*(?:-|–|—|to|,)\s*"
+_MINUS = "−–—"
+
+_ITEMS = (
+    r"(?:questions?|items?|problems?|examples?|prompts?|tasks?|instances?|test cases?|"
+    r"samples?|puzzles?|exercises?|conversations?|queries|pairs)"
+)
+
+
+def to_int(text: str) -> int | None:
+    """``"1,319"`` / ``"three"`` -> int."""
+    t = text.strip().lower()
+    if t in _WORDS:
+        return _WORDS[t]
+    t = t.replace(",", "")
+    return int(t) if t.isdigit() else None
+
+
+def to_float(text: str) -> float:
+    return float(text.translate({ord(c): "-" for c in _MINUS}).replace("+", ""))
+
+
+@dataclass
+class Sentence:
+    """A sentence and where it starts, when the caller has no richer object."""
+
+    text: str
+    location: Location
+
+
+# --- patterns -------------------------------------------------------------------
+
+_P_VALUE = re.compile(
+    r"\bp(?:[- ]?values?)?\s*(?:\(\w+\)\s*)?(=|<=|>=|<|>|≤|≥|≈|~)\s*"
+    r"(\d*\.\d+(?:\s*[x×·*]\s*10\s*\^?\s*[-−]?\d+)?|\d(?:\.\d+)?[eE][-−]?\d+|[01](?![\d.]))",
+    re.I,
+)
+_STAT_T = re.compile(r"\bt\s*\(\s*(\d+(?:\.\d+)?)\s*\)\s*=\s*(" + NUM + ")")
+_STAT_F = re.compile(
+    r"\bF\s*\(\s*(\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*\)\s*=\s*(" + _UNUM + ")"
+)
+_STAT_CHI = re.compile(
+    r"(?:χ\s*(?:2|²|\^2)|chi[- ]?(?:squared?|2|²|\^2)|X\s*(?:2|²|\^2))\s*"
+    r"\(\s*(\d+)\s*(?:,\s*N\s*=\s*[\d,]+)?\s*\)\s*=\s*(" + _UNUM + ")",
+    re.I,
+)
+_STAT_CHI_NODF = re.compile(
+    r"(?:χ\s*(?:2|²|\^2)|chi[- ]?(?:squared?|2|²|\^2))\s*=\s*(" + _UNUM + ")", re.I
+)
+_STAT_Z = re.compile(r"(?<![\w.])[zZ]\s*=\s*(" + NUM + r")(?![\d.]*\s*%)")
+_STAT_R = re.compile(r"\br\s*\(\s*(\d+)\s*\)\s*=\s*(" + NUM + ")")
+
+_DISCORDANT = [
+    re.compile(r"(\d[\d,]*)\s*(?:vs\.?|versus|and|/|to)\s*(\d[\d,]*)\s*discordant", re.I),
+    re.compile(
+        r"discordant\s*(?:pairs|items|counts?|cells|questions)?\s*(?:of|were|are|:|=)?\s*"
+        r"\(?(\d[\d,]*)\s*(?:vs\.?|versus|and|/|,)\s*(\d[\d,]*)",
+        re.I,
+    ),
+    re.compile(r"\bb\s*=\s*(\d+)\s*,\s*(?:and\s*)?c\s*=\s*(\d+)"),
+    re.compile(
+        r"(?:right|correct)\s+on\s+(\d[\d,]*)\s+" + _ITEMS + r"\s+(?:where|that|on which)\s+"
+        r"\S+(?:\s\S+)?\s+(?:was|is|got|were)\s+(?:wrong|incorrect)[^.;]*?"
+        r"(?:and|while|whereas|but)\s+\S+(?:\s\S+)?\s+(?:on|for|in)\s+(\d[\d,]*)",
+        re.I,
+    ),
+    re.compile(
+        r"(?:fixes|solves|wins)\s+(\d[\d,]*)\s+" + _ITEMS + r"?[^.;]*?(?:breaks|loses|fails)\s+"
+        r"(?:on\s+)?(\d[\d,]*|none|no)\b",
+        re.I,
+    ),
+]
+_DISAGREE = re.compile(
+    r"(?:disagree|differ)\w*\s+(?:on|in)\s+(?:only\s+|just\s+)?(" + _WORDNUM + r")\s+" + _ITEMS,
+    re.I,
+)
+
+_INTERVAL = re.compile(
+    r"(?:(\d+(?:\.\d+)?)\s*%\s*)?(?:CI|confidence interval|credible interval|interval)"
+    r"\s*(?:of|:|=|\[|\(|is|was)?\s*[\[(]?\s*(" + NUM + r")\s*%?" + _DASH + r"(" + NUM + r")\s*%?\s*[\])]?",
+    re.I,
+)
+_BRACKET = re.compile(r"\[\s*(" + NUM + r")\s*%?\s*,\s*(" + NUM + r")\s*%?\s*\]")
+_PLUSMINUS = re.compile(r"(" + _UNUM + r")\s*%?\s*(?:±|\+/-|\+-)\s*(" + _UNUM + r")\s*(%)?")
+
+_N = [
+    re.compile(r"\b[nN]\s*=\s*(\d[\d,]*)"),
+    re.compile(
+        r"\b(?:on|over|across|of|with|using|from)\s+(?:the\s+|all\s+|its\s+|their\s+)?"
+        r"(?:same\s+)?(\d[\d,]*)\s+(?:\w+\s+){0,2}?(?:held[- ]out\s+|test\s+)?" + _ITEMS + r"\b",
+        re.I,
+    ),
+    re.compile(r"\b(\d[\d,]*)[- ](?:question|item|problem|example|prompt|task)\b", re.I),
+]
+
+_FROM_TO = re.compile(
+    r"\bfrom\s+(?:an?\s+)?(?:accuracy\s+of\s+|score\s+of\s+)?(" + _UNUM + r")\s*(%|percent|points)?"
+    r"\s+(?:\w+\s+){0,3}?to\s+(" + _UNUM + r")\s*(%|percent|points)?",
+    re.I,
+)
+_VS = re.compile(
+    r"(?P<x>" + _UNUM + r")\s*(?P<xu>%|percent)?\s*(?:\)\s*)?(?:\([^)]{0,40}\)\s*)?"
+    r"(?:vs\.?|versus|compared (?:to|with)|against|relative to|over|vis-à-vis|and)\s+"
+    r"(?:(?:the\s+)?[A-Za-z][\w.\-]*(?:\s[A-Za-z][\w.\-]*){0,3}?\s*[(:]?\s*)?(?<![\d.])(?P<y>" + _UNUM
+    + r")\s*(?P<yu>%|percent)?",
+    re.I,
+)
+_DELTA = re.compile(
+    r"(?<![\w.])([+−–-]|by\s+|of\s+|gains?\s+(?:of\s+)?)\s*(" + _UNUM + r")\s*"
+    r"(percentage points?|points?|pts?\.?|pp\b|%)",
+    re.I,
+)
+
+_BETTER = re.compile(
+    r"\b(outperform\w*|beat\w*|surpass\w*|exceed\w*|improv\w*|better|higher|gain\w*|boost\w*|"
+    r"edges? out|leads?|ahead of|wins? over|tops?|superior|state[- ]of[- ]the[- ]art|best)\b",
+    re.I,
+)
+_WORSE = re.compile(r"\b(worse|lower|drops?|declin\w*|degrad\w*|underperform\w*|trails?|behind)\b", re.I)
+_EQUIV = re.compile(
+    r"\b(on par|comparabl[ey]|(?:the )?same (?:as|performance|accuracy|quality|level)|similar(?:ly)?|"
+    r"match(?:es|ed|ing)?|equivalent|indistinguishable|no (?:meaningful |notable |real |measurable )?"
+    r"(?:difference|change)|no (?:meaningful |significant |notable |real |measurable )?"
+    r"(?:degradation|drop|loss|decrease|regression)|"
+    r"(?:does|did|do)(?: not|n't) (?:suffer|degrade|hurt|harm|lose|reduce|affect|impact)|"
+    r"without (?:any |significant |noticeable |a )?(?:loss|degradation|drop|sacrific\w+)|"
+    r"negligible|nearly identical|virtually identical|preserv\w+|retain\w*|maintain\w*|"
+    r"no worse than|as good as|lossless|identical)\b",
+    re.I,
+)
+_NOT_SIG = re.compile(
+    r"\b(not (?:statistically )?significant(?:ly)?|no (?:statistically )?significant|"
+    r"non-?significant|insignificant|n\.s\.|did not reach (?:statistical )?significance|"
+    r"not (?:statistically )?distinguishable|(?:does|did|do)(?: not|n't) (?:\w+ )?(?:suffer|show|exhibit|"
+    r"lead to|cause|result in) (?:from |any |a )?(?:statistically )?significant)",
+    re.I,
+)
+_SIG = re.compile(r"\b((?:statistically )?significant(?:ly)?|significance)\b", re.I)
+_UNPAIRED_TEST = re.compile(
+    r"\b(two[- ]proportion\w*(?: z)?[- ]test|z[- ]test for (?:two |independent )?proportions|"
+    r"test of (?:two |independent )?proportions|proportions? z[- ]test|"
+    r"chi[- ]?squared? test(?: of independence)?|χ2 test|χ² test|fisher'?s exact(?: test)?|"
+    r"unpaired (?:t[- ])?test|welch'?s?(?: t)?[- ]test|independent[- ]samples?(?: t)?[- ]test|"
+    r"two[- ]sample (?:t[- ]|z[- ])?test|mann[- ]whitney|separate (?:confidence )?intervals|"
+    r"(?:confidence )?intervals (?:do not|don't|did not) overlap|non-?overlapping (?:confidence )?intervals)",
+    re.I,
+)
+_PAIRED_TEST = re.compile(
+    r"\b(mcnemar\w*|paired|sign[- ]test|signed[- ]rank|wilcoxon|permutation test|"
+    r"sign[- ]flip|per[- ](?:item|question|example) (?:differences|comparison))",
+    re.I,
+)
+_SAME_ITEMS = re.compile(
+    r"\b(same (?:\d[\d,]* )?(?:\w+ )?" + _ITEMS + r"|same (?:test|eval\w*|benchmark)(?: set| split)?|"
+    r"identical (?:test )?" + _ITEMS + r"|both models|both systems|each of the same)\b",
+    re.I,
+)
+_OVERLAP_NULL = re.compile(
+    r"\b((?:confidence |error |credible )?(?:intervals|bars|CIs) (?:overlap|overlapped)|"
+    r"overlapping (?:confidence |credible |95% )?(?:intervals|error bars|CIs|bars)|"
+    r"within (?:each other'?s|the other'?s|the) (?:confidence |error )?(?:interval|bars?)|"
+    r"(?:intervals|bars|CIs) (?:largely |substantially )?overlap)",
+    re.I,
+)
+_OVERLAP_SIG = re.compile(
+    r"\b((?:intervals|bars|CIs) (?:do not|don't|did not) overlap|non-?overlapping (?:confidence |95% )?"
+    r"(?:intervals|error bars|CIs))",
+    re.I,
+)
+_CORRECTION = re.compile(
+    r"\b(bonferroni|holm|benjamini|hochberg|FDR|false discovery|(?:multiple[- ]comparisons?|"
+    r"multiplicity) (?:correction|adjust\w*)|corrected|adjusted p)",
+    re.I,
+)
+_HEDGED = re.compile(
+    r"\b(inconclusive|cannot (?:reach|detect|rule out|be significant)|too few|under-?powered|"
+    r"insufficient (?:statistical )?power|no test can|not (?:enough|sufficient) (?:power|data|items))\b",
+    re.I,
+)
+_ONE_SIDED = re.compile(r"\b(one[- ]sided|one[- ]tailed|directional)\b", re.I)
+_EVERY = re.compile(
+    r"\b((?:on|across|in) (?:every|all|each) (?:\w+ )?(?:benchmarks?|tasks?|datasets?|evaluations?)|"
+    r"(?:every|all|each) (?:of the )?(?:\w+ )?benchmarks?|across the board|"
+    r"consistently (?:outperform\w*|improv\w*|better))\b",
+    re.I,
+)
+
+# selection
+_SELECT = [
+    re.compile(r"\bbest[- ]of[- ](" + _WORDNUM + r")\b", re.I),
+    re.compile(
+        r"\b(?:tried|evaluated|tested|ran|swept|explored|sampled|compared|trained|searched over|"
+        r"generated|wrote|considered)\s+(?:over\s+|about\s+|around\s+)?(" + _WORDNUM + r")\s+"
+        r"(?:different\s+|candidate\s+|random\s+)?(prompts?|prompt (?:templates|variants|formats)|"
+        r"templates?|checkpoints?|seeds?|runs?|configurations?|configs?|hyper-?parameter (?:settings|"
+        r"configurations)|system prompts?|instructions?|variants?|models?)"
+        r"[^.;]*?\b(best|highest|top[- ]scoring|maximum|max)\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:best|highest[- ]scoring|top[- ]scoring|strongest)\s+(?:of\s+|among\s+|out of\s+)?(?:the\s+)?"
+        r"(" + _WORDNUM + r")\s+(prompts?|templates?|checkpoints?|seeds?|runs?|configurations?|variants?)",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:best|highest|top)\s+(prompt|template|checkpoint|seed|run|configuration|variant)\s+"
+        r"(?:out\s+of|of|among|from)\s+(" + _WORDNUM + r")\b",
+        re.I,
+    ),
+    re.compile(
+        r"\bmax(?:imum)?\s+(?:score\s+)?(?:over|across)\s+(" + _WORDNUM + r")\s+(prompts?|seeds?|runs?|"
+        r"checkpoints?|templates?)",
+        re.I,
+    ),
+]
+_VALIDATION = re.compile(
+    r"\b(validation|dev(?:elopment)?(?: set| split)?|held[- ]out (?:dev|validation|tuning)|"
+    r"tuning set|train(?:ing)? split|not (?:on |using )?the test)\b",
+    re.I,
+)
+
+# seeds
+_SEEDS = re.compile(
+    r"\b(?:over|across|from|of|averaged over|average of|mean of)\s+(" + _WORDNUM + r")\s+"
+    r"(?:random\s+|independent\s+|different\s+|training\s+)?(seeds?|runs?|trials?|repetitions?|"
+    r"restarts?|replicates?)\b",
+    re.I,
+)
+_Z196 = re.compile(
+    r"(1\.96\s*(?:[×x·*]\s*)?(?:σ|sd|s\.d\.|std|standard deviations?|stdev)|"
+    r"(?:±|\+/-)\s*1\.96|normal(?:[- ]approximation)?(?: 95\s*%)? (?:confidence )?(?:interval|quantile|"
+    r"approximation)|z[- ]interval|z\s*=\s*1\.96)",
+    re.I,
+)
+_TQUANT = re.compile(r"\b(t[- ]distribution|student'?s? t|t[- ]interval|t\s*\(\s*\d+\s*\)|t[- ]quantile)", re.I)
+_CI95 = re.compile(r"\b(95\s*%\s*(?:CI|confidence|interval)|confidence interval|CI)\b", re.I)
+
+# judges
+_AGREE = [
+    re.compile(
+        r"(" + _UNUM + r")\s*%\s*(?:raw\s+|overall\s+|pairwise\s+)?(?:agreement|agree|consistency|"
+        r"alignment|concordance)\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:agree\w*|agreement|concordance)\b[^.;%]{0,60}?(?:of|at|is|was|reaches|reached|achieves?)?\s*"
+        r"(" + _UNUM + r")\s*%",
+        re.I,
+    ),
+]
+_JUDGE = re.compile(
+    r"\b(human|humans|annotators?|raters?|experts?|crowd\w*|judges?|judgments?|labell?ers?|"
+    r"evaluators?|preferences?)\b",
+    re.I,
+)
+_KAPPA = re.compile(r"(\bkappa\b|κ|cohen|krippendorff|fleiss|scott'?s pi|\bICC\b|chance[- ]corrected)", re.I)
+_SWAP = re.compile(
+    r"\b(swap\w*|both orders?|order[- ]swapp\w*|position(?:al)? bias|reversed? order|"
+    r"randomi[sz]ed (?:the )?order|both positions)\b",
+    re.I,
+)
+
+# pass@k
+_PASSK_PLUGIN = re.compile(
+    r"1\s*[-−–]\s*\(\s*1\s*[-−–]\s*(?:c\s*/\s*n|p̂|p\^|\\hat\{?p\}?|p|c_i\s*/\s*n|"
+    r"(?:the )?(?:pass@1|pass rate|success rate)|num_correct\s*/\s*num_samples)\s*\)\s*"
+    r"(?:\^|\*\*)\s*\{?k\}?",
+    re.I,
+)
+_PASSK_UNBIASED = re.compile(r"(C\s*\(\s*n\s*[-−]\s*c\s*,\s*k\s*\)|binom|unbiased|comb\(|\\binom)", re.I)
+_PASSK = re.compile(r"\bpass\s*@\s*(\d+|k)\b", re.I)
+
+# emergence
+_EMERGE = re.compile(
+    r"\b(emerg(?:es|ed|ent|ence|ing)|sudden(?:ly)?|sharp(?:ly)? (?:transition|jump|increase|rise)|"
+    r"phase transition|abrupt(?:ly)?|discontinu\w+|jumps? (?:from|to)|unpredictabl[ey]|"
+    r"breakthrough|step[- ]change|takes? off|hockey[- ]stick)\b",
+    re.I,
+)
+_DISCRETE_METRIC = re.compile(
+    r"\b(exact[- ]match|EM\b|exact[- ]string[- ]match|accuracy|pass@1|pass rate|solve rate|"
+    r"multiple[- ]choice grade|all[- ]or[- ]nothing|0/1|binary (?:metric|score))",
+    re.I,
+)
+_CONT_METRIC = re.compile(
+    r"\b(edit distance|brier|log[- ]?(?:likelihood|prob\w*)|cross[- ]entropy|token[- ]level|"
+    r"per[- ]token|continuous metric|partial credit|calibrated probability|perplexity)\b",
+    re.I,
+)
+_SCALE = re.compile(r"\b(scale|size|parameters|params|[0-9.]+\s*[BM]\b|FLOPs|compute|model sizes?)", re.I)
+
+# chance level
+_CHANCE = re.compile(
+    r"(?:(?:chance|random)(?:[- ]level|[- ]guess\w*| baseline| performance| accuracy| chance)?"
+    r"\s*(?:\w+\s+){0,3}?(?:of|is|=|at|:|\()?\s*(" + _UNUM + r")\s*%)|"
+    r"(?:(" + _UNUM + r")\s*%\s*\(?(?:\w+\s+){0,3}?(?:random|chance))",
+    re.I,
+)
+_ROTATION = re.compile(
+    r"\b(rotat\w+|circular(?:eval)?|permut\w+|shuffl\w+|reorder\w*|option orders?|orderings?|"
+    r"cyclic(?:ally)? shift\w*)\b",
+    re.I,
+)
+_NEED = [
+    re.compile(r"\bmajority\s+(?:vote\s+)?(?:of|over|across)\s+(?:the\s+)?(" + _WORDNUM + r")\b", re.I),
+    re.compile(
+        r"\b(?:at least\s+)?(" + _WORDNUM + r")\s+(?:out\s+)?of\s+(?:the\s+)?(" + _WORDNUM + r")\s+"
+        r"(?:rotations|permutations|orderings|shuffles|circular|passes)",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:all|every one of the|each of the)\s+(" + _WORDNUM + r")\s+(?:rotations|permutations|"
+        r"orderings|shuffles|circular\w*|option orders?)",
+        re.I,
+    ),
+    re.compile(r"\bin\s+(?:all|every)\s+(?:rotations?|permutations?|orderings?)", re.I),
+]
+_OPTIONS = re.compile(
+    r"\b(" + _WORDNUM + r")[- ](?:option|choice|way|answer)s?\b|\b(" + _WORDNUM + r")\s+"
+    r"(?:answer\s+)?(?:options|choices|candidates|alternatives)\b",
+    re.I,
+)
+
+# generations
+_PER_ITEM = re.compile(
+    r"\b(" + _WORDNUM + r")\s+(?:samples|completions|generations|responses|attempts|solutions)\s+"
+    r"(?:per|for each|for every|on each|each)\s+(?:\w+\s+)?(?:problem|question|item|prompt|task|example)",
+    re.I,
+)
+_AS_ITEMS = re.compile(
+    r"\b(?:over|across|on|from|using)\s+(?:all\s+)?(?:the\s+)?(\d[\d,]*)\s+(?:\w+\s+)?"
+    r"(?:samples|completions|generations|responses|attempts|solutions)\b|"
+    r"\b[nN]\s*=\s*(\d[\d,]*)|treat\w*\s+(?:each|every|all)\s+(?:sample|completion|generation|response)s?",
+    re.I,
+)
+_SE_WORDS = re.compile(r"(±|\+/-|standard error|\bSE\b|std\.? err|confidence interval|\bCI\b|significan|p\s*[<=])", re.I)
+
+_MULTI_SIG = re.compile(
+    r"\b(?:significant|p\s*<\s*0?\.\d+)\w*\s+(?:\w+\s+){0,4}?(?:on|for|in)\s+(" + _WORDNUM + r")\s+"
+    r"(?:of|out of)\s+(?:the\s+)?(" + _WORDNUM + r")\b|\b(" + _WORDNUM + r")\s+(?:out\s+)?of\s+(?:the\s+)?("
+    + _WORDNUM + r")\s+(?:\w+\s+){0,3}?(?:comparisons|tests|benchmarks|tasks|datasets|languages|"
+    r"subjects|categories)\s+(?:\w+\s+){0,4}?(?:significant|p\s*<)",
+    re.I,
+)
+_NTESTS = re.compile(
+    r"\b(" + _WORDNUM + r")\s+(?:separate\s+|pairwise\s+|independent\s+|individual\s+)*"
+    r"(?:significance\s+)?(?:tests|comparisons|hypothes[ie]s)\b",
+    re.I,
+)
+
+
+# --- helpers ----------------------------------------------------------------------
+
+
+def _values_pct(text: str) -> list[str]:
+    return re.findall(r"(\d+(?:\.\d+)?)\s*%", text)
+
+
+def _find_n(text: str) -> int | None:
+    for rx in _N:
+        for m in rx.finditer(text):
+            n = to_int(m.group(1))
+            if n and n >= 5:
+                return n
+    return None
+
+
+def _benchmark(text: str, ctx: Context | None) -> tuple[str | None, int | None]:
+    if ctx is None:
+        return None, None
+    try:
+        reg = ctx.benchmarks
+    except Exception:  # a broken registry must not stop text extraction
+        return None, None
+    for name in reg.names():
+        if len(name) < 3:
+            continue
+        if re.search(r"(?<![\w\-])" + re.escape(name) + r"(?![\w\-])", text, re.I):
+            b = reg.get(name)
+            if b is not None:
+                return b.name, b.n
+    return None, None
+
+
+def _location(sentence: Any) -> tuple[str, Location]:
+    if isinstance(sentence, str):
+        return sentence, Location("<text>")
+    text = getattr(sentence, "text", None) or str(sentence)
+    loc = getattr(sentence, "location", None)
+    if loc is None:
+        loc = Location(
+            getattr(sentence, "path", "<text>"),
+            getattr(sentence, "line", None),
+            getattr(sentence, "column", None),
+            getattr(sentence, "page", None),
+        )
+    return text, loc
+
+
+def _norm(text: str) -> str:
+    # Unicode minus and the like would hide numbers from the patterns.
+    return (
+        text.replace("\u2212", "-")
+        .replace("\u00a0", " ")
+        .replace("\u2009", " ")
+        .replace("≦", "≤")
+        .replace("＜", "<")
+    )
+
+
+# --- the comparison claim ---------------------------------------------------------
+
+
+def _stats(text: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for m in _STAT_T.finditer(text):
+        out.append({"test": "t", "value": m.group(2), "df": [float(m.group(1))], "text": m.group(0)})
+    for m in _STAT_F.finditer(text):
+        out.append(
+            {"test": "F", "value": m.group(3), "df": [float(m.group(1)), float(m.group(2))], "text": m.group(0)}
+        )
+    for m in _STAT_CHI.finditer(text):
+        out.append({"test": "chi2", "value": m.group(2), "df": [float(m.group(1))], "text": m.group(0)})
+    if not any(s["test"] == "chi2" for s in out) and re.search(r"mcnemar", text, re.I):
+        for m in _STAT_CHI_NODF.finditer(text):
+            out.append({"test": "chi2", "value": m.group(1), "df": [1.0], "text": m.group(0)})
+    for m in _STAT_R.finditer(text):
+        out.append({"test": "r", "value": m.group(2), "df": [float(m.group(1))], "text": m.group(0)})
+    for m in _STAT_Z.finditer(text):
+        out.append({"test": "z", "value": m.group(1), "df": [], "text": m.group(0)})
+    out.sort(key=lambda s: text.find(s["text"]))
+    return out
+
+
+def _pvalues(text: str) -> list[dict[str, Any]]:
+    out = []
+    for m in _P_VALUE.finditer(text):
+        raw = re.sub(r"\s+", "", m.group(2)).replace("−", "-")
+        sci = re.match(r"(\d*\.?\d+)[x×·*]10\^?(-?\d+)", raw)
+        value = f"{float(sci.group(1)) * 10 ** int(sci.group(2)):.3g}" if sci else raw
+        if value.startswith("."):
+            value = "0" + value
+        try:
+            if not 0 <= float(value) <= 1:
+                continue
+        except ValueError:
+            continue
+        op = {"≤": "<=", "≥": ">=", "≈": "=", "~": "="}.get(m.group(1), m.group(1))
+        out.append({"op": op, "value": value, "text": m.group(0), "sci": bool(sci)})
+    return out
+
+
+def _intervals(text: str) -> list[dict[str, str]]:
+    out = []
+    spans: list[tuple[int, int]] = []
+    for m in _INTERVAL.finditer(text):
+        out.append({"lo": m.group(2), "hi": m.group(3), "level": m.group(1) or "", "pos": m.start()})
+        spans.append(m.span())
+    for m in _BRACKET.finditer(text):
+        if any(a <= m.start() < b for a, b in spans):
+            continue
+        out.append({"lo": m.group(1), "hi": m.group(2), "level": "", "pos": m.start()})
+    for m in _PLUSMINUS.finditer(text):
+        out.append({"value": m.group(1), "pm": m.group(2), "pos": m.start()})
+    out.sort(key=lambda d: d["pos"])
+    return out
+
+
+def _pair(text: str) -> tuple[str | None, str | None, str]:
+    """(first, second, how) scores being compared: "from x to y" (before, after)
+    or "x vs y" (claimed better, baseline)."""
+    m = _FROM_TO.search(text)
+    if m and not re.search(r"\bfrom\s+" + re.escape(m.group(1)) + r"\s+(?:to\s+)?\d+\s*(?:B|M)\b", text):
+        return m.group(1), m.group(3), "from-to"
+    m = _VS.search(text)
+    if m and (m.group("xu") or m.group("yu") or re.search(r"\bvs\.?\b|versus", m.group(0))):
+        return m.group("x"), m.group("y"), "vs"
+    vals = re.findall(r"\b(\d{1,3}(?:\.\d+)?)\s*%", text)
+    if len(vals) == 2 and (_BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text)):
+        return vals[0], vals[1], "two-values"
+    m = re.search(
+        r"\((\d{1,3}\.\d+)\)[^()]{1,80}?\((\d{1,3}\.\d+)\)", text
+    )  # "A (73.0) ... B (70.0)"
+    if m and (_BETTER.search(text) or _EQUIV.search(text)):
+        return m.group(1), m.group(2), "two-values"
+    return None, None, ""
+
+
+def _comparison(text: str, loc: Location, ctx: Context | None) -> Claim | None:
+    pvals = _pvalues(text)
+    stats = _stats(text)
+    disc = None
+    for rx in _DISCORDANT:
+        m = rx.search(text)
+        if m:
+            c_raw = m.group(2).lower()
+            c = 0 if c_raw in ("none", "no") else to_int(c_raw)
+            b = to_int(m.group(1))
+            if b is not None and c is not None:
+                disc = [b, c]
+                break
+    disagree = None
+    m = _DISAGREE.search(text)
+    if m:
+        disagree = to_int(m.group(1))
+    a_val, b_val, how = _pair(text)
+    delta = None
+    dm = _DELTA.search(text)
+    if dm and not re.search(r"relative", text[dm.end() : dm.end() + 20], re.I):
+        sign = "-" if dm.group(1) in ("−", "–", "-") else ""
+        delta = sign + dm.group(2)
+    not_sig = _NOT_SIG.search(text)
+    sig = None
+    if not_sig:
+        sig = "no"
+    elif _SIG.search(text) and not re.search(r"\bsignificant(?:ly)? (?:more|larger|fewer) (?:data|compute|parameters)", text, re.I):
+        sig = "yes"
+    better = _BETTER.search(text)
+    worse = _WORSE.search(text)
+    equiv = _EQUIV.search(text)
+    overlap_null = _OVERLAP_NULL.search(text)
+    overlap_sig = _OVERLAP_SIG.search(text)
+    unpaired = _UNPAIRED_TEST.search(text)
+    paired = _PAIRED_TEST.search(text)
+    intervals = _intervals(text)
+    ntests = _NTESTS.search(text)
+    multi = _MULTI_SIG.search(text)
+    every = _EVERY.search(text)
+    has_signal = (
+        pvals or stats or disc or disagree or sig or overlap_null or overlap_sig or unpaired
+        or (a_val is not None and (better or worse or equiv or how != "two-values"))
+        or (delta and (better or worse))
+        or (equiv and (better or worse or not_sig or re.search(r"quanti[sz]\w*|distill\w*|compress\w*|prun\w*", text, re.I)))
+        or (every and (better or worse))
+    )
+    if not has_signal:
+        return None
+    bench, bench_n = _benchmark(text, ctx)
+    n = _find_n(text)
+    n_source = "sentence" if n else None
+    if n is None and bench_n:
+        n, n_source = bench_n, "registry"
+    direction = None
+    if equiv and not (better and better.start() < equiv.start() and not not_sig):
+        direction = "equal"
+    elif better:
+        direction = "better"
+    elif worse:
+        direction = "worse"
+    fields: dict[str, Any] = {
+        "a_value": a_val,
+        "b_value": b_val,
+        "pair": how,
+        "delta": delta,
+        "direction": direction,
+        "verb": (equiv or better or worse).group(0) if (equiv or better or worse) else None,
+        "equivalence": equiv.group(0) if equiv else None,
+        "significant": sig,
+        "pvalues": pvals,
+        "stats": stats,
+        "discordant": disc,
+        "disagreements": disagree,
+        "intervals": intervals,
+        "unpaired_test": unpaired.group(0) if unpaired else None,
+        "paired_test": paired.group(0) if paired else None,
+        "same_items": bool(_SAME_ITEMS.search(text)),
+        "overlap": "null" if overlap_null and not overlap_sig else ("sig" if overlap_sig else None),
+        "one_sided": bool(_ONE_SIDED.search(text)),
+        "hedged": bool(_HEDGED.search(text)),
+        "correction": bool(_CORRECTION.search(text)),
+        "n_tests": to_int(ntests.group(1)) if ntests else None,
+        "every": bool(every),
+        "values_pct": _values_pct(text),
+    }
+    if multi:
+        g = [x for x in multi.groups() if x]
+        if len(g) >= 2:
+            fields["sig_of"] = [to_int(g[0]), to_int(g[1])]
+    conf = Confidence.HIGH
+    if a_val is not None and how == "two-values":
+        conf = Confidence.MEDIUM
+    if a_val is None and not (pvals or stats or disc):
+        conf = Confidence.MEDIUM
+    return Claim(
+        kind="comparison",
+        text=text,
+        location=loc,
+        confidence=conf,
+        value=a_val,
+        unit="%" if "%" in text else None,
+        benchmark=bench,
+        n=n,
+        n_source=n_source,
+        fields=fields,
+    )
+
+
+# --- the other claim kinds ----------------------------------------------------------
+
+
+def _selection(text: str, loc: Location, ctx: Context | None) -> Claim | None:
+    for i, rx in enumerate(_SELECT):
+        m = rx.search(text)
+        if not m:
+            continue
+        groups = m.groups()
+        k_raw = groups[1] if i == 3 else groups[0]
+        what = groups[0] if i == 3 else (groups[1] if len(groups) > 1 and groups[1] else "candidates")
+        k = to_int(k_raw)
+        if not k or k < 2:
+            continue
+        bench, bench_n = _benchmark(text, ctx)
+        n = _find_n(text) or bench_n
+        vals = _values_pct(text)
+        return Claim(
+            kind="selection",
+            text=text,
+            location=loc,
+            confidence=Confidence.HIGH if i in (0, 1, 3) else Confidence.MEDIUM,
+            value=vals[0] if vals else None,
+            benchmark=bench,
+            n=n,
+            n_source="sentence" if _find_n(text) else ("registry" if bench_n else None),
+            fields={
+                "k": k,
+                "what": what.lower(),
+                "validation": bool(_VALIDATION.search(text)),
+            },
+        )
+    return None
+
+
+def _seeds(text: str, loc: Location) -> Claim | None:
+    m = _SEEDS.search(text)
+    if not m:
+        return None
+    k = to_int(m.group(1))
+    if not k or k < 2:
+        return None
+    pm = _PLUSMINUS.search(text)
+    iv = [d for d in _intervals(text) if "lo" in d]
+    return Claim(
+        kind="seeds",
+        text=text,
+        location=loc,
+        confidence=Confidence.HIGH if (pm or iv) else Confidence.MEDIUM,
+        value=pm.group(1) if pm else None,
+        plus_minus=pm.group(2) if pm else None,
+        interval=(iv[0]["lo"], iv[0]["hi"]) if iv else None,
+        fields={
+            "k": k,
+            "unit": m.group(2).lower(),
+            "z196": bool(_Z196.search(text)),
+            "t_quantile": bool(_TQUANT.search(text)),
+            "ci95": bool(_CI95.search(text)),
+            "sd": bool(re.search(r"\b(sd|s\.d\.|std|standard deviation|σ|stdev)\b", text, re.I)),
+            "se": bool(re.search(r"\b(se|s\.e\.|standard error|sem)\b", text, re.I)),
+        },
+    )
+
+
+def _agreement(text: str, loc: Location) -> Claim | None:
+    if not _JUDGE.search(text):
+        return None
+    for rx in _AGREE:
+        m = rx.search(text)
+        if m:
+            judge = re.search(r"\b(LLM|GPT|judge|model|automatic|auto-?rater|evaluator|Claude|Gemini|"
+                              r"grader|reward model)\b", text, re.I)
+            return Claim(
+                kind="agreement",
+                text=text,
+                location=loc,
+                confidence=Confidence.HIGH if judge else Confidence.MEDIUM,
+                value=m.group(1),
+                unit="%",
+                fields={"kappa": bool(_KAPPA.search(text)), "swap": bool(_SWAP.search(text))},
+            )
+    return None
+
+
+def _passk(text: str, loc: Location) -> Claim | None:
+    m = _PASSK_PLUGIN.search(text.replace(" ", " "))
+    if not m:
+        return None
+    return Claim(
+        kind="pass-at-k",
+        text=text,
+        location=loc,
+        confidence=Confidence.HIGH if _PASSK.search(text) else Confidence.MEDIUM,
+        fields={"formula": m.group(0), "unbiased_named": bool(_PASSK_UNBIASED.search(text))},
+    )
+
+
+def _emergence(text: str, loc: Location) -> Claim | None:
+    m = _EMERGE.search(text)
+    if not m:
+        return None
+    if m.group(0).lower().startswith("sudden") and not _SCALE.search(text):
+        return None
+    metric = _DISCRETE_METRIC.search(text)
+    scale = _SCALE.search(text)
+    return Claim(
+        kind="emergence",
+        text=text,
+        location=loc,
+        confidence=Confidence.HIGH if (metric and scale) else (Confidence.MEDIUM if metric or scale else Confidence.LOW),
+        fields={
+            "word": m.group(0),
+            "metric": metric.group(0) if metric else None,
+            "continuous": bool(_CONT_METRIC.search(text)),
+            "scale": bool(scale),
+        },
+    )
+
+
+def _chance(text: str, loc: Location) -> Claim | None:
+    cm = _CHANCE.search(text)
+    rot = _ROTATION.search(text)
+    if not cm or not rot:
+        return None
+    stated = cm.group(1) or cm.group(2)
+    m_rot = need = None
+    for i, rx in enumerate(_NEED):
+        m = rx.search(text)
+        if not m:
+            continue
+        if i == 0:
+            m_rot = to_int(m.group(1))
+            need = m_rot // 2 + 1 if m_rot else None
+        elif i == 1:
+            need, m_rot = to_int(m.group(1)), to_int(m.group(2))
+        elif i == 2:
+            m_rot = to_int(m.group(1))
+            need = m_rot
+        else:
+            need = -1  # "all rotations", count from the options
+        break
+    om = _OPTIONS.search(text)
+    options = to_int(om.group(1) or om.group(2)) if om else None
+    if need == -1:
+        m_rot = need = options
+    if m_rot is None and options and re.search(r"\bcircular|all (?:rotations|permutations)", text, re.I):
+        m_rot = need = options
+    if options is None and stated:
+        # "25% chance" implies four options
+        try:
+            v = float(stated)
+            if v > 0 and abs(100 / v - round(100 / v)) < 1e-6:
+                options = round(100 / v)
+        except ValueError:
+            pass
+    return Claim(
+        kind="chance-level",
+        text=text,
+        location=loc,
+        confidence=Confidence.HIGH if (m_rot and need and options) else Confidence.LOW,
+        value=stated,
+        unit="%",
+        fields={"rotations": m_rot, "needed": need, "options": options, "procedure": rot.group(0)},
+    )
+
+
+def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
+    m = _PER_ITEM.search(text)
+    if not m:
+        return None
+    k = to_int(m.group(1))
+    if not k or k < 2:
+        return None
+    used = None
+    for am in _AS_ITEMS.finditer(text):
+        if am.group(1) or am.group(2):
+            used = to_int(am.group(1) or am.group(2))
+        else:
+            used = -1  # "treating each sample as an item"
+        break
+    items = None
+    im = re.search(r"\b(\d[\d,]*)\s+(?:\w+\s+)?(?:problems|questions|items|prompts|tasks)\b", text, re.I)
+    if im:
+        items = to_int(im.group(1))
+    _, bench_n = _benchmark(text, ctx)
+    items = items or bench_n
+    if used is None or not _SE_WORDS.search(text):
+        return None
+    return Claim(
+        kind="generations",
+        text=text,
+        location=loc,
+        confidence=Confidence.HIGH if used and used > 0 and items else Confidence.MEDIUM,
+        n=items,
+        samples=k,
+        fields={"n_used": used, "items": items},
+    )
+
+
+def extract_sentence(sentence: Any, ctx: Context | None = None) -> list[Claim]:
+    """Claims of comparison, significance and procedure in one sentence.
+
+    ``sentence`` is a string or an object with ``text`` and ``location``.
+    """
+    raw, loc = _location(sentence)
+    text = _norm(" ".join(raw.split()))
+    out: list[Claim] = []
+    for maker in (
+        lambda: _comparison(text, loc, ctx),
+        lambda: _selection(text, loc, ctx),
+        lambda: _seeds(text, loc),
+        lambda: _agreement(text, loc),
+        lambda: _passk(text, loc),
+        lambda: _emergence(text, loc),
+        lambda: _chance(text, loc),
+        lambda: _generations(text, loc, ctx),
+    ):
+        claim = maker()
+        if claim is not None:
+            out.append(claim)
+    return out
+
+
+# --- the document pass --------------------------------------------------------------
+
+#: how far back (in lines) a benchmark or item count mentioned earlier still applies
+CONTEXT_LINES = 6
+
+
+def extract_document(claims: list[Claim], tables: list[Any] | None, ctx: Context | None) -> list[Claim]:
+    """Second pass: context from earlier sentences and score tables.
+
+    A comparison without its own item count inherits the benchmark and n of the
+    nearest earlier claim within :data:`CONTEXT_LINES` lines; a table-wide
+    sentence ("improves on every benchmark", "does not degrade") gets the
+    document's score tables in ``fields["tables"]``. Document-wide facts
+    (a multiple-comparison correction mentioned anywhere, how many p-values the
+    document reports) go into every comparison's fields.
+    """
+    last: Claim | None = None
+    correction = any(c.fields.get("correction") for c in claims if c.kind == "comparison")
+    texts = " ".join(c.text for c in claims)
+    kappa = bool(_KAPPA.search(texts))
+    swap = bool(_SWAP.search(texts))
+    n_p = sum(len(c.fields.get("pvalues", [])) for c in claims if c.kind == "comparison")
+    continuous = bool(_CONT_METRIC.search(texts))
+    doc_metric = _DISCRETE_METRIC.search(texts)
+    for c in sorted(claims, key=lambda c: (c.location.line or 0)):
+        if c.kind == "comparison":
+            c.fields["doc_correction"] = correction
+            c.fields["doc_pvalues"] = n_p
+            if (c.n is None or c.benchmark is None) and last is not None:
+                near = (c.location.line or 0) - (last.location.line or 0) <= CONTEXT_LINES
+                if near and c.n is None and last.n:
+                    c.n, c.n_source = last.n, f"context (line {last.location.line})"
+                    c.benchmark = c.benchmark or last.benchmark
+            if tables and (c.fields.get("every") or c.fields.get("equivalence")) and c.fields.get("a_value") is None:
+                near_table = _nearest_table(tables, c.location.line or 0)
+                if near_table is not None:
+                    c.fields["tables"] = [near_table]
+        elif c.kind == "agreement":
+            c.fields["doc_kappa"] = kappa
+            c.fields["doc_swap"] = swap
+        elif c.kind == "emergence":
+            c.fields["doc_continuous"] = continuous
+            if c.fields.get("metric") is None and doc_metric:
+                c.fields["metric"] = doc_metric.group(0)
+                c.fields["metric_from"] = "document"
+        if c.n and (c.benchmark or c.n_source == "sentence"):
+            last = c
+    return claims
+
+
+#: how far (in lines) a table may sit from a sentence about it
+TABLE_LINES = 40
+
+
+def _nearest_table(tables: list[Any], line: int) -> Any:
+    """The table a sentence refers to: the closest one above it, else the closest below."""
+    best, best_key = None, None
+    for t in tables:
+        first = getattr(t, "header_line", None) or 0
+        rows = [x for x in getattr(t, "row_lines", []) if x]
+        last = max(rows) if rows else first
+        if last <= line:
+            key = (0, line - last)
+        else:
+            key = (1, first - line)
+        if key[1] > TABLE_LINES:
+            continue
+        if best_key is None or key < best_key:
+            best, best_key = t, key
+    return best

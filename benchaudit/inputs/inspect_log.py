@@ -1,0 +1,246 @@
+"""inspect_ai evaluation logs -> per-item results.
+
+Two containers hold the same log:
+
+* ``.eval``: a zip archive with ``header.json`` (the eval spec, plan and
+  results), one ``samples/<id>_epoch_<n>.json`` member per sample and epoch,
+  and a ``_journal/start.json`` that a crashed run leaves without a header;
+* ``.json``: one object ``{version, status, eval, plan, results, stats,
+  samples: [...]}``.
+
+A sample's ``scores`` maps each scorer to ``{value, answer, explanation}``.
+Values are the letters ``C`` (correct, 1), ``I`` (incorrect, 0), ``P``
+(partial, 0.5) and ``N`` (no answer, 0), numbers or booleans; a scorer whose
+value is an object of several numbers is read as ``scorer.key``. The first
+scorer is primary unless ``--column score=NAME`` picks another. Epochs become
+the sample index: several generations of one item, not several items.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from benchaudit.errors import InputError
+from benchaudit.inputs import Probe, Reader
+from benchaudit.inputs._harness import build, load_json, note, option, parse_json, score_value
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+    from benchaudit.evidence import Source
+
+#: inspect_ai's letter grades (CORRECT, INCORRECT, PARTIAL, NOANSWER).
+LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
+
+#: Zip members read from an ``.eval`` archive.
+HEADER = "header.json"
+START = "_journal/start.json"
+SAMPLES_DIR = "samples/"
+
+
+def letter_or_number(value: Any) -> float | None:
+    """A scorer value as a number: C/I/P/N letters, booleans, numbers."""
+    if isinstance(value, str) and value.strip().upper() in LETTERS:
+        return LETTERS[value.strip().upper()]
+    return score_value(value)
+
+
+def _flat_scores(scores: Any) -> dict[str, Any]:
+    """``{scorer: value}`` with object values spread out as ``scorer.key``."""
+    out: dict[str, Any] = {}
+    if not isinstance(scores, dict):
+        return out
+    for name, score in scores.items():
+        value = score.get("value") if isinstance(score, dict) else score
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                out[f"{name}.{key}"] = inner
+        else:
+            out[str(name)] = value
+    return out
+
+
+def _read_eval_zip(path: Path, display: str) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
+    """(header, [(member name, sample)]) from an ``.eval`` archive."""
+    try:
+        zf = zipfile.ZipFile(path)
+    except zipfile.BadZipFile:
+        raise InputError(display, "not a readable .eval archive (truncated or not a zip)") from None
+    with zf:
+        names = zf.namelist()
+
+        def member(name: str) -> Any:
+            try:
+                data = zf.read(name)
+            except (zipfile.BadZipFile, EOFError, OSError) as exc:
+                raise InputError(
+                    display, f"archive member {name}: cannot read ({exc.__class__.__name__})"
+                ) from None
+            except Exception as exc:  # zlib.error on a damaged deflate stream
+                raise InputError(display, f"archive member {name}: damaged ({exc})") from None
+            try:
+                text = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise InputError(display, f"archive member {name}: not UTF-8 text") from None
+            try:
+                return parse_json(text, display)
+            except InputError as exc:
+                raise InputError(display, f"archive member {name}: {exc.detail}") from None
+
+        if HEADER in names:
+            header = member(HEADER)
+        elif START in names:
+            header = member(START)
+        else:
+            raise InputError(
+                display, "no header.json or _journal/start.json: not an inspect_ai .eval log"
+            )
+        samples = [
+            (n, member(n)) for n in names if n.startswith(SAMPLES_DIR) and n.endswith(".json")
+        ]
+    return header, samples
+
+
+def is_log_index(doc: Any) -> bool:
+    """True for the ``logs.json`` inspect keeps beside its logs: ``{file: header}``."""
+    return (
+        isinstance(doc, dict)
+        and bool(doc)
+        and "eval" not in doc
+        and all(isinstance(v, dict) and isinstance(v.get("eval"), dict) for v in doc.values())
+    )
+
+
+def _read_json_log(path: Path, display: str) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
+    doc, _ = load_json(path, display)
+    if is_log_index(doc):
+        return {}, []
+    if not isinstance(doc, dict) or not isinstance(doc.get("eval"), dict):
+        raise InputError(display, "no 'eval' object: not an inspect_ai log")
+    samples = doc.get("samples") or []
+    if not isinstance(samples, list):
+        raise InputError(display, f"'samples' must be a list, got {type(samples).__name__}")
+    return doc, [(f"samples[{i}]", s) for i, s in enumerate(samples)]
+
+
+def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
+    from benchaudit.evidence import Source
+
+    if path.suffix.lower() == ".eval":
+        header, samples = _read_eval_zip(path, display)
+    else:
+        header, samples = _read_json_log(path, display)
+        if not header:
+            return []  # the folder's index of logs; each log is read on its own
+    spec = header.get("eval") if isinstance(header, dict) else None
+    if not isinstance(spec, dict):
+        raise InputError(display, "header has no 'eval' spec")
+    model = spec.get("model")
+    if not isinstance(model, str) or not model:
+        raise InputError(display, "eval spec has no 'model'")
+    if not samples:
+        raise InputError(display, "log has no samples (written with --no-log-samples?)")
+
+    wanted = option(ctx, "score")
+    scorer: str | None = None
+    items: list[str] = []
+    epochs: list[str] = []
+    scores: list[float] = []
+    order: list[int] = []
+    unscored = 0
+    for i, (where, sample) in enumerate(samples):
+        if not isinstance(sample, dict) or "id" not in sample:
+            raise InputError(display, f"{where}: a sample needs an 'id'")
+        sid = sample["id"]
+        if not isinstance(sid, (str, int)) or isinstance(sid, bool):
+            raise InputError(display, f"{where}: sample id must be a string or number, got {sid!r}")
+        flat = _flat_scores(
+            sample.get("scores") or ({"score": sample["score"]} if "score" in sample else {})
+        )
+        if not flat:
+            unscored += 1  # an errored or cancelled sample has no score
+            continue
+        if scorer is None:
+            scorer = wanted or next(iter(flat))
+        if scorer not in flat:
+            if wanted:
+                raise InputError(
+                    display, f"{where}: no scorer {wanted!r} (found: {', '.join(flat)})"
+                )
+            unscored += 1
+            continue
+        value = letter_or_number(flat[scorer])
+        if value is None:
+            raise InputError(
+                display,
+                f"{where}: score {scorer!r} is {flat[scorer]!r}, "
+                "expected C/I/P/N, a number or a boolean",
+            )
+        epoch = sample.get("epoch", 1)
+        items.append(str(sid))
+        epochs.append(str(epoch))
+        scores.append(value)
+        order.append(i + 1)
+    if not scores:
+        raise InputError(display, "no sample carries a score")
+    if unscored:
+        note(ctx, f"{display}: {unscored} sample(s) without a score ({scorer}) left out")
+
+    dataset = spec.get("dataset") if isinstance(spec.get("dataset"), dict) else {}
+    cfg = spec.get("config") if isinstance(spec.get("config"), dict) else {}
+    results = header.get("results") if isinstance(header.get("results"), dict) else {}
+    meta = {
+        "reader": "inspect log",
+        "task": spec.get("task"),
+        "metric": scorer,
+        "status": header.get("status"),
+        "epochs": len(set(epochs)),
+        "unscored": unscored,
+        "limit": cfg.get("limit"),
+        "n_original": dataset.get("samples") if isinstance(dataset.get("samples"), int) else None,
+        "n_effective": results.get("total_samples"),
+    }
+    columns = {"model": "eval.model", "item": "id", "score": f"scores.{scorer}"}
+    if len(set(epochs)) > 1:
+        columns["sample"] = "epoch"
+    # Lines of a zip have no meaning; the sample's position in the log stands in.
+    rs = build(
+        display,
+        model=[model] * len(scores),
+        item=items,
+        score=scores,
+        line=order,
+        sample=epochs,
+        columns=columns,
+        meta=meta,
+    )
+    return Source(
+        path=display,
+        kind="results",
+        data=rs,
+        meta={"format": "inspect log", "task": spec.get("task"), "metric": scorer},
+    )
+
+
+def sniff(p: Probe) -> float:
+    if p.suffix == ".eval":
+        return 0.95 if p.head.startswith(b"PK\x03\x04") else 0.3
+    if p.suffix != ".json":
+        return 0.0
+    head = p.text.lstrip()
+    if not head.startswith("{"):
+        return 0.0
+    marks = sum(
+        f'"{k}"' in head
+        for k in ("eval", "plan", "status", "task_id", "run_id", "solver", "scorer")
+    )
+    return 0.9 if marks >= 4 and '"eval"' in head else 0.0
+
+
+READER = Reader(
+    kind="results",
+    sniff=sniff,
+    read=read,
+    description="inspect_ai logs (.eval archives and .json logs)",
+)

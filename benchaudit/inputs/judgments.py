@@ -1,0 +1,247 @@
+"""Judge audits (kind ``judgments``): judge-vs-human labels, or judgments in both orders.
+
+Two layouts, CSV/TSV or JSONL:
+
+- labels: a ``judge`` column and a ``human`` column (also ``judge_label`` /
+  ``human_label``, ``llm`` / ``gold``), one row per item;
+- both orders: long, with an item column, an order column (``order``,
+  ``swap``, ``swapped``, ``position``) and a verdict column (``verdict``,
+  ``winner``, ``choice``), two rows per item; or wide, with
+  ``verdict_original`` / ``verdict_swapped`` (``original`` / ``swapped``)
+  columns. Verdicts name the slot: ``A``, ``B`` or ``tie``.
+
+Standard library only; these files are small.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from benchaudit.errors import InputError
+from benchaudit.inputs import Probe, Reader
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+    from benchaudit.evidence import Source
+
+JUDGE = ("judge", "judge_label", "llm", "llm_label", "model_label", "judge_verdict")
+HUMAN = ("human", "human_label", "gold", "gold_label", "annotator", "human_verdict")
+ITEM = ("item", "item_id", "question_id", "id", "pair_id", "qid")
+ORDER = ("order", "swap", "swapped", "position", "game")
+VERDICT = ("verdict", "winner", "choice", "judgment", "label")
+WIDE = (("verdict_original", "verdict_swapped"), ("original", "swapped"),
+        ("verdict_ab", "verdict_ba"), ("first_order", "second_order"))
+SWAPPED_VALUES = {"swapped", "swap", "ba", "b-a", "reversed", "1", "true", "yes", "second", "2nd"}
+ORIGINAL_VALUES = {"original", "ab", "a-b", "forward", "0", "false", "no", "first", "1st"}
+
+
+def _pick(names: list[str], wanted: tuple[str, ...]) -> str | None:
+    low = {n.strip().lower(): n for n in names}
+    for w in wanted:
+        if w in low:
+            return low[w]
+    return None
+
+
+def _fuzzy(names: list[str], exact: tuple[str, ...], parts: tuple[str, ...]) -> str | None:
+    """An exact alias, else the only column whose name contains one of ``parts``."""
+    got = _pick(names, exact)
+    if got:
+        return got
+    hits = [n for n in names if any(p in n.strip().lower() for p in parts)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _judge_col(names: list[str]) -> str | None:
+    return _fuzzy(names, JUDGE, ("judge", "llm", "gpt"))
+
+
+def _human_col(names: list[str]) -> str | None:
+    return _fuzzy(names, HUMAN, ("human", "gold", "annotat", "expert"))
+
+
+def _layout(names: list[str]) -> str | None:
+    jc, hc = _judge_col(names), _human_col(names)
+    if jc and hc and jc != hc:
+        return "labels"
+    low = [n.strip().lower() for n in names]
+    if any(o in low and s in low for o, s in WIDE):
+        return "wide"
+    if _pick(names, ITEM) and _pick(names, ORDER) and _pick(names, VERDICT):
+        return "long"
+    return None
+
+
+def _records(text: str, suffix: str, display: str) -> tuple[list[str], list[dict], list[int]]:
+    if suffix == ".jsonl":
+        recs, lines, names = [], [], []
+        for no, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError as exc:
+                raise InputError(display, f"invalid JSON ({exc.msg})", no) from None
+            if not isinstance(rec, dict):
+                raise InputError(display, "each line must be a JSON object", no)
+            for k in rec:
+                if k not in names:
+                    names.append(k)
+            recs.append({k: "" if v is None else str(v) for k, v in rec.items()})
+            lines.append(no)
+        return names, recs, lines
+    delim = "\t" if suffix == ".tsv" else ","
+    try:
+        rows = list(csv.reader(io.StringIO(text), delimiter=delim))
+    except csv.Error as exc:
+        raise InputError(display, f"malformed CSV: {exc}") from None
+    if not rows:
+        return [], [], []
+    names = [h.strip() for h in rows[0]]
+    recs, lines = [], []
+    for no, row in enumerate(rows[1:], 2):
+        if not any(c.strip() for c in row):
+            continue
+        if len(row) != len(names):
+            raise InputError(display, f"ragged row: {len(row)} fields, expected {len(names)}", no)
+        recs.append(dict(zip(names, (c.strip() for c in row))))
+        lines.append(no)
+    return names, recs, lines
+
+
+def sniff(p: Probe) -> float:
+    if p.suffix not in (".csv", ".tsv", ".jsonl"):
+        return 0.0
+    if p.suffix == ".jsonl":
+        first = next((ln for ln in p.text.splitlines() if ln.strip()), "")
+        try:
+            rec = json.loads(first)
+        except ValueError:
+            return 0.0
+        names = list(rec) if isinstance(rec, dict) else []
+    else:
+        names = next(csv.reader([p.first_line()], delimiter="\t" if p.suffix == ".tsv" else ","),
+                     [])
+    return 0.9 if _layout([str(n) for n in names]) else 0.0
+
+
+@dataclass
+class JudgmentSet:
+    """Judge audit data: either paired labels or both-order verdicts."""
+
+    path: str
+    layout: str
+    judge: list[str] = field(default_factory=list)
+    human: list[str] = field(default_factory=list)
+    original: list[str] = field(default_factory=list)
+    swapped: list[str] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+
+    @property
+    def has_swap(self) -> bool:
+        return self.layout != "labels"
+
+    def kappa(self, ctx: Context):
+        from benchaudit.stats.agreement import cohen_kappa
+
+        return cohen_kappa(self.judge, self.human, confidence=1 - ctx.alpha)
+
+    def position(self):
+        from benchaudit.stats.agreement import position_bias
+
+        return position_bias(self.original, self.swapped)
+
+    def report_results(self, ctx: Context) -> dict[str, list[dict[str, Any]]]:
+        if self.layout == "labels":
+            k = self.kappa(ctx)
+            return {"agreement": [{
+                "file": self.path, "items": k.n, "agreement": round(k.agreement, 6),
+                "chance_agreement": round(k.chance, 6), "kappa": round(k.kappa, 6),
+                "kappa_low": round(k.ci_low, 6), "kappa_high": round(k.ci_high, 6),
+                "kappa_se": round(k.se, 6)}]}
+        pb = self.position()
+        return {"position_bias": [{
+            "file": self.path, "pairs": pb.pairs, "same_slot_rate": pb.rate,
+            "first_order_win_rate": pb.first_order_win_rate,
+            "consistent_win_rate": pb.consistent_win_rate,
+            "consistent_win_rate_ties_half": pb.consistent_win_rate_ties_half}]}
+
+
+def _is_swapped(value: str, display: str, line: int, games: bool = False) -> bool:
+    v = value.strip().lower()
+    if games:  # game 1 / game 2
+        return v == "2"
+    if v in ORIGINAL_VALUES:
+        return False
+    if v in SWAPPED_VALUES:
+        return True
+    raise InputError(display, f"order {value!r} is neither original nor swapped", line)
+
+
+def read(path: Path, display: str, ctx: Context) -> Source:
+    from benchaudit.evidence import Source
+
+    text = path.read_text(encoding="utf-8").lstrip("\ufeff")
+    suffix = path.suffix.lower()
+    names, recs, lines = _records(text, suffix, display)
+    layout = _layout(names)
+    if layout is None:
+        raise InputError(display, "judgments need judge and human columns, or an item, order "
+                                  "and verdict column")
+    if not recs:
+        raise InputError(display, "no judgments")
+    data = JudgmentSet(path=display, layout=layout)
+    if layout == "labels":
+        jc, hc = _judge_col(names), _human_col(names)
+        for rec, no in zip(recs, lines):
+            j, h = rec.get(jc, "").strip(), rec.get(hc, "").strip()
+            if not j or not h:
+                raise InputError(display, "missing judge or human label", no)
+            data.judge.append(j.lower())
+            data.human.append(h.lower())
+            data.lines.append(no)
+    elif layout == "wide":
+        low = {n.strip().lower(): n for n in names}
+        oc, sc = next((low[o], low[s]) for o, s in WIDE if o in low and s in low)
+        ic = _pick(names, ITEM)
+        for k, (rec, no) in enumerate(zip(recs, lines)):
+            data.original.append(rec.get(oc, ""))
+            data.swapped.append(rec.get(sc, ""))
+            data.items.append(rec.get(ic, str(k)) if ic else str(k))
+            data.lines.append(no)
+    else:
+        ic, oc, vc = _pick(names, ITEM), _pick(names, ORDER), _pick(names, VERDICT)
+        games = {rec.get(oc, "").strip() for rec in recs} == {"1", "2"}
+        seen: dict[str, dict[bool, str]] = {}
+        first_line: dict[str, int] = {}
+        for rec, no in zip(recs, lines):
+            item = rec.get(ic, "")
+            swapped = _is_swapped(rec.get(oc, ""), display, no, games)
+            slot = seen.setdefault(item, {})
+            if swapped in slot:
+                raise InputError(display, f"item {item!r} judged twice in the same order", no)
+            slot[swapped] = rec.get(vc, "")
+            first_line.setdefault(item, no)
+        for item, both in seen.items():
+            if len(both) != 2:
+                raise InputError(display, f"item {item!r} is judged in one order only",
+                                 first_line[item])
+            data.items.append(item)
+            data.original.append(both[False])
+            data.swapped.append(both[True])
+            data.lines.append(first_line[item])
+    return Source(path=display, kind="judgments", data=data, lines=text.splitlines())
+
+
+READER = Reader(
+    kind="judgments",
+    sniff=sniff,
+    read=read,
+    description="judge-vs-human labels, or pairwise judgments made in both orders",
+)

@@ -1,0 +1,344 @@
+"""Leaderboard tables: one row per model, a score, and maybe an interval.
+
+A CSV/TSV file is read here (kind ``leaderboard``); a table found inside a
+document can be handed to :func:`analyse_table` (header, rows, line numbers),
+which returns the same :class:`Leaderboard` or ``None`` when the table is not
+a leaderboard. Columns are found by name:
+
+- model: ``model``, ``name``, ``model name`` ... or an unnamed first column;
+- score: ``score``, ``arena score``, ``elo``, ``rating``, ``win_rate`` ... (or
+  ``columns.score`` from the configuration);
+- interval: a ``95% CI`` column (``+5/-4``, ``(-1.7, 1.9)``, ``[1578, 1663]``,
+  ``± 2.1``), ``ci_low``/``ci_high`` (``lower``/``upper``) columns, or a
+  standard-error column (``standard_error``, ``se``; interval = score ± z·SE);
+- optional ``votes``/``battles``/``n`` and ``rank`` columns.
+
+Standard library only: a leaderboard in a pre-commit hook reads fast.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import NormalDist
+from typing import TYPE_CHECKING, Any
+
+from benchaudit.errors import InputError
+from benchaudit.inputs import Probe, Reader
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+    from benchaudit.evidence import Source
+
+MODEL_COLS = ("model", "model name", "model_name", "name", "models", "system", "")
+SCORE_COLS = (
+    "arena score", "arena elo", "elo", "elo rating", "rating", "score", "bt score",
+    "win_rate", "win rate", "winrate", "win rate (%)", "length_controlled_winrate",
+    "lc win rate", "accuracy", "acc", "pass@1",
+)
+CI_COLS = ("95% ci", "ci", "95% ci (±)", "confidence interval", "interval", "ci (95%)")
+LOW_COLS = ("ci_low", "lower", "low", "ci_lower", "lower_bound")
+HIGH_COLS = ("ci_high", "upper", "high", "ci_upper", "upper_bound")
+SE_COLS = ("standard_error", "se", "stderr", "std_error", "sem")
+N_COLS = ("votes", "battles", "num_battles", "n", "n_total", "#votes", "num votes")
+RANK_COLS = ("rank", "rank (ub)", "rank(ub)", "#", "position")
+#: Columns that mark a per-item or pairwise file rather than a leaderboard.
+NOT_LEADERBOARD = ("item", "item_id", "question_id", "task_id", "problem", "prompt", "doc_id",
+                   "sample", "model_a", "model_b", "winner", "instance_id", "example_id")
+TOP_MARKERS = re.compile(r"(#\s*1\b|\bsota\b|state[- ]of[- ]the[- ]art|\bbest\b|🥇|\*\*)", re.I)
+
+_NUM = r"[+-]?\d+(?:\.\d+)?"
+
+
+@dataclass
+class Entry:
+    """One leaderboard row."""
+
+    model: str
+    score: float
+    line: int | None
+    low: float | None = None
+    high: float | None = None
+    n: int | None = None
+    rank: str | None = None
+    cells: list[str] = field(default_factory=list)
+
+    @property
+    def has_interval(self) -> bool:
+        return self.low is not None and self.high is not None
+
+    @property
+    def width(self) -> float | None:
+        return None if not self.has_interval else self.high - self.low
+
+
+@dataclass
+class Leaderboard:
+    """A table of models with scores and (maybe) intervals."""
+
+    path: str
+    entries: list[Entry]
+    score_column: str
+    interval_from: str | None
+    rank_column: str | None = None
+
+    def ranked(self) -> list[Entry]:
+        """Entries best first (stable for equal scores)."""
+        return sorted(self.entries, key=lambda e: -e.score)
+
+    def with_intervals(self) -> list[Entry]:
+        return [e for e in self.entries if e.has_interval]
+
+    def report_results(self, ctx: Context) -> dict[str, list[dict[str, Any]]]:
+        from benchaudit.stats.ranks import rank_ranges
+
+        rows = self.ranked()
+        if not rows or not all(e.has_interval for e in rows):
+            return {}
+        best, worst = rank_ranges([e.low for e in rows], [e.high for e in rows])
+        return {"leaderboard": [
+            {"file": self.path, "model": e.model, "score": e.score, "ci_low": e.low,
+             "ci_high": e.high, "rank": k + 1, "rank_low": best[k], "rank_high": worst[k]}
+            for k, e in enumerate(rows)
+        ]}
+
+
+def _norm(name: str) -> str:
+    return " ".join(name.strip().strip('"').lower().replace("\u00b1", "±").split())
+
+
+def _pick(header: list[str], wanted: tuple[str, ...]) -> int | None:
+    normed = [_norm(h) for h in header]
+    for w in wanted:
+        if w in normed:
+            return normed.index(w)
+    return None
+
+
+def _number(text: str) -> float | None:
+    t = text.strip().replace(",", "").replace("%", "").replace("*", "").strip()
+    try:
+        return float(t)
+    except ValueError:
+        m = re.fullmatch(rf"({_NUM})\s*(?:±|\+/-|\+-).*", t)
+        return float(m.group(1)) if m else None
+
+
+def parse_interval(text: str, score: float) -> tuple[float, float] | None:
+    """Interval bounds from a CI cell, absolute or relative to ``score``."""
+    t = text.strip().replace("\u2212", "-").replace("–", ",").replace("%", "")
+    if not t or t.lower() in ("-", "n/a", "na", "nan"):
+        return None
+    m = re.fullmatch(rf"(?:±|\+/-|\+-)\s*({_NUM})", t)
+    if m:
+        h = abs(float(m.group(1)))
+        return score - h, score + h
+    nums = re.findall(_NUM, t)
+    if len(nums) != 2:
+        return None
+    x, y = float(nums[0]), float(nums[1])
+    explicit_sign = "+" in t or re.search(r"(^|[\s(\[/,])-", t) is not None
+    lo, hi = min(x, y), max(x, y)
+    if not explicit_sign and lo <= score <= hi:
+        return lo, hi
+    if lo <= 0 <= hi:  # offsets such as +5/-4 or (-1.7, 1.9)
+        return score + lo, score + hi
+    if lo <= score <= hi:
+        return lo, hi
+    return None
+
+
+def _se_column(header: list[str], score_name: str) -> int | None:
+    """The standard-error column that belongs to the score column.
+
+    AlpacaEval has ``standard_error`` for ``win_rate`` and
+    ``lc_standard_error`` for ``length_controlled_winrate``.
+    """
+    cands = [k for k, h in enumerate(header)
+             if _norm(h) in SE_COLS or _norm(h).endswith("standard_error")]
+    lc_score = score_name.startswith(("length_controlled", "lc"))
+    for k in cands:
+        if _norm(header[k]).startswith("lc") == lc_score:
+            return k
+    return None
+
+
+def analyse_table(
+    header: list[str],
+    rows: list[list[str]],
+    lines: list[int | None] | None = None,
+    path: str = "",
+    score_column: str | None = None,
+    confidence: float = 0.95,
+) -> Leaderboard | None:
+    """A :class:`Leaderboard` from a table's cells, or ``None`` if it is not one."""
+    if not header or len(rows) < 2:
+        return None
+    if _pick(header, NOT_LEADERBOARD) is not None:
+        return None
+    mcol = _pick(header, MODEL_COLS)
+    scol = None
+    if score_column and _norm(score_column) in [_norm(h) for h in header]:
+        scol = [_norm(h) for h in header].index(_norm(score_column))
+    if scol is None:
+        scol = _pick(header, SCORE_COLS)
+    if mcol is None or scol is None or mcol == scol:
+        return None
+    ci = _pick(header, CI_COLS)
+    lo_c, hi_c = _pick(header, LOW_COLS), _pick(header, HIGH_COLS)
+    score_name = _norm(header[scol])
+    se_c = _se_column(header, score_name)
+    n_c, r_c = _pick(header, N_COLS), _pick(header, RANK_COLS)
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    entries: list[Entry] = []
+    source = "ci column" if ci is not None else "bounds" if lo_c is not None and hi_c is not None \
+        else "standard error" if se_c is not None else None
+    for k, row in enumerate(rows):
+        if len(row) <= max(mcol, scol):
+            continue
+        score = _number(row[scol])
+        model = row[mcol].strip()
+        if score is None or not model:
+            continue
+        e = Entry(model=model, score=score, line=(lines[k] if lines else None), cells=list(row))
+        if ci is not None and ci < len(row):
+            got = parse_interval(row[ci], score)
+            if got:
+                e.low, e.high = round(got[0], 10), round(got[1], 10)
+        elif lo_c is not None and hi_c is not None and max(lo_c, hi_c) < len(row):
+            lo, hi = _number(row[lo_c]), _number(row[hi_c])
+            if lo is not None and hi is not None:
+                e.low, e.high = min(lo, hi), max(lo, hi)
+        elif se_c is not None and se_c < len(row):
+            se = _number(row[se_c])
+            if se is not None:
+                e.low, e.high = score - z * se, score + z * se
+        if n_c is not None and n_c < len(row):
+            n = _number(row[n_c])
+            e.n = int(n) if n is not None and n == int(n) else None
+        if r_c is not None and r_c < len(row):
+            e.rank = row[r_c].strip()
+        entries.append(e)
+    if len(entries) < 2:
+        return None
+    return Leaderboard(
+        path=path,
+        entries=entries,
+        score_column=header[scol].strip() or "score",
+        interval_from=source,
+        rank_column=header[r_c] if r_c is not None else None,
+    )
+
+
+def _dialect(p: Probe) -> str:
+    return "\t" if p.suffix == ".tsv" else ","
+
+
+def sniff(p: Probe) -> float:
+    if p.suffix not in (".csv", ".tsv"):
+        return 0.0
+    text = p.text
+    try:
+        rows = list(csv.reader(io.StringIO(text[: 16 * 1024]), delimiter=_dialect(p)))
+    except csv.Error:
+        return 0.0
+    if len(rows) < 3:
+        return 0.0
+    header, body = rows[0], rows[1:-1] if not text.endswith("\n") else rows[1:]
+    board = analyse_table(header, [r for r in body if r])
+    if board is None:
+        return 0.0
+    models = [e.model for e in board.entries]
+    return 0.8 if len(set(models)) == len(models) else 0.1
+
+
+def read(path: Path, display: str, ctx: Context) -> Source:
+    from benchaudit.evidence import Source
+
+    text = path.read_text(encoding="utf-8").lstrip("\ufeff")
+    delim = "\t" if path.suffix.lower() == ".tsv" else ","
+    try:
+        rows = list(csv.reader(io.StringIO(text), delimiter=delim))
+    except csv.Error as exc:
+        raise InputError(display, f"malformed CSV: {exc}") from None
+    if not rows:
+        raise InputError(display, "empty leaderboard")
+    header = rows[0]
+    body, lines = [], []
+    for k, row in enumerate(rows[1:], start=2):
+        if not any(c.strip() for c in row):
+            continue
+        if len(row) != len(header):
+            raise InputError(display, f"ragged row: {len(row)} fields, expected {len(header)}", k)
+        body.append(row)
+        lines.append(k)
+    board = analyse_table(header, body, lines, display,
+                          score_column=ctx.config.columns.get("score"),
+                          confidence=1 - ctx.alpha)
+    if board is None:
+        raise InputError(display, "not a leaderboard: need a model column and a score column")
+    models = [e.model for e in board.entries]
+    dup = next((m for k, m in enumerate(models) if m in models[:k]), None)
+    if dup is not None:
+        line = board.entries[models.index(dup, models.index(dup) + 1)].line
+        raise InputError(display, f"model {dup!r} appears twice", line)
+    return Source(path=display, kind="leaderboard", data=board,
+                  numbers_seen=len(board.entries), lines=text.splitlines())
+
+
+def leaderboards_of(source: Source) -> list[Leaderboard]:
+    """Leaderboards in a source: the file itself, or tables of a document."""
+    if source.kind == "leaderboard" and isinstance(source.data, Leaderboard):
+        return [source.data]
+    if source.kind != "document":
+        return []
+    found: list[Leaderboard] = []
+    tables = getattr(source.data, "tables", None) or source.meta.get("tables") or []
+    for t in tables:
+        header = getattr(t, "header", None)
+        rows = getattr(t, "rows", None)
+        if not header or not rows:
+            continue
+        lines = getattr(t, "row_lines", None) or getattr(t, "lines", None)
+        try:
+            board = analyse_table(
+                [str(h) for h in header], [[str(c) for c in r] for r in rows],
+                list(lines) if lines and len(lines) == len(rows) else None, source.path)
+        except (ValueError, TypeError, IndexError):
+            board = None
+        if board is not None:
+            found.append(board)
+    return found
+
+
+READER = Reader(
+    kind="leaderboard",
+    sniff=sniff,
+    read=read,
+    description="leaderboard tables (one row per model, score, interval / SE) as CSV or TSV",
+)
+
+
+def top_within_noise(board: Leaderboard) -> dict[str, Any] | None:
+    """Evidence that the top row is not separated from the runner-up, else ``None``.
+
+    For a "#1" / "state of the art" claim about a leaderboard (in the table or
+    in prose next to it).
+    """
+    from benchaudit.stats.ranks import overlaps, rank_ranges
+
+    rows = board.ranked()
+    if len(rows) < 2 or not (rows[0].has_interval and rows[1].has_interval):
+        return None
+    top, second = rows[0], rows[1]
+    if not overlaps(top.low, top.high, second.low, second.high):
+        return None
+    full = [e for e in rows if e.has_interval]
+    best, worst = rank_ranges([e.low for e in full], [e.high for e in full])
+    return {"model": top.model, "score": top.score, "ci_low": top.low, "ci_high": top.high,
+            "runner_up": second.model, "runner_up_score": second.score,
+            "runner_up_ci_low": second.low, "runner_up_ci_high": second.high,
+            "gap": top.score - second.score, "rank_low": best[0], "rank_high": worst[0]}

@@ -1,0 +1,254 @@
+"""PDF papers and reports: the ``document`` reader for ``.pdf`` files.
+
+pdfplumber gives words with their positions. Each page is cut into lines by
+the words' baselines; a page with an empty vertical gutter near its middle is
+read as two columns (full-width lines above the columns first, then the left
+column, the right column, and full-width lines below). Tables found by
+pdfplumber become :class:`~benchaudit.inputs.tables.Table` objects and their
+words are kept out of the prose. Ligatures (ﬁ ﬂ ﬀ ...) are expanded and words
+hyphenated across a line break are joined.
+
+Line numbers count lines from the start of the document, over all pages, in
+reading order; every claim's location also carries its page. A PDF without a
+text layer (a scan) is an input error, not a clean report.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from benchaudit.errors import InputError
+from benchaudit.evidence import Source
+from benchaudit.inputs import Probe, Reader
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+
+LIGATURES = {
+    "\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
+    "\ufb05": "st", "\ufb06": "st",
+}
+_LIG = str.maketrans(LIGATURES)
+#: a word broken at the end of a line: "improve-" + "ment"
+_HYPHEN_END = re.compile(r"(?<=[A-Za-z])[-\u00ad\u2010]$")
+_LOWER_START = re.compile(r"^[a-z]")
+
+
+def sniff(p: Probe) -> float:
+    if p.head.startswith(b"%PDF"):
+        return 1.0
+    return 0.6 if p.suffix == ".pdf" else 0.0
+
+
+@dataclass
+class PdfLine:
+    """One line of text in reading order, or one table row."""
+
+    text: str
+    page: int
+    table: int | None = None  # index into the document's tables
+
+
+def fix_ligatures(text: str) -> str:
+    return text.translate(_LIG)
+
+
+def join_hyphenated(lines: list[str]) -> list[str]:
+    """Join words hyphenated across line ends ("improve-" / "ment ...").
+
+    The joined word stays on the first line and leaves the second, so line
+    numbers do not move. Compounds that already contain a hyphen
+    ("state-of-the-" / "art") keep theirs.
+    """
+    out = list(lines)
+    for i in range(len(out) - 1):
+        cur, nxt = out[i].rstrip(), out[i + 1].lstrip()
+        if not _HYPHEN_END.search(cur) or not _LOWER_START.match(nxt):
+            continue
+        head_word = cur.split()[-1] if cur.split() else ""
+        rest = nxt.split(" ", 1)
+        tail_word = rest[0]
+        keep = "-" if "-" in head_word[:-1] else ""
+        out[i] = cur[:-1] + keep + tail_word
+        out[i + 1] = rest[1] if len(rest) > 1 else ""
+    return out
+
+
+def _group_lines(words: list[dict[str, Any]], tolerance: float = 3.0) -> list[list[dict[str, Any]]]:
+    """Words sorted into lines by their top coordinate, each line left to right."""
+    lines: list[list[dict[str, Any]]] = []
+    for w in sorted(words, key=lambda w: (round(w["top"], 1), w["x0"])):
+        if lines and abs(lines[-1][0]["top"] - w["top"]) <= tolerance:
+            lines[-1].append(w)
+        else:
+            lines.append([w])
+    return [sorted(line, key=lambda w: w["x0"]) for line in lines]
+
+
+def _gutter(words: list[dict[str, Any]], width: float) -> float | None:
+    """The x of an empty vertical strip near the middle of the page, if any."""
+    if len(words) < 20:
+        return None
+    lo, hi = 0.35 * width, 0.65 * width
+    step = width / 200
+    best_x, best_cover = None, None
+    x = lo
+    while x <= hi:
+        cover = sum(1 for w in words if w["x0"] < x < w["x1"])
+        if best_cover is None or cover < best_cover:
+            best_x, best_cover = x, cover
+        x += step
+    left = sum(1 for w in words if best_x is not None and w["x1"] <= best_x)
+    right = sum(1 for w in words if best_x is not None and w["x0"] >= best_x)
+    # A real gutter: almost nothing crosses it and both sides carry text.
+    if best_x is None or best_cover > 0.03 * len(words) or min(left, right) < 0.2 * len(words):
+        return None
+    return best_x
+
+
+def _spans(line: list[dict[str, Any]], split: float) -> bool:
+    """A line runs across the gutter: a word crosses it, or the words on either
+    side of it are only a word space apart (a title over both columns)."""
+    if any(w["x0"] < split < w["x1"] for w in line):
+        return True
+    left = [w["x1"] for w in line if w["x1"] <= split]
+    right = [w["x0"] for w in line if w["x0"] >= split]
+    if not left or not right:
+        return False
+    size = max(w["bottom"] - w["top"] for w in line)
+    return min(right) - max(left) < 0.8 * size
+
+
+def _reading_order(words: list[dict[str, Any]], width: float) -> list[list[dict[str, Any]]]:
+    split = _gutter(words, width)
+    if split is None:
+        return _group_lines(words)
+    lines = _group_lines(words)
+    full = [ln for ln in lines if _spans(ln, split)]
+    body = [w for ln in lines if not _spans(ln, split) for w in ln]
+    left = _group_lines([w for w in body if w["x1"] <= split])
+    right = _group_lines([w for w in body if w["x0"] >= split])
+    first_col_top = min((ln[0]["top"] for ln in left + right), default=float("inf"))
+    above = [ln for ln in full if ln[0]["top"] < first_col_top]
+    below = [ln for ln in full if ln[0]["top"] >= first_col_top]
+    return above + left + right + below
+
+
+def _line_text(line: list[dict[str, Any]]) -> str:
+    return " ".join(w["text"] for w in line)
+
+
+def _inside(word: dict[str, Any], bbox: tuple[float, float, float, float]) -> bool:
+    x0, top, x1, bottom = bbox
+    cx, cy = (word["x0"] + word["x1"]) / 2, (word["top"] + word["bottom"]) / 2
+    return x0 <= cx <= x1 and top <= cy <= bottom
+
+
+def read_pdf(path: Path, display: str) -> tuple[list[PdfLine], list[list[list[str]]], int]:
+    """Lines in reading order, the tables as rows of cells, and the page count."""
+    try:
+        import pdfplumber
+        from pdfminer.pdfparser import PDFSyntaxError
+    except ImportError:  # pragma: no cover - pdfplumber is a dependency
+        raise InputError(display, "reading PDF needs pdfplumber (pip install pdfplumber)") from None
+    out: list[PdfLine] = []
+    tables: list[list[list[str]]] = []
+    try:
+        with pdfplumber.open(path) as pdf:
+            pages = len(pdf.pages)
+            for number, page in enumerate(pdf.pages, start=1):
+                words = page.extract_words(keep_blank_chars=False, use_text_flow=False)
+                if not words:
+                    continue
+                found = []
+                try:
+                    found = [t for t in page.find_tables() if t.bbox]
+                except Exception:  # noqa: BLE001 - table finding is best effort
+                    found = []
+                placed: list[tuple[float, int, list[list[str]]]] = []
+                for t in found:
+                    rows = [[fix_ligatures(c or "").replace("\n", " ").strip() for c in r] for r in t.extract()]
+                    rows = [r for r in rows if any(r)]
+                    if len(rows) >= 2 and max(len(r) for r in rows) >= 2:
+                        placed.append((t.bbox[1], len(tables), rows))
+                        tables.append(rows)
+                boxes = [t.bbox for t in found]
+                prose = [w for w in words if not any(_inside(w, b) for b in boxes)]
+                lines = _reading_order(prose, float(page.width))
+                texts = [(ln[0]["top"], fix_ligatures(_line_text(ln))) for ln in lines]
+                # Tables sit among the prose lines at their top position (single-column order).
+                merged: list[PdfLine] = []
+                pending = sorted(placed)
+                for top, text in texts:
+                    while pending and pending[0][0] < top:
+                        _, idx, rows = pending.pop(0)
+                        merged.extend(PdfLine(" | ".join(r), number, idx) for r in rows)
+                    merged.append(PdfLine(text, number))
+                for _, idx, rows in pending:
+                    merged.extend(PdfLine(" | ".join(r), number, idx) for r in rows)
+                out.extend(merged)
+    except InputError:
+        raise
+    except PDFSyntaxError as exc:
+        raise InputError(display, f"not a readable PDF ({exc})") from None
+    except Exception as exc:  # noqa: BLE001 - pdfminer raises many kinds on broken files
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(display, f"not a readable PDF ({first})") from None
+    if not any(ln.text.strip() for ln in out):
+        raise InputError(
+            display,
+            f"no text layer (scanned?): none of its {pages} page(s) has extractable text; "
+            "run OCR first (e.g. ocrmypdf) and check the result",
+        )
+    return out, tables, pages
+
+
+def read(path: Path, display: str, ctx: Context) -> Source:
+    from benchaudit.inputs.claims import extract
+    from benchaudit.inputs.tables import Table
+
+    lines, raw_tables, pages = read_pdf(path, display)
+    texts = [ln.text for ln in lines]
+    prose_idx = [i for i, ln in enumerate(lines) if ln.table is None]
+    prose = join_hyphenated([texts[i] for i in prose_idx])
+    for i, t in zip(prose_idx, prose):
+        texts[i] = t
+    tables: list[Table] = []
+    for idx, rows in enumerate(raw_tables):
+        at = [i + 1 for i, ln in enumerate(lines) if ln.table == idx]
+        width = max(len(r) for r in rows)
+        rows = [r + [""] * (width - len(r)) for r in rows]
+        before = texts[at[0] - 2] if at and at[0] >= 2 else ""
+        tables.append(
+            Table(
+                header=rows[0],
+                rows=rows[1:],
+                header_line=at[0] if at else None,
+                row_lines=at[1:],
+                page=lines[at[0] - 1].page if at else None,
+                context=before,
+            )
+        )
+    claims, seen = extract(
+        prose,
+        display,
+        ctx,
+        line_numbers=[i + 1 for i in prose_idx],
+        page_of_line=[lines[i].page for i in prose_idx],
+        tables=tables,
+        markdown=False,
+    )
+    return Source(
+        path=display,
+        kind="document",
+        claims=claims,
+        numbers_seen=seen,
+        lines=texts,
+        meta={"format": "pdf", "pages": pages, "tables": tables},
+    )
+
+
+READER = Reader("document", sniff, read, "PDF (text layer via pdfplumber)")

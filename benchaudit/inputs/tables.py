@@ -1,0 +1,254 @@
+"""Score tables → one claim per score cell.
+
+:class:`Table` is the common form of a table whatever it came from (a
+markdown pipe table here; HTML ``<table>`` and PDF tables in their readers):
+a header row, body rows of cell strings, and the document line of each row.
+:func:`tables_to_claims` turns it into claims: usually the column header
+names the benchmark and the first column the model; a table with benchmarks
+down the first column and models across is read the other way round. A
+header like "HumanEval (164)" or "n = 500" states the item count, which wins
+over the registry; "avg@64", "pass@1 (greedy)" in a header or in the text
+around the table states the sampling protocol.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from benchaudit.evidence import Claim
+from benchaudit.finding import Confidence, Location
+from benchaudit.inputs import numbers as nums
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+
+
+@dataclass
+class Table:
+    """A table as rows of cell strings with their document lines.
+
+    ``row_lines[i]`` is the line of ``rows[i]``; ``cell_columns[i][j]`` the
+    1-based column where cell ``j`` of row ``i`` starts (optional).
+    ``context`` is text around the table (a caption, the sentence before it)
+    that may state the protocol or the unit.
+    """
+
+    header: list[str]
+    rows: list[list[str]]
+    header_line: int | None = None
+    row_lines: list[int | None] = field(default_factory=list)
+    cell_columns: list[list[int]] = field(default_factory=list)
+    page: int | None = None
+    context: str = ""
+
+    def line_of(self, i: int) -> int | None:
+        return self.row_lines[i] if i < len(self.row_lines) else None
+
+    def column_of(self, i: int, j: int) -> int | None:
+        if i < len(self.cell_columns) and j < len(self.cell_columns[i]):
+            return self.cell_columns[i][j]
+        return None
+
+
+def _split_row(line: str) -> tuple[list[str], list[int]]:
+    """Cells of a pipe-table row and the 1-based column where each starts."""
+    cells, cols = [], []
+    body = line.rstrip()
+    start = 0
+    stripped = body.lstrip()
+    if stripped.startswith("|"):
+        start = len(body) - len(stripped) + 1
+    if body.endswith("|") and not body.endswith("\\|"):
+        body = body[:-1]
+    pos = start
+    i = start
+    while i <= len(body):
+        if i == len(body) or (body[i] == "|" and body[i - 1 : i] != "\\"):
+            raw = body[pos:i]
+            lead = len(raw) - len(raw.lstrip())
+            cells.append(raw.strip().replace("\\|", "|"))
+            cols.append(pos + lead + 1)
+            pos = i + 1
+        i += 1
+    return cells, cols
+
+
+def parse_pipe_table(lines: list[str], line_numbers: list[int], context: str = "") -> Table | None:
+    """A markdown pipe table: header, separator, body rows."""
+    if len(lines) < 2:
+        return None
+    header, _ = _split_row(lines[0])
+    rows, row_lines, cols = [], [], []
+    for line, number in zip(lines[2:], line_numbers[2:]):
+        cells, starts = _split_row(line)
+        rows.append(cells)
+        row_lines.append(number)
+        cols.append(starts)
+    return Table(header, rows, line_numbers[0], row_lines, cols, context=context)
+
+
+# ---------------------------------------------------------------- cells
+
+_MARKUP = re.compile(r"\*\*|__|`|~~|<[^>]+>|[*_](?=\S)|(?<=\S)[*_]")
+_MARKS = re.compile(r"[†‡§¶*^#]+|\[\^?\d+\]|\^\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+")
+_N = r"\d+(?:\.\d+)?"
+_CELL = re.compile(
+    rf"^(?P<v>{_N})\s*(?P<pct>%)?\s*"
+    rf"(?:(?:±|\+/-|\+-)\s*(?P<pm>{_N})\s*%?\s*)?"
+    rf"(?:[\[(]\s*(?P<lo>{_N})\s*%?\s*(?:,|–|—|-|to)\s*(?P<hi>{_N})\s*%?\s*[\])])?"
+    rf"(?:\s*[\[(]\s*(?P<k>\d+)\s*/\s*(?P<n>\d+)\s*[\])])?$"
+)
+_HEADER_N = re.compile(
+    r"\(\s*(?:n\s*=\s*)?(\d[\d,]*)\s*(?:items?|questions?|problems?|tasks?)?\s*\)|\bn\s*=\s*(\d[\d,]*)",
+    re.I,
+)
+_AGGREGATE = re.compile(r"^\s*(?:avg|average|mean|overall|total|all|sum|rank|#)\b", re.I)
+_NON_SCORE_HEADER = re.compile(
+    r"\b(?:params?|parameters|size|#?\s*tokens?|year|date|cost|price|latency|time|context|"
+    r"release|license|version|rank|elo|votes?|length|throughput|memory|flops)\b",
+    re.I,
+)
+
+
+def clean_cell(cell: str) -> str:
+    return _MARKS.sub("", _MARKUP.sub("", cell)).strip()
+
+
+def _header_n(header: str) -> int | None:
+    m = _HEADER_N.search(header)
+    if not m:
+        return None
+    return int((m.group(1) or m.group(2)).replace(",", ""))
+
+
+def numbers_in(tables: list[Table]) -> int:
+    """Numbers in the tables' body cells (what a reader of the table sees)."""
+    total = 0
+    for t in tables:
+        for row in t.rows:
+            for cell in row:
+                total += sum(1 for n in nums.scan(clean_cell(cell)) if n.kind != "identifier")
+    return total
+
+
+def _orientation(table: Table, ctx: Context) -> tuple[bool, list]:
+    """Whether benchmarks run down the first column (transposed), and the column mentions."""
+    from benchaudit.inputs.claims import find_benchmarks
+
+    reg = ctx.benchmarks
+    col_marks = [find_benchmarks(h, reg) for h in table.header]
+    row_marks = [find_benchmarks(r[0], reg) if r else [] for r in table.rows]
+    by_col = sum(1 for m in col_marks[1:] if m)
+    by_row = sum(1 for m in row_marks if m)
+    return by_row > by_col, (row_marks if by_row > by_col else col_marks)
+
+
+def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim]:
+    """One ``score`` claim per score cell of every table."""
+    from benchaudit.inputs.claims import protocols_in
+
+    out: list[Claim] = []
+    for table in tables:
+        if not table.rows:
+            continue
+        transposed, marks = _orientation(table, ctx)
+        table_protocols = protocols_in(table.context)
+        proportion_cols = _proportion_columns(table)
+        for i, row in enumerate(table.rows):
+            for j, cell in enumerate(row):
+                if j == 0 or j >= len(table.header):
+                    continue
+                label = row[0] if transposed else table.header[j]
+                model = table.header[j] if transposed else row[0]
+                mention = marks[i] if transposed else marks[j] if j < len(marks) else []
+                if _AGGREGATE.match(clean_cell(label)) or _NON_SCORE_HEADER.search(label):
+                    continue
+                if transposed and _NON_SCORE_HEADER.search(table.header[j]):
+                    continue
+                m = _CELL.match(clean_cell(cell))
+                if not m:
+                    continue
+                claim = _cell_claim(
+                    table,
+                    i,
+                    j,
+                    path,
+                    label,
+                    clean_cell(model),
+                    m,
+                    mention,
+                    table_protocols,
+                    proportion_cols.get(j, False) and not transposed,
+                )
+                if claim is not None:
+                    out.append(claim)
+    return out
+
+
+def _proportion_columns(table: Table) -> dict[int, bool]:
+    """Columns whose values are all between 0 and 1 with decimals: proportions."""
+    out = {}
+    for j in range(1, len(table.header)):
+        values = []
+        for row in table.rows:
+            if j < len(row):
+                m = _CELL.match(clean_cell(row[j]))
+                if m:
+                    values.append(m.group("v"))
+        out[j] = bool(values) and all("." in v and float(v) <= 1 for v in values)
+    return out
+
+
+def _cell_claim(
+    table, i, j, path, label, model, m, mention, table_protocols, proportion
+) -> Claim | None:
+    from benchaudit.inputs.claims import protocols_in
+
+    value = m.group("v")
+    if m.group("pct"):
+        unit = "percent"
+    elif proportion or ("." in value and float(value) <= 1 and "%" not in label):
+        unit = "proportion"
+    else:
+        unit = "points"
+    if float(value) > (1 if unit == "proportion" else 100):
+        return None
+    header_n = _header_n(label)
+    if not mention and header_n is None:
+        return None
+    line = table.line_of(i)
+    claim = Claim(
+        kind="score",
+        text=f"{model} | {label}: {table.rows[i][j].strip()}",
+        location=Location(path, line, table.column_of(i, j), table.page),
+        confidence=Confidence.HIGH if mention else Confidence.MEDIUM,
+        value=value,
+        unit=unit,
+        benchmark=mention[0].benchmark.name if mention else label,
+        model=model or None,
+    )
+    if mention:
+        b = mention[0].benchmark
+        claim.n = b.n
+        claim.n_source = "configuration" if b.source == "configuration" else "registry"
+    if header_n is not None:
+        claim.n, claim.n_source = header_n, "text"
+    protos = protocols_in(label) or protocols_in(model) or table_protocols
+    if protos:
+        claim.protocol, claim.samples = protos[0].protocol, protos[0].samples
+        claim.fields["protocol_text"] = protos[0].metric
+    from benchaudit.inputs.claims import _NOT_GRID
+
+    if _NOT_GRID.search(label):
+        claim.fields["grid"] = False
+    if m.group("pm"):
+        claim.plus_minus = m.group("pm")
+    if m.group("lo"):
+        claim.interval = (m.group("lo"), m.group("hi"))
+    if m.group("k"):
+        claim.fields["k"] = int(m.group("k"))
+        claim.n, claim.n_source = int(m.group("n")), "text"
+    claim.fields["table"] = True
+    return claim

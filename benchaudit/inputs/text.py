@@ -1,0 +1,72 @@
+"""Markdown, reStructuredText and plain text: the ``document`` reader.
+
+Any UTF-8 text file can be read as a document; ``.md``, ``.markdown``,
+``.txt`` and ``.rst`` are claimed outright, other text files only when no
+other reader wants them. Claims come from :mod:`benchaudit.inputs.claims`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from benchaudit.errors import InputError
+from benchaudit.evidence import Source
+from benchaudit.inputs import Probe, Reader
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+
+SUFFIXES = {".md": True, ".markdown": True, ".rst": True, ".txt": False}
+
+
+def sniff(p: Probe) -> float:
+    if p.is_binary():
+        return 0.0
+    if p.suffix in SUFFIXES:
+        return 0.8
+    try:
+        p.head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        # A probe may cut a multi-byte character at its end; anything earlier is not UTF-8.
+        if exc.start < len(p.head) - 3:
+            return 0.0
+    return 0.05
+
+
+def decode(data: bytes, display: str) -> list[str]:
+    """The lines of a UTF-8 text, or an InputError naming the file (and line)."""
+    if b"\x00" in data[:8192]:
+        raise InputError(display, "binary file, not text")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(display, f"not valid UTF-8 text (byte {exc.start})", line) from None
+    text = text.lstrip("\ufeff")
+    if not text.strip():
+        raise InputError(display, "empty file")
+    return text.splitlines()
+
+
+def read(path: Path, display: str, ctx: Context) -> Source:
+    from benchaudit.inputs.claims import extract
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(display, f"cannot read: {exc.strerror or exc}") from None
+    lines = decode(data, display)
+    markdown = SUFFIXES.get(path.suffix.lower(), False)
+    claims, seen = extract(lines, display, ctx, markdown=markdown)
+    return Source(
+        path=display,
+        kind="document",
+        claims=claims,
+        numbers_seen=seen,
+        lines=lines,
+        meta={"format": path.suffix.lower().lstrip(".") or "text"},
+    )
+
+
+READER = Reader("document", sniff, read, "markdown, reStructuredText or plain text")

@@ -1,0 +1,182 @@
+"""One self-contained HTML page: grade, findings by file, result tables and plots.
+
+Rendered from the jinja2 template ``reports/report.html.j2`` (installed as
+``benchaudit.reports``) with autoescaping on; the only markup inserted
+unescaped is the SVG matplotlib writes, which escapes its own text. The page
+has no scripts, loads nothing from the network, and forbids scripts through
+its Content-Security-Policy as a second line of defence. The same report
+gives byte-identical HTML.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+from typing import Any
+
+from benchaudit import __version__
+from benchaudit.finding import Finding, Report, _jsonable
+from benchaudit.render.tables import COLUMNS, result_tables
+
+#: Numbers in a claim, highlighted in the page: 87.3%, 1,319, ±0.1, 95% CI ...
+_NUMBER = re.compile(
+    r"(?<![\w.])[+\u2212\u00b1-]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?(?:%|pp\b|points?\b))?(?!\w|\.\d)"
+)
+
+
+def _template():
+    import jinja2
+
+    def load(name: str) -> str:
+        return resources.files("benchaudit.reports").joinpath(name).read_text(encoding="utf-8")
+
+    env = jinja2.Environment(
+        loader=jinja2.FunctionLoader(load),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return env.get_template("report.html.j2"), load("report.css")
+
+
+def claim_parts(claim: str | None) -> list[tuple[str, bool]]:
+    """The claim split into (text, is_number) pieces, numbers to be highlighted."""
+    if not claim:
+        return []
+    parts: list[tuple[str, bool]] = []
+    pos = 0
+    for m in _NUMBER.finditer(claim):
+        if m.start() > pos:
+            parts.append((claim[pos : m.start()], False))
+        parts.append((m.group(0), True))
+        pos = m.end()
+    if pos < len(claim):
+        parts.append((claim[pos:], False))
+    return parts
+
+
+def _evidence_value(value: Any) -> str:
+    value = _jsonable(value)
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, sort_keys=False)
+    return "null" if value is None else str(value)
+
+
+def _finding_view(f: Finding) -> dict[str, Any]:
+    where = f"line {f.location.line}" if f.location.line is not None else "whole file"
+    if f.location.line is not None and f.location.column is not None:
+        where += f", column {f.location.column}"
+    if f.location.page is not None:
+        where += f" (page {f.location.page})"
+    return {
+        "severity": f.severity.label,
+        "confidence": f.confidence.label,
+        "code": f.code,
+        "name": f.name,
+        "where": where,
+        "message": f.message,
+        "claim_parts": claim_parts(f.claim),
+        "suggestion": f.suggestion,
+        "evidence": [(str(k), _evidence_value(v)) for k, v in f.evidence.items()],
+        "fingerprint": f.fingerprint or "",
+    }
+
+
+def _groups(report: Report) -> list[tuple[str, list[dict[str, Any]]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for f in report.findings:
+        out.setdefault(f.location.file, []).append(_finding_view(f))
+    return list(out.items())
+
+
+def _can_plot() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _sections(report: Report, alpha: float) -> list[dict[str, Any]]:
+    from benchaudit.render.plots import section_plots
+
+    can_plot = _can_plot()
+    tables = {title: (header, rows) for title, header, rows in result_tables(report)}
+    out = []
+    for key, rows in report.results.items():
+        if not rows or not isinstance(rows, list) or not isinstance(rows[0], dict):
+            continue
+        title = COLUMNS.get(key, (key.replace("_", " ").capitalize(), []))[0]
+        header, body = tables.get(title, ([], []))
+        cells = [[{"text": c, "num": _numeric(c)} for c in row] for row in body]
+        plots: list[tuple[str, str]] = []
+        if can_plot:
+            try:
+                plots = section_plots(key, rows, report.results, alpha=alpha)
+            except (ValueError, TypeError, KeyError, OverflowError):
+                plots = []  # odd values in a section: the table still shows them
+        out.append(
+            {
+                "key": re.sub(r"[^a-z0-9_-]", "-", key.lower()),
+                "title": title,
+                "header": header,
+                "rows": cells,
+                "plots": [(c, _markup(s)) for c, s in plots],
+            }
+        )
+    return out
+
+
+def _numeric(text: str) -> bool:
+    return bool(re.fullmatch(r"[+-]?[\d.,e+-]+%?", text.strip()))
+
+
+def _markup(svg: str):
+    from markupsafe import Markup
+
+    return Markup(svg)
+
+
+def _rules(report: Report) -> list[dict[str, str]]:
+    codes = sorted({f.code for f in report.findings})
+    if not codes:
+        return []
+    from benchaudit.registry import all_rules
+
+    by_code = {cls.code: cls for cls in all_rules().values()}
+    out = []
+    for code in codes:
+        cls = by_code.get(code)
+        if cls is not None:
+            out.append(
+                {
+                    "code": code,
+                    "name": cls.name,
+                    "summary": cls.summary(),
+                    "doc": cls.documentation(),
+                }
+            )
+    return out
+
+
+def render(report: Report, alpha: float = 0.05) -> str:
+    template, css = _template()
+    notes = list(report.notes)
+    if report.results and not _can_plot():
+        notes.append("plots need matplotlib: pip install 'benchaudit[plots]'")
+    return template.render(
+        version=__version__,
+        grade=report.grade,
+        summary=report.summary(),
+        files=report.files,
+        groups=_groups(report),
+        sections=_sections(report, alpha),
+        notes=notes,
+        rules=_rules(report),
+        css=css,
+    )

@@ -1,0 +1,388 @@
+"""Figures for the HTML report, as inline SVG strings.
+
+matplotlib draws on the SVG backend through ``Figure`` objects (no pyplot, no
+global backend switch), with a fixed ``svg.hashsalt``, text kept as text
+(``svg.fonttype = none``) and no date in the metadata, so the same report
+gives byte-identical SVG. Text from inputs (model names) is escaped by
+matplotlib's XML writer; the HTML test checks that it stays escaped.
+
+Each ``*_svg`` function takes the rows of one result section and returns a
+list of ``(caption, svg)``; it returns ``[]`` when the rows lack what the plot
+needs, so an unknown or partial section still renders as a table.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from collections.abc import Iterable
+from typing import Any
+
+#: Okabe & Ito (2008) colour-blind-safe palette.
+OKABE_ITO = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky_blue": "#56B4E9",
+    "bluish_green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish_purple": "#CC79A7",
+}
+SERIES = ["#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+NEUTRAL = "#DDDDDD"
+
+#: Rows beyond this are not drawn one by one (the table still lists them).
+MAX_ROWS = 60
+
+_RC = {
+    "svg.fonttype": "none",
+    "font.family": "DejaVu Sans",
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.edgecolor": "#444444",
+    "axes.titlesize": 10,
+    "path.simplify": True,
+}
+
+
+def _first(row: dict[str, Any], keys: Iterable[str]) -> Any:
+    for k in keys:
+        if k in row and row[k] is not None:
+            return row[k]
+    return None
+
+
+def _num(value: Any) -> float | None:
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        return None
+    return out if math.isfinite(out) else None
+
+
+def _label(text: Any, width: int = 40) -> str:
+    s = " ".join(str(text).split())
+    return s if len(s) <= width else s[: width - 1] + "\u2026"
+
+
+def _svg(fig, salt: str) -> str:
+    """Serialise a figure: no XML prologue, ids prefixed so several SVGs share a page."""
+    import matplotlib
+
+    buf = io.StringIO()
+    with matplotlib.rc_context({**_RC, "svg.hashsalt": salt}):
+        fig.savefig(
+            buf, format="svg", metadata={"Date": None, "Creator": "benchaudit"}, bbox_inches="tight"
+        )
+    text = buf.getvalue()
+    text = text[text.index("<svg") :]
+    prefix = re.sub(r"[^A-Za-z0-9_-]", "-", salt) + "-"
+    # Ids must be unique in one HTML page: prefix every id and every reference to one.
+    text = re.sub(r'(\bid="|url\(#|href="#)', lambda m: m.group(1) + prefix, text)
+    return text.strip() + "\n"
+
+
+def _figure(width: float, height: float):
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    with matplotlib.rc_context(_RC):
+        fig = Figure(figsize=(width, height), dpi=72)
+        ax = fig.add_subplot()
+    return fig, ax
+
+
+def _groups(rows: list[dict[str, Any]], key: str = "file") -> list[tuple[str | None, list]]:
+    out: dict[Any, list] = {}
+    for r in rows:
+        out.setdefault(r.get(key), []).append(r)
+    return list(out.items())
+
+
+def forest_svg(rows: list[dict[str, Any]], *, salt: str = "forest") -> list[tuple[str, str]]:
+    """Per-model score with its interval, one panel per file."""
+    import matplotlib
+
+    out = []
+    for gi, (file, group) in enumerate(_groups(rows)):
+        pts = []
+        for r in group[:MAX_ROWS]:
+            s, lo, hi = (_num(r.get(k)) for k in ("score", "ci_low", "ci_high"))
+            if s is not None:
+                pts.append((_label(r.get("model", "?")), s, lo, hi))
+        if not pts:
+            continue
+        with matplotlib.rc_context(_RC):
+            fig, ax = _figure(6.4, 0.9 + 0.32 * len(pts))
+            ys = list(range(len(pts)))[::-1]
+            for y, (_, s, lo, hi) in zip(ys, pts):
+                if lo is not None and hi is not None:
+                    ax.plot(
+                        [100 * lo, 100 * hi],
+                        [y, y],
+                        color=OKABE_ITO["blue"],
+                        lw=2,
+                        solid_capstyle="butt",
+                    )
+                ax.plot([100 * s], [y], "o", color=OKABE_ITO["vermillion"], ms=5)
+            ax.set_yticks(ys, [p[0] for p in pts])
+            ax.set_xlabel("score, % (dot) with 95% interval (bar)")
+            ax.grid(axis="x", color="#EEEEEE")
+            ax.set_ylim(-0.7, len(pts) - 0.3)
+        caption = "Per-model scores with 95% intervals" + (f" \u2014 {file}" if file else "")
+        out.append((caption, _svg(fig, f"{salt}{gi}")))
+    return out
+
+
+def _orientation(comparisons: list[dict[str, Any]], models: list[dict[str, Any]]) -> int:
+    """+1 if ``diff`` is a − b, −1 if it is b − a, judged from the model scores."""
+    score = {(m.get("file"), m.get("model")): _num(m.get("score")) for m in models}
+    votes = 0
+    for c in comparisons:
+        sa = score.get((c.get("file"), c.get("a")))
+        sb = score.get((c.get("file"), c.get("b")))
+        d = _num(c.get("diff"))
+        if sa is None or sb is None or d is None or sa == sb:
+            continue
+        votes += 1 if abs((sa - sb) - d) < abs((sb - sa) - d) else -1
+    return 1 if votes >= 0 else -1
+
+
+def significance_svg(
+    rows: list[dict[str, Any]],
+    models: list[dict[str, Any]] | None = None,
+    *,
+    alpha: float = 0.05,
+    salt: str = "pairs",
+) -> list[tuple[str, str]]:
+    """Pairwise matrix: row minus column in points, coloured where the (adjusted) p < alpha."""
+    import matplotlib
+    from matplotlib.patches import Rectangle
+
+    sign = _orientation(rows, models or [])
+    out = []
+    for gi, (file, group) in enumerate(_groups(rows)):
+        names: list[str] = []
+        cells: dict[tuple[str, str], tuple[float, float | None]] = {}
+        for c in group:
+            a, b, d = c.get("a"), c.get("b"), _num(c.get("diff"))
+            if a is None or b is None or d is None:
+                continue
+            p = _num(_first(c, ("p_adjusted", "p_value")))
+            for m in (a, b):
+                if m not in names:
+                    names.append(m)
+            cells[(a, b)] = (sign * d, p)
+            cells[(b, a)] = (-sign * d, p)
+        if len(names) < 2 or len(names) > 25:
+            continue
+        k = len(names)
+        with matplotlib.rc_context(_RC):
+            size = 1.6 + 0.55 * k
+            fig, ax = _figure(size + 1.2, size)
+            for i, ra in enumerate(names):
+                for j, cb in enumerate(names):
+                    y = k - 1 - i
+                    if i == j:
+                        ax.add_patch(Rectangle((j, y), 1, 1, color="#FFFFFF", ec="#BBBBBB"))
+                        continue
+                    cell = cells.get((ra, cb))
+                    if cell is None:
+                        ax.add_patch(Rectangle((j, y), 1, 1, color="#FFFFFF", ec="#BBBBBB"))
+                        continue
+                    d, p = cell
+                    sig = p is not None and p < alpha
+                    colour = (
+                        (OKABE_ITO["bluish_green"] if d > 0 else OKABE_ITO["vermillion"])
+                        if sig
+                        else NEUTRAL
+                    )
+                    ax.add_patch(Rectangle((j, y), 1, 1, color=colour, ec="#FFFFFF"))
+                    txt = f"{100 * d:+.1f}"
+                    if p is not None:
+                        txt += f"\np={p:.2g}"
+                    ax.text(
+                        j + 0.5,
+                        y + 0.5,
+                        txt,
+                        ha="center",
+                        va="center",
+                        fontsize=7,
+                        color="#FFFFFF" if sig else "#000000",
+                    )
+            ax.set_xlim(0, k)
+            ax.set_ylim(0, k)
+            ax.set_xticks(
+                [j + 0.5 for j in range(k)], [_label(n, 18) for n in names], rotation=35, ha="right"
+            )
+            ax.set_yticks([k - 1 - i + 0.5 for i in range(k)], [_label(n, 24) for n in names])
+            ax.set_aspect("equal")
+            ax.tick_params(length=0)
+            for side in ("left", "bottom"):
+                ax.spines[side].set_visible(False)
+            ax.set_title(
+                f"row minus column, points; coloured where p < {alpha:g} (Holm-adjusted when given)"
+            )
+        caption = "Pairwise comparisons" + (f" \u2014 {file}" if file else "")
+        out.append((caption, _svg(fig, f"{salt}{gi}")))
+    return out
+
+
+_CONF = ("confidence", "mean_confidence", "avg_confidence", "conf", "predicted")
+_ACC = ("accuracy", "acc", "observed", "frequency", "empirical", "fraction_positive")
+_COUNT = ("count", "n", "n_items", "items", "size")
+
+
+def reliability_svg(
+    rows: list[dict[str, Any]], *, salt: str = "reliability"
+) -> list[tuple[str, str]]:
+    """Reliability diagram: accuracy against mean confidence per bin, per model."""
+    import matplotlib
+
+    series: dict[tuple[Any, Any], list[tuple[float, float, float]]] = {}
+    for r in rows:
+        c, a = _num(_first(r, _CONF)), _num(_first(r, _ACC))
+        if c is None or a is None:
+            continue
+        n = _num(_first(r, _COUNT)) or 1.0
+        series.setdefault((r.get("file"), r.get("model")), []).append((c, a, n))
+    if not series:
+        return []
+    with matplotlib.rc_context(_RC):
+        fig, ax = _figure(4.8, 4.4)
+        ax.plot([0, 1], [0, 1], ls="--", color="#888888", lw=1, label="perfect calibration")
+        for i, ((file, model), pts) in enumerate(list(series.items())[: len(SERIES)]):
+            pts.sort()
+            total = sum(p[2] for p in pts) or 1.0
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            colour = SERIES[i % len(SERIES)]
+            ax.plot(xs, ys, "-", color=colour, lw=1.2)
+            ax.scatter(
+                xs,
+                ys,
+                s=[20 + 300 * p[2] / total for p in pts],
+                color=colour,
+                zorder=3,
+                label=_label(model if model is not None else file or "all"),
+            )
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_aspect("equal")
+        ax.set_xlabel("mean confidence in bin")
+        ax.set_ylabel("accuracy in bin")
+        ax.grid(color="#EEEEEE")
+        ax.legend(loc="upper left", fontsize=7, frameon=False)
+    return [("Reliability diagram (marker area ~ items in bin)", _svg(fig, salt))]
+
+
+_X = ("params", "parameters", "n_params", "size", "scale", "flops", "compute", "tokens", "step")
+_Y = ("value", "score", "metric_value", "accuracy", "y")
+
+
+def scaling_svg(rows: list[dict[str, Any]], *, salt: str = "scaling") -> list[tuple[str, str]]:
+    """Metric against scale, one line per (model family, metric)."""
+    import matplotlib
+
+    xkey = next((k for k in _X if any(k in r for r in rows)), None)
+    ykey = next((k for k in _Y if any(k in r for r in rows)), None)
+    if xkey is None or ykey is None:
+        return []
+    series: dict[str, list[tuple[float, float, float | None, float | None]]] = {}
+    for r in rows:
+        x, y = _num(r.get(xkey)), _num(r.get(ykey))
+        if x is None or y is None:
+            continue
+        name = " / ".join(str(r[k]) for k in ("model", "family", "metric") if r.get(k) is not None)
+        series.setdefault(name or ykey, []).append(
+            (x, y, _num(r.get("ci_low")), _num(r.get("ci_high")))
+        )
+    if not series:
+        return []
+    xs_all = [p[0] for pts in series.values() for p in pts]
+    with matplotlib.rc_context(_RC):
+        fig, ax = _figure(6.0, 3.8)
+        for i, (name, pts) in enumerate(list(series.items())[: len(SERIES)]):
+            pts.sort()
+            colour = SERIES[i % len(SERIES)]
+            ax.plot(
+                [p[0] for p in pts],
+                [p[1] for p in pts],
+                "o-",
+                color=colour,
+                ms=4,
+                label=_label(name),
+            )
+            bars = [p for p in pts if p[2] is not None and p[3] is not None]
+            if bars:
+                ax.vlines(
+                    [p[0] for p in bars],
+                    [p[2] for p in bars],
+                    [p[3] for p in bars],
+                    color=colour,
+                    lw=1,
+                )
+        if min(xs_all) > 0 and max(xs_all) / min(xs_all) >= 10:
+            ax.set_xscale("log")
+        ax.set_xlabel(xkey)
+        ax.set_ylabel(ykey)
+        ax.grid(color="#EEEEEE")
+        ax.legend(fontsize=7, frameon=False)
+    return [("Scaling curves", _svg(fig, salt))]
+
+
+def ratings_svg(rows: list[dict[str, Any]], *, salt: str = "ratings") -> list[tuple[str, str]]:
+    """Ratings with their intervals, best first, with the rank range each interval allows."""
+    import matplotlib
+
+    pts = []
+    for r in rows:
+        v, lo, hi = (_num(r.get(k)) for k in ("rating", "ci_low", "ci_high"))
+        if v is not None:
+            ranks = (r.get("rank_low"), r.get("rank_high"))
+            pts.append((_label(r.get("model", "?")), v, lo, hi, ranks))
+    if not pts:
+        return []
+    pts.sort(key=lambda p: -p[1])
+    pts = pts[:MAX_ROWS]
+    with matplotlib.rc_context(_RC):
+        fig, ax = _figure(6.4, 0.9 + 0.32 * len(pts))
+        ys = list(range(len(pts)))[::-1]
+        for y, (_, v, lo, hi, _r) in zip(ys, pts):
+            if lo is not None and hi is not None:
+                ax.plot([lo, hi], [y, y], color=OKABE_ITO["blue"], lw=2, solid_capstyle="butt")
+            ax.plot([v], [y], "o", color=OKABE_ITO["vermillion"], ms=5)
+        labels = []
+        for name, *_rest, (rl, rh) in pts:
+            rank = (
+                ""
+                if rl is None
+                else (f"  (rank {rl})" if rl == rh else f"  (ranks {rl}\u2013{rh})")
+            )
+            labels.append(name + rank)
+        ax.set_yticks(ys, labels)
+        ax.set_xlabel("rating (dot) with 95% interval (bar)")
+        ax.grid(axis="x", color="#EEEEEE")
+        ax.set_ylim(-0.7, len(pts) - 0.3)
+    return [("Ratings with 95% intervals", _svg(fig, salt))]
+
+
+def section_plots(
+    section: str, rows: list[dict[str, Any]], results: dict[str, Any], alpha: float = 0.05
+) -> list[tuple[str, str]]:
+    """The plots for one result section ([] when it has none or lacks the columns)."""
+    if not rows or not isinstance(rows[0], dict):
+        return []
+    if section == "models":
+        return forest_svg(rows)
+    if section == "comparisons":
+        return significance_svg(rows, results.get("models") or [], alpha=alpha)
+    if section == "calibration":
+        return reliability_svg(rows)
+    if section == "scaling":
+        return scaling_svg(rows)
+    if section == "ratings":
+        return ratings_svg(rows)
+    return []

@@ -1,0 +1,143 @@
+"""SARIF 2.1.0, the format code-scanning services read (GitHub, GitLab, Azure DevOps).
+
+One run; ``tool.driver.rules`` lists the rules that produced a finding, in
+code order, with their documentation; every result points at its rule by id
+and index, carries a relative artifact URI with start line and column, and
+our content fingerprint as a partial fingerprint so that a finding keeps its
+identity when lines move.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import quote
+
+from benchaudit import __version__
+from benchaudit.finding import Finding, Report, _jsonable
+
+SCHEMA_URI = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
+FINGERPRINT_KEY = "benchaudit/v1"
+
+#: benchaudit severity -> SARIF level ("note" is SARIF's word for information).
+LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def _artifact_uri(file: str) -> str:
+    """A URI relative to the working directory when the file lies under it.
+
+    Code-scanning services resolve relative URIs against the repository root,
+    which is where the check normally runs; an absolute path outside it stays
+    absolute (as a file: URI) rather than being guessed at.
+    """
+    p = Path(file)
+    if p.is_absolute():
+        try:
+            p = p.resolve().relative_to(Path.cwd().resolve())
+        except ValueError:
+            return p.resolve().as_uri()
+    posix = PurePosixPath(p.as_posix())
+    return quote(str(posix), safe="/-._~")
+
+
+def _rule_descriptor(code: str, name: str, level: str) -> dict[str, Any]:
+    summary, docs = name, ""
+    cls = _registered(code)
+    if cls is not None:
+        summary = cls.summary() or name
+        docs = cls.documentation()
+        level = LEVELS[cls.severity.label]
+    body = docs.split("\n", 1)[1].strip() if "\n" in docs else ""
+    out: dict[str, Any] = {
+        "id": code,
+        "name": name,
+        "shortDescription": {"text": summary},
+        "fullDescription": {"text": body or summary},
+        "help": {"text": docs or summary},
+        "defaultConfiguration": {"level": level},
+        "properties": {"tags": ["benchaudit", f"{code[:3]}xx"]},
+    }
+    return out
+
+
+def _registered(code: str):
+    try:
+        from benchaudit.registry import all_rules
+    except ImportError:  # pragma: no cover - the registry is part of the package
+        return None
+    for cls in all_rules().values():
+        if cls.code == code:
+            return cls
+    return None
+
+
+def _result(f: Finding, index: int) -> dict[str, Any]:
+    text = f.message
+    if f.suggestion:
+        text = f"{text}\nSuggestion: {f.suggestion}"
+    physical: dict[str, Any] = {
+        "artifactLocation": {"uri": _artifact_uri(f.location.file), "uriBaseId": "%SRCROOT%"}
+    }
+    if f.location.line is not None:
+        region: dict[str, Any] = {"startLine": max(1, int(f.location.line))}
+        if f.location.column is not None:
+            region["startColumn"] = max(1, int(f.location.column))
+        if f.claim:
+            region["snippet"] = {"text": f.claim}
+        physical["region"] = region
+    props: dict[str, Any] = {
+        "name": f.name,
+        "severity": f.severity.label,
+        "confidence": f.confidence.label,
+    }
+    if f.claim:
+        props["claim"] = f.claim
+    if f.suggestion:
+        props["suggestion"] = f.suggestion
+    if f.evidence:
+        props["evidence"] = _jsonable(f.evidence)
+    if f.location.page is not None:
+        props["page"] = f.location.page
+    out: dict[str, Any] = {
+        "ruleId": f.code,
+        "ruleIndex": index,
+        "level": LEVELS[f.severity.label],
+        "message": {"text": text},
+        "locations": [{"physicalLocation": physical}],
+        "properties": props,
+    }
+    if f.fingerprint:
+        out["partialFingerprints"] = {FINGERPRINT_KEY: f.fingerprint}
+    return out
+
+
+def as_dict(report: Report) -> dict[str, Any]:
+    """The SARIF log as a plain dict (what :func:`render` serialises)."""
+    seen: dict[str, tuple[str, str]] = {}
+    for f in report.findings:
+        seen.setdefault(f.code, (f.name, LEVELS[f.severity.label]))
+    codes = sorted(seen)
+    index = {code: i for i, code in enumerate(codes)}
+    rules = [_rule_descriptor(code, *seen[code]) for code in codes]
+    driver: dict[str, Any] = {
+        "name": "benchaudit",
+        "version": __version__,
+        "semanticVersion": __version__,
+        "rules": rules,
+    }
+    summary = report.summary()
+    run: dict[str, Any] = {
+        "tool": {"driver": driver},
+        "invocations": [{"executionSuccessful": True}],
+        "columnKind": "unicodeCodePoints",
+        "results": [_result(f, index[f.code]) for f in report.findings],
+        "properties": {"grade": report.grade, "summary": summary},
+    }
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def render(report: Report) -> str:
+    return json.dumps(as_dict(report), indent=2, ensure_ascii=False, allow_nan=False) + "\n"

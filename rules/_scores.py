@@ -1,0 +1,90 @@
+"""What the reporting rules (BA101–BA106) share: reading a score claim's scale
+and item count, wording numbers, and the Wilson interval a suggestion quotes.
+
+Standard library only: this runs when checking a README.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from benchaudit.finding import Confidence, Severity
+
+if TYPE_CHECKING:
+    from benchaudit.evidence import Claim, Source
+
+
+def scores(source: Source) -> Iterator[Claim]:
+    """Score claims of a document."""
+    for c in source.claims:
+        if c.kind == "score" and c.value is not None:
+            yield c
+
+
+def scale(claim: Claim) -> int:
+    """100 for percentages and points, 1 for proportions."""
+    return 1 if claim.unit == "proportion" else 100
+
+
+def proportion(claim: Claim) -> float:
+    return float(claim.value.replace(",", "")) / scale(claim)
+
+
+def on_grid(claim: Claim) -> bool:
+    """Whether the score is a count of successes over items (× samples) at all.
+
+    Not for F1, BLEU, win rates, macro averages, pass@k with k > 1, or an
+    average over an unstated number of samples.
+    """
+    if claim.fields.get("grid") is False or claim.protocol == "pass@k":
+        return False
+    return not (claim.protocol == "averaged" and not claim.samples)
+
+
+def severity_for(claim: Claim, default: Severity) -> Severity:
+    """A low-confidence parse gives info, never an error or a warning."""
+    return Severity.INFO if claim.confidence is Confidence.LOW else default
+
+
+def count(n: int) -> str:
+    """``1319`` → ``1,319``."""
+    return f"{n:,}"
+
+
+def unit_sign(claim: Claim) -> str:
+    return "%" if claim.unit == "percent" else ""
+
+
+def as_written(claim: Claim, value: str) -> str:
+    """A value in the claim's own unit: ``87.2%``, ``87.2`` or ``0.872``."""
+    return f"{value}{unit_sign(claim)}"
+
+
+def on_what(claim: Claim) -> str:
+    """``on HumanEval (164 items)`` / ``on 500 items``."""
+    n = count(claim.n) if claim.n else "?"
+    if claim.benchmark:
+        return f"on {claim.benchmark} ({n} items)"
+    return f"on {n} items"
+
+
+def pct(x: float, digits: int = 1) -> str:
+    """A proportion as a percentage: ``0.9433`` → ``94.3``."""
+    return f"{100 * x:.{digits}f}"
+
+
+def in_scale(claim: Claim, x: float, digits: int = 1) -> str:
+    """A proportion written in the claim's unit, without the sign."""
+    if scale(claim) == 1:
+        return f"{x:.{digits + 2}f}"
+    return pct(x, digits)
+
+
+def wilson_wording(claim: Claim, p: float, n: int, confidence: float = 0.95) -> str:
+    """``95% CI 80.9–91.6%, Wilson, n = 164`` for a suggestion."""
+    from benchaudit.stats.proportions import wilson
+
+    lo, hi = wilson(p * n, n, confidence)
+    level = f"{round(confidence * 100):d}%"
+    return f"{level} CI {in_scale(claim, lo)}–{in_scale(claim, hi)}{unit_sign(claim)}, Wilson, n = {count(n)}"

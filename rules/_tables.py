@@ -1,0 +1,101 @@
+"""Score tables read benchmark by benchmark, for sentences about the whole table.
+
+"Improves on every benchmark" or "no degradation after quantisation" is a claim
+about every row of a score table. :func:`pairwise_rows` pairs the claimed
+model with its comparator on each benchmark whose item count is known (a
+header such as "HumanEval (164)", or the registry) and gives the unpaired 95%
+interval of the difference: the table holds no per-item results, so pairing
+cannot be assumed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+
+_OURS = re.compile(r"\b(ours|our|proposed|this work)\b|\*\*", re.I)
+
+
+def score_matrix(table: Any, ctx: Context) -> tuple[list[str], list[str], list[tuple[str, int | None]], list[list[float | None]]]:
+    """(models, model cells as written, [(benchmark, n)], values[model][benchmark] in points)."""
+    from benchaudit.inputs.tables import _CELL, _header_n, _orientation, clean_cell
+
+    transposed, marks = _orientation(table, ctx)
+    header = table.header
+    if transposed:
+        models = [clean_cell(h) for h in header[1:]]
+        benches = []
+        for i, row in enumerate(table.rows):
+            name = row[0] if row else ""
+            b = marks[i][0].benchmark if i < len(marks) and marks[i] else None
+            n = _header_n(name) or (b.n if b else None)
+            benches.append((b.name if b else clean_cell(name), n))
+        cells = [[row[j + 1] if j + 1 < len(row) else "" for row in table.rows] for j in range(len(models))]
+        raw_models = header[1:]
+    else:
+        models = [clean_cell(r[0]) if r else "" for r in table.rows]
+        benches = []
+        for j, h in enumerate(header[1:], start=1):
+            b = marks[j][0].benchmark if j < len(marks) and marks[j] else None
+            n = _header_n(h) or (b.n if b else None)
+            benches.append((b.name if b else clean_cell(h), n))
+        cells = [[r[j] if j < len(r) else "" for j in range(1, len(header))] for r in table.rows]
+        raw_models = [r[0] if r else "" for r in table.rows]
+    values: list[list[float | None]] = []
+    for row in cells:
+        vals: list[float | None] = []
+        for cell in row:
+            m = _CELL.match(clean_cell(cell))
+            vals.append(float(m.group("v")) if m else None)
+        values.append(vals)
+    # A column of proportions (all <= 1 with decimals) is scaled to points.
+    for j in range(len(benches)):
+        col = [v[j] for v in values if j < len(v) and v[j] is not None]
+        if col and all(x <= 1 for x in col):
+            for v in values:
+                if j < len(v) and v[j] is not None:
+                    v[j] = v[j] * 100
+    return models, raw_models, benches, values
+
+
+def pairwise_rows(tables: list[Any], ctx: Context) -> Iterator[dict[str, Any]]:
+    """Per benchmark: the claimed (or newer) model against its comparator."""
+    from benchaudit.rules._document import unpaired
+
+    for table in tables:
+        try:
+            models, raw, benches, values = score_matrix(table, ctx)
+        except (AttributeError, IndexError, TypeError):
+            continue
+        if len(models) < 2:
+            continue
+        ours = next((i for i, r in enumerate(raw) if _OURS.search(r)), None)
+        if ours is None:
+            ours = len(models) - 1 if len(models) == 2 else _best_average(values)
+        for j, (bench, n) in enumerate(benches):
+            if not n:
+                continue
+            mine = values[ours][j] if j < len(values[ours]) else None
+            others = [(values[i][j], models[i]) for i in range(len(models))
+                      if i != ours and j < len(values[i]) and values[i][j] is not None]
+            if mine is None or not others:
+                continue
+            if len(models) == 2:
+                other, name = others[0]
+            else:
+                other, name = max(others)
+            u = unpaired(mine, other, n, 1 - ctx.alpha)
+            yield {"benchmark": bench, "n": n, "model": models[ours], "other": name,
+                   "a": mine, "b": other, **u}
+
+
+def _best_average(values: list[list[float | None]]) -> int:
+    def avg(row: list[float | None]) -> float:
+        xs = [x for x in row if x is not None]
+        return sum(xs) / len(xs) if xs else float("-inf")
+
+    return max(range(len(values)), key=lambda i: avg(values[i]))

@@ -1,0 +1,139 @@
+"""BA210 rank-tie: leaderboard neighbours whose intervals do not separate."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from benchaudit.finding import Confidence, Finding, Location, Severity
+from benchaudit.registry import Rule
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+    from benchaudit.evidence import Source
+
+
+class RankTie(Rule):
+    """Leaderboard neighbours whose intervals overlap are ranked as if they were separated.
+
+    **What.** On a leaderboard (a CSV of one row per model with a 95% interval,
+    ``+5/-4`` offsets or a standard error; or a leaderboard table in a document)
+    the rule sorts rows by score and finds runs of neighbours whose intervals
+    overlap. Each run is one finding at its first row, listing every model with
+    its rank range: best rank = 1 + models wholly above, worst rank = models
+    minus those wholly below. A table whose rank column already gives tied rows
+    a shared rank passes. On battles, ratings fitted by benchaudit whose
+    bootstrap intervals overlap are reported as information.
+    On per-item result files the order comes from the paired, Holm-adjusted
+    tests of every pair on shared items: models the tests cannot separate
+    form one group, each with its rank range.
+
+    **Why.** A rating or win rate is an estimate; "1287 vs 1281" with intervals
+    of ±10 is a tie on the evidence, however the table is sorted. Printing
+    distinct ranks invites readers to read an order the data do not support.
+
+    Bad (leaderboard.csv)::
+
+        model,score,95% CI
+        model-x,82.6,"(-1.7, 1.9)"
+        model-y,81.9,"(-2.1, 2.4)"
+        model-z,60.4,"(-2.5, 2.5)"
+
+    Better (leaderboard.csv)::
+
+        model,score,95% CI
+        model-x,82.6,"(-1.7, 1.9)"
+        model-y,72.0,"(-2.1, 2.5)"
+        model-z,60.4,"(-2.5, 2.5)"
+
+    **Assumptions.** Intervals are 95% intervals of each row's own score (an
+    SE column becomes score ± 1.96·SE). Overlap is the conservative reading:
+    two intervals can overlap a little while the difference is significant, so
+    a run is "not shown to be separated", not "shown to be equal". A row with a
+    zero-width interval counts as its point (see anchored-baseline).
+    """
+
+    code = "BA210"
+    name = "rank-tie"
+    severity = Severity.WARNING
+    reads = ("leaderboard", "document", "battles", "results")
+
+    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        if source.kind == "battles":
+            yield from _battles(self, source, ctx)
+            return
+        if source.kind == "results":
+            from benchaudit.rules._results import check_rank_tie
+
+            yield from check_rank_tie(self, source, ctx)
+            return
+        from benchaudit.inputs.leaderboard import leaderboards_of
+
+        for board in leaderboards_of(source):
+            yield from _leaderboard(self, board)
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.1f}" if abs(x) < 1000 else f"{x:.0f}"
+
+
+def _leaderboard(rule: Rule, board) -> Iterable[Finding]:
+    from benchaudit.stats.ranks import rank_ranges, tie_groups
+
+    rows = board.ranked()
+    if len(rows) < 2 or not all(e.has_interval for e in rows):
+        return
+    best, worst = rank_ranges([e.low for e in rows], [e.high for e in rows])
+    groups = tie_groups([e.score for e in rows], [e.low for e in rows], [e.high for e in rows])
+    for group in groups:
+        members = [rows[k] for k in group]
+        ranks = {e.rank for e in members}
+        if board.rank_column and len(ranks) == 1 and None not in ranks:
+            continue  # the table already shows them as tied
+        first, last = group[0] + 1, group[-1] + 1
+        parts = [f"{e.model} {_fmt(e.score)} [{_fmt(e.low)}, {_fmt(e.high)}]" for e in members]
+        ranges = ", ".join(
+            f"{rows[k].model} (rank {best[k]}–{worst[k]})" if best[k] != worst[k]
+            else f"{rows[k].model} (rank {best[k]})" for k in group)
+        yield rule.finding(
+            Location(board.path, members[0].line),
+            f"{len(members)} neighbours ranked {first}–{last} are not separated: their 95% "
+            f"intervals overlap ({'; '.join(parts)})",
+            claim=", ".join(e.model for e in members),
+            suggestion=f"Report rank ranges instead of a strict order: {ranges}.",
+            evidence={
+                "models": [e.model for e in members],
+                "scores": [e.score for e in members],
+                "ci_low": [e.low for e in members],
+                "ci_high": [e.high for e in members],
+                "rank_low": [best[k] for k in group],
+                "rank_high": [worst[k] for k in group],
+                "positions": [k + 1 for k in group],
+                "interval_from": board.interval_from,
+            },
+            confidence=Confidence.HIGH if board.interval_from == "ci column" else Confidence.MEDIUM,
+        )
+
+
+def _battles(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
+    from benchaudit.stats.ranks import rank_ranges, tie_groups
+
+    r = source.data.ratings(ctx)
+    lo, hi, score = list(r.ci_low), list(r.ci_high), list(r.rating)
+    best, worst = rank_ranges(lo, hi)
+    for group in tie_groups(score, lo, hi):
+        names = [r.models[k] for k in group]
+        yield rule.finding(
+            Location(source.path, 1),
+            f"Bradley–Terry ratings of {', '.join(names)} have overlapping 95% bootstrap "
+            "intervals: their order is not established by these battles",
+            claim=", ".join(names),
+            suggestion="Report them as tied, with rank ranges: " + ", ".join(
+                f"{r.models[k]} {score[k]:.0f} [{lo[k]:.0f}, {hi[k]:.0f}] rank "
+                f"{best[k]}–{worst[k]}" for k in group) + ".",
+            evidence={"models": names, "rating": [score[k] for k in group],
+                      "ci_low": [lo[k] for k in group], "ci_high": [hi[k] for k in group],
+                      "rank_low": [best[k] for k in group], "rank_high": [worst[k] for k in group],
+                      "ci_method": r.method},
+            severity=Severity.INFO,
+        )

@@ -1,0 +1,149 @@
+"""BA101 unreachable-score: a score no whole number of correct items can produce."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from benchaudit.rules import _scores as S
+
+from benchaudit.finding import Finding, Severity
+from benchaudit.registry import Rule
+from benchaudit.stats import granularity as G
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+    from benchaudit.evidence import Claim, Source
+
+
+class UnreachableScore(Rule):
+    """A reported score that k correct out of n items cannot round to, for any whole k.
+
+    **What.** A score averaged over ``n`` items (and ``s`` samples per item) is
+    ``k / (n·s)``. The rule finds the whole numbers ``k`` whose score rounds to
+    the reported value at its stated precision (either rounding direction at a
+    tie) and flags the value when there is none. ``n`` comes from the text
+    ("on 500 questions", "(164 problems)", "n = 500", a table header
+    "HumanEval (164)"), else from the benchmark registry or ``--n``; ``s`` from
+    "averaged over 64 samples", "avg@64", "mean of 8 runs". The finding gives
+    the nearest reachable values and the smallest number of samples per item
+    that would make the value reachable.
+
+    **Why.** An impossible number means arithmetic the reader has not been
+    shown: a different subset, a different item count, a mistyped digit, or an
+    average over samples that the text does not mention. 87.3% on HumanEval
+    (164 problems) is not possible: 143/164 = 87.2% and 144/164 = 87.8%.
+
+    Severity: an error when the text states the protocol (a single pass, or an
+    average over a stated number of samples that still cannot give the value);
+    a warning when the protocol is unstated (an average over unstated samples
+    could explain it); info when the parse is unsure.
+
+    Bad::
+
+        Our model solves 87.3% of HumanEval with a single greedy pass.
+
+    Better::
+
+        Our model solves 87.2% of HumanEval (143/164) with a single greedy pass.
+
+    **Assumptions.** Each item scores 0 or 1 and counts once; F1, BLEU, win
+    rates, macro averages and pass@k for k > 1 are not checked. The check has
+    no power when ``n·s ≥ 10^d`` (``d`` decimals of the score as a
+    proportion): then every value is reachable, and the report says how many
+    scores that applied to rather than passing them silently.
+    """
+
+    code = "BA101"
+    name = "unreachable-score"
+    severity = Severity.ERROR
+    reads = ("document",)
+
+    def check_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
+        no_power: list[Claim] = []
+        no_n = 0
+        for source in sources:
+            if source.kind not in self.reads:
+                continue
+            for claim in S.scores(source):
+                if not S.on_grid(claim):
+                    continue
+                if not claim.n:
+                    no_n += 1
+                    continue
+                samples = claim.samples or 1
+                if not G.can_detect(claim.value, claim.n, samples, S.scale(claim)):
+                    no_power.append(claim)
+                    continue
+                finding = self._check(claim, samples)
+                if finding is not None:
+                    yield finding
+        if no_power:
+            c = no_power[0]
+            ctx.notes.append(
+                f"{self.name}: {len(no_power)} score(s) could not be checked because n × samples "
+                f"≥ 10^decimals, so every value at that precision is reachable (e.g. "
+                f"{S.as_written(c, c.value)} {S.on_what(c)})"
+            )
+        if no_n:
+            ctx.notes.append(
+                f"{self.name}: {no_n} score(s) had no known item count (state n, name a "
+                "benchmark in the registry, or pass --n NAME=N)"
+            )
+
+    def _check(self, claim: Claim, samples: int) -> Finding | None:
+        value, n, sc = claim.value, claim.n, S.scale(claim)
+        if G.is_reachable(value, n, samples, sc):
+            return None
+        below, above = G.nearest(value, n, samples, sc)
+        smin = G.min_samples(value, n, sc)
+        total = f"{S.count(n)}" if samples == 1 else f"({S.count(n)} × {samples})"
+        options = [
+            f"{S.as_written(claim, nb.text)} ({S.count(nb.k)}/{S.count(nb.total)})"
+            for nb in (below, above)
+            if nb is not None
+        ]
+        if claim.protocol == "single" or (claim.protocol == "averaged" and claim.samples):
+            severity = Severity.ERROR
+            how = (
+                "as a single pass"
+                if claim.protocol == "single"
+                else f"averaged over {samples} samples"
+            )
+        else:
+            severity = Severity.WARNING
+            how = "if each item was scored once (the protocol is not stated)"
+        message = (
+            f"{S.as_written(claim, value)} {S.on_what(claim)} is not k/{total} for any whole k "
+            f"{how}: the nearest reachable values are {' and '.join(options)}"
+        )
+        fix = f"Report {' or '.join(options)} {S.on_what(claim)}"
+        if smin is not None and smin > 1 and claim.protocol != "single":
+            fix += (
+                f", or state the number of samples averaged per item "
+                f"({S.as_written(claim, value)} needs at least {smin} samples per item)"
+            )
+        elif claim.n_source == "registry":
+            fix += ", or state the number of items if you used a different split"
+        evidence = {
+            "value": value,
+            "n": n,
+            "n_source": claim.n_source,
+            "samples": samples,
+            "protocol": claim.protocol,
+            "decimals": G.decimals(value),
+            "nearest_below": below.text if below else None,
+            "k_below": below.k if below else None,
+            "nearest_above": above.text if above else None,
+            "k_above": above.k if above else None,
+            "min_samples": smin,
+        }
+        return self.finding(
+            claim.location,
+            message,
+            claim=claim,
+            suggestion=fix,
+            evidence=evidence,
+            severity=S.severity_for(claim, severity),
+            confidence=claim.confidence,
+        )

@@ -1,0 +1,193 @@
+"""The generic per-item reader: layouts, column detection, and bad input (exit 2, one line)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from benchaudit.cli import main
+from benchaudit.config import Config
+from benchaudit.engine import Context
+from benchaudit.errors import InputError
+from benchaudit.inputs import detect, probe
+from benchaudit.inputs import tabular as tab
+
+LONG = "model,question_id,correct\na,q1,1\na,q2,0\nb,q1,true\nb,q2,no\n"
+
+
+def _read(path: Path, **cfg):
+    ctx = Context(config=Config(**cfg))
+    return tab.read(path, path.name, ctx).data
+
+
+def _kind(path: Path) -> str:
+    return detect(probe(path, path.name), path.name).kind
+
+
+def test_long_csv(tmp_path):
+    p = tmp_path / "scores.csv"
+    p.write_text(LONG)
+    rs = _read(p)
+    assert rs.models == ["a", "b"] and rs.items == ["q1", "q2"]
+    assert rs.score.tolist() == [1, 0, 1, 0]
+    assert rs.line.tolist() == [2, 3, 4, 5]
+    assert _kind(p) == "results"
+
+
+@pytest.mark.parametrize("header", ["Model,Question_ID,Is_Correct", "system,doc_id,acc",
+                                    "model_name,task_id,passed", "name,example_id,exact_match",
+                                    "MODEL,item,accuracy"])
+def test_column_spellings(tmp_path, header):
+    p = tmp_path / "scores.csv"
+    p.write_text(header + "\nm1,1,1\nm1,2,0\nm2,1,1\nm2,2,1\n")
+    rs = _read(p)
+    assert rs.models == ["m1", "m2"] and rs.items == ["1", "2"]
+    assert rs.score.sum() == 3
+
+
+def test_tsv_jsonl_parquet_agree(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = [("a", "q1", 1), ("a", "q2", 0), ("b", "q1", 1), ("b", "q2", 1)]
+    (tmp_path / "s.tsv").write_text("model\titem\tscore\n" + "".join(
+        f"{m}\t{i}\t{s}\n" for m, i, s in rows))
+    (tmp_path / "s.jsonl").write_text("".join(
+        json.dumps({"model": m, "doc_id": int(i[1:]), "acc": bool(s)}) + "\n" for m, i, s in rows))
+    pq.write_table(pa.table({"model": [r[0] for r in rows], "item": [r[1] for r in rows],
+                             "correct": [r[2] for r in rows]}), tmp_path / "s.parquet")
+    got = []
+    for name in ("s.tsv", "s.jsonl", "s.parquet"):
+        path = tmp_path / name
+        assert _kind(path) == "results", name
+        rs = _read(path)
+        got.append((rs.models, len(rs.items), rs.score.tolist()))
+    assert got[0] == got[1] == got[2]
+
+
+def test_wide_form(tmp_path):
+    p = tmp_path / "wide.csv"
+    p.write_text("id,gpt,llama\n1,1,0\n2,0,0\n3,1,\n")
+    rs = _read(p)
+    assert rs.layout == "wide" and rs.models == ["gpt", "llama"]
+    assert rs.n_rows == 5  # the empty cell is a missing result, not a zero
+    assert _kind(p) == "results"
+
+
+def test_points_and_optional_roles(tmp_path):
+    p = tmp_path / "s.csv"
+    p.write_text("model,item,passage,seed,points,max_points,chosen,gold\n"
+                 "a,1,p1,0,2,4,A,A\na,2,p1,0,1,1,B,A\n")
+    rs = _read(p)
+    assert rs.max_points.tolist() == [4, 1] and rs.score.tolist() == [2, 1]
+    assert rs.cluster.labels == ["p1"] and rs.seed is not None
+    assert rs.chosen.labels == ["A", "B"] and rs.gold.labels == ["A"]
+
+
+def test_column_override(tmp_path):
+    p = tmp_path / "s.csv"
+    p.write_text("who,what,verdict\na,1,1\nb,1,0\n")
+    rs = _read(p, columns={"model": "who", "item": "what", "score": "verdict"})
+    assert rs.models == ["a", "b"]
+
+
+def test_single_model_file_is_named_after_the_file(tmp_path):
+    p = tmp_path / "run7.csv"
+    p.write_text("item,correct\n1,1\n2,0\n")
+    assert _read(p).models == ["run7"]
+
+
+def test_not_mine(tmp_path):
+    battles = tmp_path / "b.csv"
+    battles.write_text("model_a,model_b,winner\nx,y,model_a\n")
+    board = tmp_path / "board.csv"
+    board.write_text("model,score\nx,71.2\ny,69.0\n")
+    for path in (battles, board):
+        assert tab.sniff(probe(path, path.name)) == 0.0
+
+
+def test_max_rows(tmp_path):
+    p = tmp_path / "s.csv"
+    p.write_text(LONG)
+    with pytest.raises(InputError, match="max-rows"):
+        _read(p, max_rows=2)
+
+
+def test_the_file_is_never_written(tmp_path):
+    p = tmp_path / "s.csv"
+    p.write_text(LONG)
+    before = (p.read_bytes(), p.stat().st_mtime_ns)
+    CliRunner().invoke(main, ["check", str(p)])
+    assert (p.read_bytes(), p.stat().st_mtime_ns) == before
+
+
+BAD = {
+    "binary.csv": (b"\x00\x01\x02garbage\xff" * 50, "binary"),
+    "empty.csv": (b"", "empty"),
+    "header_only.csv": (b"model,item,correct\n", "no data rows"),
+    "nocols.csv": (b"model,item,correct\n", None),
+    "missing.csv": (b"model,question_id,foo\na,1,x\n", "missing column"),
+    "ragged.csv": (b"model,item,correct\na,1,1\na,2\nb,1,0\n", "ragged row"),
+    "latin1.csv": ("model,item,correct\ncaf\u00e9,1,1\n".encode("latin-1"), "UTF-8"),
+    "words.csv": (b"model,item,correct\na,1,1\na,2,maybe\n", "not a number"),
+    "nan.csv": (b"model,item,score\na,1,0.5\na,2,nan\n", "NaN"),
+    "negative.csv": (b"model,item,points,max_points\na,1,-1,2\n", "negative points"),
+    "bad.jsonl": (b'{"model": "a", "item": 1, "correct": 1}\n{"model": oops}\n', "invalid JSON"),
+    "bad.parquet": (b"PAR1 not really parquet PAR1", None),
+}
+LINES = {"ragged.csv": 3, "latin1.csv": 2, "words.csv": 3, "nan.csv": 3, "negative.csv": 2,
+         "bad.jsonl": 2}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_input_exits_2_with_one_line(tmp_path, name):
+    content, needle = BAD[name]
+    if name == "nocols.csv":
+        content = b"model,item,correct\n"
+    p = tmp_path / name
+    p.write_bytes(content)
+    result = CliRunner().invoke(main, ["check", str(p), "--kind", "results"]
+                                if name.endswith(".parquet") else ["check", str(p)])
+    assert result.exit_code == 2, result.output
+    err = result.stderr if hasattr(result, "stderr") else result.output
+    lines = [ln for ln in err.strip().splitlines() if ln.strip()]
+    assert len(lines) == 1, err
+    assert name in lines[0] and "Traceback" not in err
+    assert "internal error" not in lines[0], lines[0]
+    if needle:
+        assert needle.lower() in lines[0].lower(), lines[0]
+    if name in LINES:
+        assert f"{name}:{LINES[name]}:" in lines[0], lines[0]
+
+
+def test_missing_file_exits_2():
+    result = CliRunner().invoke(main, ["check", "no/such/scores.csv"])
+    assert result.exit_code == 2 and "no/such/scores.csv" in result.output
+
+
+def test_reader_module_imports_no_heavy_library():
+    import subprocess
+    import sys
+
+    code = ("import sys, benchaudit.inputs.tabular; "
+            "print(any(m in sys.modules for m in ('numpy', 'pyarrow', 'pandas', 'scipy')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_line_numbers_survive_blank_lines(tmp_path):
+    p = tmp_path / "s.csv"
+    p.write_text("model,item,correct\na,1,1\n\na,2,0\n")
+    assert _read(p).line.tolist() == [2, 4]
+
+
+def test_codes_follow_first_appearance(tmp_path):
+    p = tmp_path / "s.csv"
+    p.write_text("model,item,correct\nzeta,9,1\nalpha,3,0\nzeta,3,1\nalpha,9,1\n")
+    rs = _read(p)
+    assert rs.models == ["zeta", "alpha"] and rs.items == ["9", "3"]
+    assert np.array_equal(rs.model.codes, [0, 1, 0, 1])
