@@ -69,11 +69,47 @@ class Suppression:
         return any(n == "*" or n.lower() in (f.name.lower(), f.code.lower()) for n in self.names)
 
 
-def parse(lines: list[str]) -> list[Suppression]:
-    """Every inline suppression comment in a file's lines (1-based lines)."""
-    out: list[Suppression] = []
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_MARKDOWN = (".md", ".markdown", ".mdx", ".rst", ".txt")
+
+
+def _code_lines(lines: list[str]) -> set[int]:
+    """0-based lines inside markdown code blocks (fenced, or indented after a blank line).
+
+    A suppression shown as an example in documentation is not a suppression.
+    """
+    out: set[int] = set()
+    fence: str | None = None
+    indented = False
     for i, line in enumerate(lines):
-        if "benchaudit:" not in line:
+        m = _FENCE.match(line)
+        if fence is not None:
+            out.add(i)
+            if m and m.group(1) == fence:
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+            out.add(i)
+            continue
+        blank_before = i == 0 or not lines[i - 1].strip()
+        if line.startswith(("    ", "\t")) and line.strip() and (indented or blank_before):
+            indented = True
+            out.add(i)
+        elif line.strip():
+            indented = False
+    return out
+
+
+def parse(lines: list[str], markdown: bool = False) -> list[Suppression]:
+    """Every inline suppression comment in a file's lines (1-based lines).
+
+    With ``markdown``, comments inside code blocks are examples and are skipped.
+    """
+    out: list[Suppression] = []
+    code = _code_lines(lines) if markdown else set()
+    for i, line in enumerate(lines):
+        if "benchaudit:" not in line or i in code:
             continue
         m = COMMENT.search(line)
         if not m:
@@ -99,8 +135,13 @@ def inline_suppressions(lines: list[str]) -> dict[int, set[str]]:
     return out
 
 
-def _parsed(source: Source) -> list[Suppression]:
-    return source.cached("suppressions", lambda: parse(source.lines or []))
+def suppressions(source: Source) -> list[Suppression]:
+    """The inline suppressions of one source, parsed once per run."""
+    markdown = source.path.lower().endswith(_MARKDOWN)
+    return source.cached("suppressions", lambda: parse(source.lines or [], markdown))
+
+
+_parsed = suppressions
 
 
 def apply_inline(findings: Iterable[Finding], sources: list[Source]) -> list[Finding]:

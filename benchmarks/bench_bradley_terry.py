@@ -58,8 +58,9 @@ def row_logistic_fit(a, b, out, m: int, iters: int = 25) -> np.ndarray:
     w = np.concatenate([np.where(tie, 0.5, 1.0), np.full(tie.sum(), 0.5)])
     n = len(ra)
     rows = np.arange(n)
-    x = sparse.csr_matrix((np.r_[np.ones(n), -np.ones(n)], (np.r_[rows, rows], np.r_[ra, rb])),
-                          shape=(n, m))[:, 1:]
+    x = sparse.csr_matrix(
+        (np.r_[np.ones(n), -np.ones(n)], (np.r_[rows, rows], np.r_[ra, rb])), shape=(n, m)
+    )[:, 1:]
     beta = np.zeros(m - 1)
     for _ in range(iters):
         eta = x @ beta
@@ -98,8 +99,10 @@ def main() -> None:
         row_logistic_fit(a[rows], b[rows], out[rows], m)
     per_row_refit = (time.perf_counter() - t0) / max(args.row_refits, 1)
     t_r1 = per_row_refit * reps
-    print(f"R1: resample rows + row-level logistic refit   {t_r1:8.2f} s "
-          f"(extrapolated from {args.row_refits} replicates at {per_row_refit:.2f} s each)")
+    print(
+        f"R1: resample rows + row-level logistic refit   {t_r1:8.2f} s "
+        f"(extrapolated from {args.row_refits} replicates at {per_row_refit:.2f} s each)"
+    )
 
     t0 = time.perf_counter()
     ref = []
@@ -114,8 +117,10 @@ def main() -> None:
     d_lo = np.abs(ours.ci_low - lo).max()
     d_hi = np.abs(ours.ci_high - hi).max()
     width = float((ours.ci_high - ours.ci_low).mean())
-    print(f"interval agreement with R2: max |Δ low| {d_lo:.2f} Elo, max |Δ high| {d_hi:.2f} Elo "
-          f"(mean interval width {width:.1f} Elo; target ≤ 2)")
+    print(
+        f"interval agreement with R2: max |Δ low| {d_lo:.2f} Elo, max |Δ high| {d_hi:.2f} Elo "
+        f"(mean interval width {width:.1f} Elo; target ≤ 2)"
+    )
     print(f"speed-up vs R1: {t_r1 / t_ours:7.1f}x   (target ≥ 20)")
     print(f"speed-up vs R2: {t_r2 / t_ours:7.1f}x")
 
@@ -128,8 +133,17 @@ def main() -> None:
         winner = np.array(["model_a", "model_b", "tie"])[out]
         with open(jl, "w", encoding="utf-8") as fh:
             for k in range(n):
-                fh.write(json.dumps({"question_id": k, "model_a": names[a[k]],
-                                     "model_b": names[b[k]], "winner": winner[k]}) + "\n")
+                fh.write(
+                    json.dumps(
+                        {
+                            "question_id": k,
+                            "model_a": names[a[k]],
+                            "model_b": names[b[k]],
+                            "winner": winner[k],
+                        }
+                    )
+                    + "\n"
+                )
         with open(cs, "w", encoding="utf-8") as fh:
             fh.write("question_id,model_a,model_b,winner\n")
             for k in range(n):
@@ -137,13 +151,27 @@ def main() -> None:
         for path in (jl, cs):
             t0 = time.perf_counter()
             proc = subprocess.run(
-                [sys.executable, "-m", "benchaudit", "check", str(path), "--format", "json",
-                 "--fail-on", "never"], capture_output=True, text=True)
+                [
+                    sys.executable,
+                    "-m",
+                    "benchaudit",
+                    "check",
+                    str(path),
+                    "--format",
+                    "json",
+                    "--fail-on",
+                    "never",
+                ],
+                capture_output=True,
+                text=True,
+            )
             took = time.perf_counter() - t0
             ok = proc.returncode == 0 and '"ratings"' in proc.stdout
             size = path.stat().st_size / 1e6
-            print(f"benchaudit check {path.suffix:<6} ({size:.0f} MB): {took:6.1f} s "
-                  f"{'ok' if ok else 'FAILED: ' + proc.stderr.strip()[:200]} (target well under 120)")
+            print(
+                f"benchaudit check {path.suffix:<6} ({size:.0f} MB): {took:6.1f} s "
+                f"{'ok' if ok else 'FAILED: ' + proc.stderr.strip()[:200]} (target well under 120)"
+            )
 
 
 if __name__ == "__main__":

@@ -32,11 +32,15 @@ def first_line(source: Source, model: str | None = None) -> int | None:
         return None
     if model is None:
         return int(rs.line[0])
-    import numpy as np
 
-    code = rs.models.index(model)
-    rows = np.flatnonzero(rs.model.codes == code)
-    return int(rs.line[rows[0]]) if rows.size else None
+    def compute() -> dict[str, int]:
+        from benchaudit.analysis.matrix import first_rows
+
+        first = first_rows(rs.model.codes, len(rs.models))
+        return {name: int(rs.line[int(r)]) for name, r in zip(rs.models, first)
+                if r < rs.n_rows}
+
+    return source.cached("first-line-of-model", compute).get(model)
 
 
 def pct(x: float, digits: int = 1) -> str:
@@ -82,7 +86,9 @@ def check_underpowered(rule: Rule, source: Source, ctx: Context) -> Iterable[Fin
                 evidence={"a": c["a"], "b": c["b"], "n_items": c["n_items"], "discordant": m,
                           "p_floor": c["p_floor"], "alpha": alpha},
             )
-        elif c["p_value"] >= alpha and abs(c["diff"]) < c["mde"]:
+        elif (c["p_value"] >= alpha and abs(c["diff"]) < c["mde"]
+              and a.setup["baseline"] in (c["a"], c["b"])):
+            # Information only for the comparisons the reporting table shows.
             psi = c.get("discordant", 0) / c["n_items"] if c["n_items"] else 0.0
             need = None
             if c["diff"] and psi > c["diff"] ** 2:

@@ -20,39 +20,59 @@ if TYPE_CHECKING:
 _OURS = re.compile(r"\b(ours|our|proposed|this work)\b|\*\*", re.I)
 
 
-def score_matrix(table: Any, ctx: Context) -> tuple[list[str], list[str], list[tuple[str, int | None]], list[list[float | None]]]:
-    """(models, model cells as written, [(benchmark, n)], values[model][benchmark] in points)."""
-    from benchaudit.inputs.tables import _CELL, _header_n, _orientation, clean_cell
+_VALUE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%?(?:\s|$|[(\[±])")
+_N_IN_HEADER = re.compile(
+    r"\(\s*(?:n\s*=\s*)?(\d[\d,]*)\s*(?:items?|questions?|problems?|tasks?)?\s*\)|\bn\s*=\s*(\d[\d,]*)",
+    re.I,
+)
 
-    transposed, marks = _orientation(table, ctx)
+
+def _n_in(text: str) -> int | None:
+    m = _N_IN_HEADER.search(text)
+    return int((m.group(1) or m.group(2)).replace(",", "")) if m else None
+
+
+def _value(cell: str) -> float | None:
+    from benchaudit.inputs.tables import clean_cell
+
+    m = _VALUE.match(clean_cell(cell))
+    return float(m.group(1)) if m else None
+
+
+def score_matrix(
+    table: Any, ctx: Context
+) -> tuple[list[str], list[str], list[tuple[str, int | None]], list[list[float | None]]]:
+    """(models, model cells as written, [(benchmark, n)], values[model][benchmark] in points)."""
+    from benchaudit.inputs.claims import find_benchmarks
+    from benchaudit.inputs.tables import clean_cell
+
+    reg = ctx.benchmarks
     header = table.header
+    col_marks = [find_benchmarks(h, reg) for h in header]
+    row_marks = [find_benchmarks(r[0], reg) if r else [] for r in table.rows]
+    transposed = sum(1 for m in row_marks if m) > sum(1 for m in col_marks[1:] if m)
+
+    def bench(name: str, marks: list) -> tuple[str, int | None]:
+        b = marks[0].benchmark if marks else None
+        return (b.name if b else clean_cell(name), _n_in(name) or (b.n if b else None))
+
     if transposed:
         models = [clean_cell(h) for h in header[1:]]
-        benches = []
-        for i, row in enumerate(table.rows):
-            name = row[0] if row else ""
-            b = marks[i][0].benchmark if i < len(marks) and marks[i] else None
-            n = _header_n(name) or (b.n if b else None)
-            benches.append((b.name if b else clean_cell(name), n))
-        cells = [[row[j + 1] if j + 1 < len(row) else "" for row in table.rows] for j in range(len(models))]
-        raw_models = header[1:]
+        raw_models = list(header[1:])
+        benches = [bench(r[0] if r else "", m) for r, m in zip(table.rows, row_marks)]
+        values = [
+            [_value(r[j + 1]) if j + 1 < len(r) else None for r in table.rows]
+            for j in range(len(models))
+        ]
     else:
         models = [clean_cell(r[0]) if r else "" for r in table.rows]
-        benches = []
-        for j, h in enumerate(header[1:], start=1):
-            b = marks[j][0].benchmark if j < len(marks) and marks[j] else None
-            n = _header_n(h) or (b.n if b else None)
-            benches.append((b.name if b else clean_cell(h), n))
-        cells = [[r[j] if j < len(r) else "" for j in range(1, len(header))] for r in table.rows]
         raw_models = [r[0] if r else "" for r in table.rows]
-    values: list[list[float | None]] = []
-    for row in cells:
-        vals: list[float | None] = []
-        for cell in row:
-            m = _CELL.match(clean_cell(cell))
-            vals.append(float(m.group("v")) if m else None)
-        values.append(vals)
-    # A column of proportions (all <= 1 with decimals) is scaled to points.
+        benches = [bench(h, m) for h, m in zip(header[1:], col_marks[1:])]
+        values = [
+            [_value(r[j]) if j < len(r) else None for j in range(1, len(header))]
+            for r in table.rows
+        ]
+    # A column of proportions (all <= 1) is scaled to points.
     for j in range(len(benches)):
         col = [v[j] for v in values if j < len(v) and v[j] is not None]
         if col and all(x <= 1 for x in col):
@@ -80,8 +100,11 @@ def pairwise_rows(tables: list[Any], ctx: Context) -> Iterator[dict[str, Any]]:
             if not n:
                 continue
             mine = values[ours][j] if j < len(values[ours]) else None
-            others = [(values[i][j], models[i]) for i in range(len(models))
-                      if i != ours and j < len(values[i]) and values[i][j] is not None]
+            others = [
+                (values[i][j], models[i])
+                for i in range(len(models))
+                if i != ours and j < len(values[i]) and values[i][j] is not None
+            ]
             if mine is None or not others:
                 continue
             if len(models) == 2:
@@ -89,8 +112,15 @@ def pairwise_rows(tables: list[Any], ctx: Context) -> Iterator[dict[str, Any]]:
             else:
                 other, name = max(others)
             u = unpaired(mine, other, n, 1 - ctx.alpha)
-            yield {"benchmark": bench, "n": n, "model": models[ours], "other": name,
-                   "a": mine, "b": other, **u}
+            yield {
+                "benchmark": bench,
+                "n": n,
+                "model": models[ours],
+                "other": name,
+                "a": mine,
+                "b": other,
+                **u,
+            }
 
 
 def _best_average(values: list[list[float | None]]) -> int:

@@ -75,9 +75,14 @@ class AnchoredBaseline(Rule):
                     suggestion=(
                         f"Fix the scale by the mean of all ratings (or re-centre every bootstrap "
                         f"replicate) and give {e.model} its own interval, e.g. "
-                        f"\"{e.model} {e.score:g} (95% CI about ±{half:.2g})\"; compare other "
+                        f'"{e.model} {e.score:g} (95% CI about ±{half:.2g})"; compare other '
                         f"models with each other by a paired bootstrap of their difference."
                     ),
-                    evidence={"model": e.model, "score": e.score, "width": 0.0,
-                              "median_width_others": typical, "rows_with_interval": len(others)},
+                    evidence={
+                        "model": e.model,
+                        "score": e.score,
+                        "width": 0.0,
+                        "median_width_others": typical,
+                        "rows_with_interval": len(others),
+                    },
                 )

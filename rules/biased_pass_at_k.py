@@ -97,10 +97,8 @@ def _check_samples(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding
     import numpy as np
 
     from benchaudit.inputs.samples import _ks_option
-    from benchaudit.stats.passk import pass_at_k_array, plugin_array
 
     data = source.data
-    tol = float(rule.options.get("tolerance", 5e-4))
     n_min, m = data.samples_min, len(data.problems)
     stated = _stated(rule, data)
     asked = set(_ks_option(rule.options.get("k"))) | {k for k, *_ in stated}

@@ -72,40 +72,71 @@ def _check_file(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
     n_bins, binning = binning_options(rule.options)
     s = data.summary(n_bins, binning)
     where = Location(source.path, None)
-    ev: dict[str, Any] = {"ece": s.ece, "bins": s.bins, "binning": s.binning, "mce": s.mce,
-                          "brier": s.brier, "accuracy": s.accuracy, "n_items": s.n_items,
-                          "mean_confidence": s.mean_confidence, "temperature": s.temperature}
+    ev: dict[str, Any] = {
+        "ece": s.ece,
+        "bins": s.bins,
+        "binning": s.binning,
+        "mce": s.mce,
+        "brier": s.brier,
+        "accuracy": s.accuracy,
+        "n_items": s.n_items,
+        "mean_confidence": s.mean_confidence,
+        "temperature": s.temperature,
+    }
     wording = f"ECE = {s.ece:.4f} ({s.bins} {s.binning} bins, n = {s.n_items})"
-    temp = (f"; temperature scaling (T = {s.temperature:.3g}) brings it to "
-            f"{s.ece_after_temperature:.4f}" if s.temperature is not None else "")
-    yield rule.finding(where, f"{wording}, MCE {s.mce:.4f}, Brier {s.brier:.4f}, accuracy "
-                       f"{s.accuracy:.4f} at mean confidence {s.mean_confidence:.4f}{temp}",
-                       severity=Severity.INFO, claim=wording, suggestion=f"Report {wording}.",
-                       evidence=ev)
+    temp = (
+        f"; temperature scaling (T = {s.temperature:.3g}) brings it to "
+        f"{s.ece_after_temperature:.4f}"
+        if s.temperature is not None
+        else ""
+    )
+    yield rule.finding(
+        where,
+        f"{wording}, MCE {s.mce:.4f}, Brier {s.brier:.4f}, accuracy "
+        f"{s.accuracy:.4f} at mean confidence {s.mean_confidence:.4f}{temp}",
+        severity=Severity.INFO,
+        claim=wording,
+        suggestion=f"Report {wording}.",
+        evidence=ev,
+    )
     stated = rule.options.get("ece")
     if stated is None:
         return
     stated = float(stated)
     stated = stated / 100 if stated > 1 else stated
     tol = float(rule.options.get("tolerance", 5e-4))
-    matches = [f"{m} {b}" for b in ("equal-width", "equal-mass") for m in COMMON_BINS
-               if abs(ece(data.confidence, data.correct, m, b) - stated) <= tol]
+    matches = [
+        f"{m} {b}"
+        for b in ("equal-width", "equal-mass")
+        for m in COMMON_BINS
+        if abs(ece(data.confidence, data.correct, m, b) - stated) <= tol
+    ]
     ev.update(stated_ece=stated, binnings_matching=matches)
     if "bins" not in rule.options:
         yield rule.finding(
-            where, f"stated ECE {stated:.4f} gives no bin count; "
-            + (f"it matches {', '.join(matches)} bins" if matches else
-               "no common binning (5-100 bins, equal-width or equal-mass) reproduces it")
+            where,
+            f"stated ECE {stated:.4f} gives no bin count; "
+            + (
+                f"it matches {', '.join(matches)} bins"
+                if matches
+                else "no common binning (5-100 bins, equal-width or equal-mass) reproduces it"
+            )
             + f"; with 10 equal-width bins it is {ece(data.confidence, data.correct):.4f}",
-            claim=f"ECE {stated}", evidence=ev,
+            claim=f"ECE {stated}",
+            evidence=ev,
             suggestion=f"Report ECE = {ece(data.confidence, data.correct):.4f} (10 equal-width "
-            f"bins, n = {s.n_items}) and name the bin count with every ECE.")
+            f"bins, n = {s.n_items}) and name the bin count with every ECE.",
+        )
     elif abs(stated - s.ece) > tol:
         yield rule.finding(
-            where, f"stated ECE {stated:.4f} does not match the data: {s.ece:.4f} with "
+            where,
+            f"stated ECE {stated:.4f} does not match the data: {s.ece:.4f} with "
             f"{s.bins} {s.binning} bins"
             + (f" (the stated value matches {', '.join(matches)} bins)" if matches else ""),
-            claim=f"ECE {stated}", evidence=ev, suggestion=f"Report {wording}.")
+            claim=f"ECE {stated}",
+            evidence=ev,
+            suggestion=f"Report {wording}.",
+        )
 
 
 def _check_document(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
@@ -119,10 +150,15 @@ def _check_document(rule: Rule, source: Source, ctx: Context) -> Iterable[Findin
     if len(eces) == 1:
         ln, text, value, _, _ = eces[0]
         if unstated:
-            yield rule.finding(Location(source.path, ln), "ECE stated without its bin count",
-                               severity=Severity.INFO, claim=text,
-                               suggestion=f"ECE {value:g} (M equal-width bins): name M.",
-                               evidence={"ece": value}, confidence=Confidence.MEDIUM)
+            yield rule.finding(
+                Location(source.path, ln),
+                "ECE stated without its bin count",
+                severity=Severity.INFO,
+                claim=text,
+                suggestion=f"ECE {value:g} (M equal-width bins): name M.",
+                evidence={"ece": value},
+                confidence=Confidence.MEDIUM,
+            )
         return
     if unstated:
         for ln, text, value, _, _ in unstated:
@@ -130,11 +166,16 @@ def _check_document(rule: Rule, source: Source, ctx: Context) -> Iterable[Findin
                 Location(source.path, ln),
                 f"ECE {value:g} is compared with {len(eces) - 1} other ECE value(s) but names no "
                 "bin count: ECEs at different binnings are not comparable",
-                claim=text, confidence=Confidence.MEDIUM,
-                evidence={"ece": value, "eces_in_document": len(eces),
-                          "binnings_stated": sorted(f"{b} {bn}" for b, bn in stated)},
+                claim=text,
+                confidence=Confidence.MEDIUM,
+                evidence={
+                    "ece": value,
+                    "eces_in_document": len(eces),
+                    "binnings_stated": sorted(f"{b} {bn}" for b, bn in stated),
+                },
                 suggestion=f"State the binning beside every ECE, e.g. 'ECE {value:g} (15 "
-                "equal-width bins)', and recompute the others at the same binning.")
+                "equal-width bins)', and recompute the others at the same binning.",
+            )
     if len(stated) > 1:
         first = eces[0] if eces[0][3] is not None else next(e for e in eces if e[3] is not None)
         ref = (first[3], first[4] or "equal-width")
@@ -144,10 +185,12 @@ def _check_document(rule: Rule, source: Source, ctx: Context) -> Iterable[Findin
                     Location(source.path, ln),
                     f"ECE {value:g} uses {b} {bn or 'equal-width'} bins but is compared with an "
                     f"ECE at {ref[0]} {ref[1]} bins (line {first[0]})",
-                    claim=text, confidence=Confidence.MEDIUM,
+                    claim=text,
+                    confidence=Confidence.MEDIUM,
                     evidence={"ece": value, "bins": b, "reference_bins": ref[0]},
                     suggestion=f"Recompute ECE {value:g} with {ref[0]} {ref[1]} bins before "
-                    "comparing, or report both at each binning.")
+                    "comparing, or report both at each binning.",
+                )
 
 
 _BRANCHES = {"calibration": _check_file, "document": _check_document}

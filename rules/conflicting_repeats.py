@@ -59,11 +59,17 @@ class ConflictingRepeats(Rule):
         q_r, b_r = data.ratings(ctx), data.battle_level_ratings(ctx)
         q_w = float((q_r.ci_high - q_r.ci_low).mean())
         b_w = float((b_r.ci_high - b_r.ci_low).mean())
-        evidence.update({"mean_ci_width_question": q_w, "mean_ci_width_battle": b_w,
-                         "width_ratio": q_w / b_w if b_w > 0 else None})
+        evidence.update(
+            {
+                "mean_ci_width_question": q_w,
+                "mean_ci_width_battle": b_w,
+                "width_ratio": q_w / b_w if b_w > 0 else None,
+            }
+        )
         line = rep["examples"][0]["line"] if rep["examples"] else 1
-        where = (f" (first at question {rep['examples'][0]['question_id']})"
-                 if rep["examples"] else "")
+        where = (
+            f" (first at question {rep['examples'][0]['question_id']})" if rep["examples"] else ""
+        )
         if rep["conflicting"]:
             yield self.finding(
                 Location(source.path, line),

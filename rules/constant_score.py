@@ -78,8 +78,14 @@ def _check(rule: Rule, data: ScalingData) -> Iterable[Finding]:
             continue
         values, se = curve.values, curve.stderr
         pts = curve.points
-        ev = {"family": data.label, "task": task, "metric": metric,
-              "sizes": [p.size for p in pts], "values": values, "n_scales": len(pts)}
+        ev = {
+            "family": data.label,
+            "task": task,
+            "metric": metric,
+            "sizes": [p.size for p in pts],
+            "values": values,
+            "n_scales": len(pts),
+        }
         where = Location(pts[-1].file, pts[-1].line)
         name = mg.curve_name(task, metric)
         same = mg.degenerate(values)
@@ -88,24 +94,30 @@ def _check(rule: Rule, data: ScalingData) -> Iterable[Finding]:
             others = [f"{v:.4g}" for v in values if round(v, 4) != value]
             flagged.add(task)
             yield rule.finding(
-                where, f"{name} is {value:.4g} at {count} of {len(values)} sizes "
-                f"({data.label})" + (f"; the others score {', '.join(others)}" if others else "")
+                where,
+                f"{name} is {value:.4g} at {count} of {len(values)} sizes "
+                f"({data.label})"
+                + (f"; the others score {', '.join(others)}" if others else "")
                 + ": a repeated score is a constant answer, not a scaling trend",
-                claim=name, evidence={**ev, "repeated_value": value,
-                                                    "repeats": count},
+                claim=name,
+                evidence={**ev, "repeated_value": value, "repeats": count},
                 suggestion=f"Report {task or metric} as non-informative for {data.label} (the same score "
                 f"{value:.4g} at {count} sizes, e.g. always the same class) and leave it out "
-                "of scaling plots and averages.")
+                "of scaling plots and averages.",
+            )
             continue
         chance = mg.at_chance(task, values, se)
         if chance is not None:
             flagged.add(task)
             yield rule.finding(
-                where, f"{name} stays at chance ({chance:.3g}) at every size of "
+                where,
+                f"{name} stays at chance ({chance:.3g}) at every size of "
                 f"{data.label}: {min(values):.3g}-{max(values):.3g} over {len(values)} sizes, "
                 "so there is no scaling trend to read",
-                claim=name, confidence=Confidence.MEDIUM,
+                claim=name,
+                confidence=Confidence.MEDIUM,
                 evidence={**ev, "chance": chance, "max_above_chance": max(values) - chance},
                 suggestion=f"Say that {task or metric} is at chance ({min(values):.3g}-{max(values):.3g} "
                 f"against {chance:.3g}) for every size from {mg.format_size(pts[0].size)} to "
-                f"{mg.format_size(pts[-1].size)}, and draw no ranking or trend from it.")
+                f"{mg.format_size(pts[-1].size)}, and draw no ranking or trend from it.",
+            )

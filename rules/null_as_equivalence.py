@@ -14,8 +14,24 @@ if TYPE_CHECKING:
     from benchaudit.engine import Context
     from benchaudit.evidence import Claim, Source
 
-_DEGRADE_WORDS = ("degrad", "drop", "loss", "lose", "suffer", "hurt", "harm", "reduce", "decrease",
-                  "regression", "sacrific", "no worse", "preserv", "retain", "maintain", "lossless")
+_DEGRADE_WORDS = (
+    "degrad",
+    "drop",
+    "loss",
+    "lose",
+    "suffer",
+    "hurt",
+    "harm",
+    "reduce",
+    "decrease",
+    "regression",
+    "sacrific",
+    "no worse",
+    "preserv",
+    "retain",
+    "maintain",
+    "lossless",
+)
 
 
 class NullAsEquivalence(Rule):
@@ -87,16 +103,23 @@ def _finding(rule: Rule, c: Claim, eq: str, ctx: Context) -> Iterable[Finding]:
             conf = Confidence.LOW  # "no degradation" with nothing to check it against
         else:
             conf = min(c.confidence, Confidence.MEDIUM)
-        yield emit(rule, c, f"'{eq}' claims equivalence from the absence of a significant "
-                   f"difference; a non-significant result does not show the scores are equal",
-                   suggestion="Report the difference with its 95% interval and the largest loss "
-                   "it cannot rule out, or run an equivalence test (TOST) against a margin fixed "
-                   "in advance.", evidence={"phrase": eq}, confidence=conf)
+        yield emit(
+            rule,
+            c,
+            f"'{eq}' claims equivalence from the absence of a significant "
+            f"difference; a non-significant result does not show the scores are equal",
+            suggestion="Report the difference with its 95% interval and the largest loss "
+            "it cannot rule out, or run an equivalence test (TOST) against a margin fixed "
+            "in advance.",
+            evidence={"phrase": eq},
+            confidence=conf,
+        )
         return
     worst = min(rows, key=lambda r: r["lo"])
     name = f" on {worst['benchmark']}" if worst.get("benchmark") else ""
     yield emit(
-        rule, c,
+        rule,
+        c,
         f"'{eq}', but the change{name} is {signed(worst['diff'])} points with an unpaired 95% "
         f"interval of {signed(worst['lo'])} to {signed(worst['hi'])} (n = {worst['n']}): a loss of "
         f"up to {num(-worst['lo'], 0)} points is not ruled out",
@@ -105,4 +128,5 @@ def _finding(rule: Rule, c: Claim, eq: str, ctx: Context) -> Iterable[Finding]:
         f"statistically significant, but a loss of up to {num(-worst['lo'], 0)} points cannot "
         f"be ruled out.",
         evidence={"rows": rows, "bound": "unpaired", "n_source": c.n_source},
-        confidence=c.confidence if len(rows) == 1 and a else Confidence.MEDIUM)
+        confidence=c.confidence if len(rows) == 1 and a else Confidence.MEDIUM,
+    )

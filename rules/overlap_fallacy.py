@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 class OverlapFallacy(Rule):
-    """"The intervals overlap, so there is no difference" (or the reverse).
+    """ "The intervals overlap, so there is no difference" (or the reverse).
 
     **What.** A sentence that concludes "no (significant) difference" from
     overlapping confidence intervals or error bars. When the two intervals are
@@ -53,32 +53,61 @@ class OverlapFallacy(Rule):
         for c in claims(source, "comparison"):
             f = c.fields
             if f.get("overlap") == "sig":
-                yield emit(self, c, "non-overlapping intervals do imply a difference, but the test "
-                           "is conservative; report the interval of the difference itself",
-                           suggestion="Report the difference with its own 95% interval (paired if "
-                           "the models share items).", evidence={}, severity=Severity.INFO)
+                yield emit(
+                    self,
+                    c,
+                    "non-overlapping intervals do imply a difference, but the test "
+                    "is conservative; report the interval of the difference itself",
+                    suggestion="Report the difference with its own 95% interval (paired if "
+                    "the models share items).",
+                    evidence={},
+                    severity=Severity.INFO,
+                )
                 continue
             if f.get("overlap") != "null":
                 continue
             ivs = [iv for iv in f.get("intervals", []) if "lo" in iv or "pm" in iv]
             ev: dict = {}
             tail = ""
-            fix = ("The 95% intervals overlap, which does not show the models are equal; test the "
-                   "difference directly (a paired test such as McNemar if both models answered "
-                   "the same items) and report its interval.")
+            fix = (
+                "The 95% intervals overlap, which does not show the models are equal; test the "
+                "difference directly (a paired test such as McNemar if both models answered "
+                "the same items) and report its interval."
+            )
             if len(ivs) == 2:
                 (m1, h1), (m2, h2) = (_mh(iv) for iv in ivs)
                 d, h = m2 - m1, (h1 * h1 + h2 * h2) ** 0.5
-                ev = {"diff": d, "halfwidth": h, "lo": d - h, "hi": d + h, "significant": abs(d) > h}
-                verdict = "excludes 0: the difference is significant" if abs(d) > h else "contains 0"
-                tail = f"; here the interval of the difference is {signed(d)} ± {num(h)} and {verdict}"
-                fix = (f"The intervals overlap, but the difference is {signed(d)} points (95% "
-                       f"interval {signed(d - h)} to {signed(d + h)}, unpaired); "
-                       + ("it is statistically significant." if abs(d) > h else
-                          "it is inconclusive, which is not the same as no difference."))
-            yield emit(self, c, "overlapping intervals do not show there is no difference: the "
-                       "interval of a difference is √(h₁² + h₂²), narrower than the two intervals "
-                       f"side by side{tail}", suggestion=fix, evidence=ev)
+                ev = {
+                    "diff": d,
+                    "halfwidth": h,
+                    "lo": d - h,
+                    "hi": d + h,
+                    "significant": abs(d) > h,
+                }
+                verdict = (
+                    "excludes 0: the difference is significant" if abs(d) > h else "contains 0"
+                )
+                tail = (
+                    f"; here the interval of the difference is {signed(d)} ± {num(h)} and {verdict}"
+                )
+                fix = (
+                    f"The intervals overlap, but the difference is {signed(d)} points (95% "
+                    f"interval {signed(d - h)} to {signed(d + h)}, unpaired); "
+                    + (
+                        "it is statistically significant."
+                        if abs(d) > h
+                        else "it is inconclusive, which is not the same as no difference."
+                    )
+                )
+            yield emit(
+                self,
+                c,
+                "overlapping intervals do not show there is no difference: the "
+                "interval of a difference is √(h₁² + h₂²), narrower than the two intervals "
+                f"side by side{tail}",
+                suggestion=fix,
+                evidence=ev,
+            )
 
 
 def _mh(iv: dict) -> tuple[float, float]:

@@ -86,18 +86,34 @@ def _candidates(c: Claim, alpha: float) -> list[tuple[str, float, float, float, 
         m = b + cc
         variants = [p]
         if m:
-            variants.append(sig.p_from_chi2((abs(b - cc) - 1) ** 2 / m if abs(b - cc) > 1 else 0.0, 1))
+            variants.append(
+                sig.p_from_chi2((abs(b - cc) - 1) ** 2 / m if abs(b - cc) > 1 else 0.0, 1)
+            )
             variants.append(sig.p_from_chi2((b - cc) ** 2 / m, 1))
-        out.append((f"McNemar with {b} vs {cc} discordant items", p, min(variants), max(variants),
-                    {"test": "mcnemar", "b": b, "c": cc}))
+        out.append(
+            (
+                f"McNemar with {b} vs {cc} discordant items",
+                p,
+                min(variants),
+                max(variants),
+                {"test": "mcnemar", "b": b, "c": cc},
+            )
+        )
     a, bv = f.get("a_value"), f.get("b_value")
     if not out and f.get("unpaired_test") and a and bv and c.n:
         from benchaudit.stats.paired import unpaired_diff
 
         x, y = points(a, bv) / 100, points(bv, a) / 100
         *_, z, p = unpaired_diff(x, c.n, y, c.n)
-        out.append((f"a two-proportion z-test of {a} vs {bv} on {c.n} items", p, p, p,
-                    {"test": "two-proportion", "z": z, "n": c.n}))
+        out.append(
+            (
+                f"a two-proportion z-test of {a} vs {bv} on {c.n} items",
+                p,
+                p,
+                p,
+                {"test": "two-proportion", "z": z, "n": c.n},
+            )
+        )
     return out
 
 
@@ -107,16 +123,29 @@ def _check(rule: Rule, c: Claim, alpha: float) -> Iterable[Finding]:
     f = c.fields
     cands = _candidates(c, alpha)
     if not cands:
-        for p in f.get("pvalues", []):
-            if f.get("significant") == "no" and p["op"] in ("=", "<", "<=") and float(p["value"]) < alpha:
-                yield emit(rule, c, f"called not significant, but the reported {p['text']} is below "
-                           f"α = {alpha:g}", suggestion=f"Either the difference is significant "
-                           f"({p['text']}), or the p-value is misreported; recheck the test.",
-                           evidence={"p": float(p["value"]), "alpha": alpha})
+        pvals = f.get("pvalues", [])
+        for p in pvals if len(pvals) == 1 else []:
+            if (
+                f.get("significant") == "no"
+                and p["op"] in ("=", "<", "<=")
+                and float(p["value"]) < alpha
+            ):
+                yield emit(
+                    rule,
+                    c,
+                    f"called not significant, but the reported {p['text']} is below α = {alpha:g}",
+                    suggestion=f"Either the difference is significant "
+                    f"({p['text']}), or the p-value is misreported; recheck the test.",
+                    evidence={"p": float(p["value"]), "alpha": alpha},
+                )
         return
     pvals = f.get("pvalues", [])
     for i, (label, p, lo, hi, ev) in enumerate(cands):
-        rep = pvals[i] if i < len(pvals) else (pvals[-1] if len(pvals) == 1 and len(cands) == 1 else None)
+        rep = (
+            pvals[i]
+            if i < len(pvals)
+            else (pvals[-1] if len(pvals) == 1 and len(cands) == 1 else None)
+        )
         ev = {**ev, "computed_p": p, "p_low": lo, "p_high": hi, "alpha": alpha}
         if rep is not None:
             r = check_reported(rep["op"], rep["value"], lo, hi, p, alpha)
@@ -125,20 +154,34 @@ def _check(rule: Rule, c: Claim, alpha: float) -> Iterable[Finding]:
             ev["reported"] = f"{rep['op']} {rep['value']}"
             flip = r.decision_flip
             yield emit(
-                rule, c,
+                rule,
+                c,
                 f"{label} gives p = {p:.3g}, not {rep['text']}"
                 + (f": the decision at α = {alpha:g} flips" if flip else ""),
                 suggestion=f"{label}, p = {_fmt(p)}"
                 + (f" (not significant at α = {alpha:g})." if p >= alpha else "."),
-                evidence=ev, severity=Severity.ERROR if flip else Severity.WARNING)
+                evidence=ev,
+                severity=Severity.ERROR if flip else Severity.WARNING,
+            )
         elif f.get("significant") == "yes" and lo >= alpha:
-            yield emit(rule, c, f"called significant, but {label} gives p = {p:.3g} ≥ α = {alpha:g}",
-                       suggestion=f"{label}, p = {_fmt(p)}: the difference is not statistically "
-                       f"significant at α = {alpha:g}.", evidence=ev, severity=Severity.ERROR)
+            yield emit(
+                rule,
+                c,
+                f"called significant, but {label} gives p = {p:.3g} ≥ α = {alpha:g}",
+                suggestion=f"{label}, p = {_fmt(p)}: the difference is not statistically "
+                f"significant at α = {alpha:g}.",
+                evidence=ev,
+                severity=Severity.ERROR,
+            )
         elif f.get("significant") == "no" and hi < alpha:
-            yield emit(rule, c, f"called not significant, but {label} gives p = {p:.3g} < α = {alpha:g}",
-                       suggestion=f"{label}, p = {_fmt(p)}: the difference is significant at "
-                       f"α = {alpha:g}.", evidence=ev)
+            yield emit(
+                rule,
+                c,
+                f"called not significant, but {label} gives p = {p:.3g} < α = {alpha:g}",
+                suggestion=f"{label}, p = {_fmt(p)}: the difference is significant at "
+                f"α = {alpha:g}.",
+                evidence=ev,
+            )
 
 
 def _fmt(p: float) -> str:

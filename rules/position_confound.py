@@ -62,16 +62,22 @@ class PositionConfound(Rule):
         minimum = int(self.options.get("min-battles", MIN_BATTLES))
         as_a, as_b = data.slots()
         total = as_a + as_b
-        stuck = [k for k in range(len(data.models))
-                 if total[k] >= minimum and (as_a[k] == 0 or as_b[k] == 0)]
+        stuck = [
+            k
+            for k in range(len(data.models))
+            if total[k] >= minimum and (as_a[k] == 0 or as_b[k] == 0)
+        ]
         if not stuck:
             return
         stuck.sort(key=lambda k: (-int(total[k]), data.models[k]))
         k = stuck[0]
         slot = "model_a" if as_b[k] == 0 else "model_b"
         other = "model_b" if slot == "model_a" else "model_a"
-        more = f" (and {len(stuck) - 1} other model(s) always sit in one slot)" if len(
-            stuck) > 1 else ""
+        more = (
+            f" (and {len(stuck) - 1} other model(s) always sit in one slot)"
+            if len(stuck) > 1
+            else ""
+        )
         first_row = int((data.a if slot == "model_a" else data.b).tolist().index(k))
         yield self.finding(
             Location(source.path, data.line_of(first_row)),
@@ -87,8 +93,10 @@ class PositionConfound(Rule):
                 "model": data.models[k],
                 "slot": slot,
                 "battles": int(total[k]),
-                "one_slot_models": {data.models[j]: {"model_a": int(as_a[j]),
-                                                     "model_b": int(as_b[j])} for j in stuck},
+                "one_slot_models": {
+                    data.models[j]: {"model_a": int(as_a[j]), "model_b": int(as_b[j])}
+                    for j in stuck
+                },
             },
             confidence=Confidence.MEDIUM,
         )

@@ -21,9 +21,10 @@ class RankTie(Rule):
     the rule sorts rows by score and finds runs of neighbours whose intervals
     overlap. Each run is one finding at its first row, listing every model with
     its rank range: best rank = 1 + models wholly above, worst rank = models
-    minus those wholly below. A table whose rank column already gives tied rows
-    a shared rank passes. On battles, ratings fitted by benchaudit whose
-    bootstrap intervals overlap are reported as information.
+    minus those wholly below. A run whose rows already share one rank in the
+    table's rank column is reported as information only. On battles, ratings
+    fitted by benchaudit whose bootstrap intervals overlap are reported as
+    information.
     On per-item result files the order comes from the paired, Holm-adjusted
     tests of every pair on shared items: models the tests cannot separate
     form one group, each with its rank range.
@@ -88,13 +89,16 @@ def _leaderboard(rule: Rule, board) -> Iterable[Finding]:
     for group in groups:
         members = [rows[k] for k in group]
         ranks = {e.rank for e in members}
-        if board.rank_column and len(ranks) == 1 and None not in ranks:
-            continue  # the table already shows them as tied
+        # A rank column that already gives the run one shared rank reports the tie.
+        shown = bool(board.rank_column) and len(ranks) == 1 and None not in ranks
         first, last = group[0] + 1, group[-1] + 1
         parts = [f"{e.model} {_fmt(e.score)} [{_fmt(e.low)}, {_fmt(e.high)}]" for e in members]
         ranges = ", ".join(
-            f"{rows[k].model} (rank {best[k]}–{worst[k]})" if best[k] != worst[k]
-            else f"{rows[k].model} (rank {best[k]})" for k in group)
+            f"{rows[k].model} (rank {best[k]}–{worst[k]})"
+            if best[k] != worst[k]
+            else f"{rows[k].model} (rank {best[k]})"
+            for k in group
+        )
         yield rule.finding(
             Location(board.path, members[0].line),
             f"{len(members)} neighbours ranked {first}–{last} are not separated: their 95% "
@@ -112,6 +116,7 @@ def _leaderboard(rule: Rule, board) -> Iterable[Finding]:
                 "interval_from": board.interval_from,
             },
             confidence=Confidence.HIGH if board.interval_from == "ci column" else Confidence.MEDIUM,
+            severity=Severity.INFO if shown else None,
         )
 
 
@@ -128,12 +133,20 @@ def _battles(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
             f"Bradley–Terry ratings of {', '.join(names)} have overlapping 95% bootstrap "
             "intervals: their order is not established by these battles",
             claim=", ".join(names),
-            suggestion="Report them as tied, with rank ranges: " + ", ".join(
-                f"{r.models[k]} {score[k]:.0f} [{lo[k]:.0f}, {hi[k]:.0f}] rank "
-                f"{best[k]}–{worst[k]}" for k in group) + ".",
-            evidence={"models": names, "rating": [score[k] for k in group],
-                      "ci_low": [lo[k] for k in group], "ci_high": [hi[k] for k in group],
-                      "rank_low": [best[k] for k in group], "rank_high": [worst[k] for k in group],
-                      "ci_method": r.method},
+            suggestion="Report them as tied, with rank ranges: "
+            + ", ".join(
+                f"{r.models[k]} {score[k]:.0f} [{lo[k]:.0f}, {hi[k]:.0f}] rank {best[k]}–{worst[k]}"
+                for k in group
+            )
+            + ".",
+            evidence={
+                "models": names,
+                "rating": [score[k] for k in group],
+                "ci_low": [lo[k] for k in group],
+                "ci_high": [hi[k] for k in group],
+                "rank_low": [best[k] for k in group],
+                "rank_high": [worst[k] for k in group],
+                "ci_method": r.method,
+            },
             severity=Severity.INFO,
         )

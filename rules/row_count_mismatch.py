@@ -65,8 +65,10 @@ class RowCountMismatch(Rule):
         rs = source.data
         mx = analyse(rs, ctx).matrix
         k, n = mx.n_models, mx.n_items
-        cell = rs.model.codes.astype(np.int64) * n + rs.item.codes
-        if rs.sample is not None or rs.seed is not None:
+        if rs.sample is None and rs.seed is None and int(mx.rows.max(initial=0)) <= 1:
+            dup_rows = np.array([], dtype=np.int64)
+        elif rs.sample is not None or rs.seed is not None:
+            cell = rs.model.codes.astype(np.int64) * n + rs.item.codes
             # Repeats by design: a row is a duplicate when its (sample, seed) repeats too.
             key = cell
             for col in (rs.sample, rs.seed):
@@ -75,6 +77,7 @@ class RowCountMismatch(Rule):
             _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
             dup_rows = np.flatnonzero(counts[inverse] > 1)
         else:
+            cell = rs.model.codes.astype(np.int64) * n + rs.item.codes
             dup_cells = np.flatnonzero(mx.rows.ravel() > 1)
             dup_rows = (np.flatnonzero(np.isin(cell, dup_cells)) if dup_cells.size
                         else np.array([], dtype=np.int64))

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from benchaudit.evidence import KINDS, Source
 from benchaudit.finding import Finding, Location, Severity
 from benchaudit.registry import Rule
-from benchaudit.suppress import parse
+from benchaudit.suppress import suppressions
 
 
 class SuppressionWithoutReason(Rule):
@@ -43,7 +43,7 @@ class SuppressionWithoutReason(Rule):
     reads = KINDS
 
     def check(self, source: Source, ctx) -> Iterable[Finding]:
-        for sup in parse(source.lines or []):
+        for sup in suppressions(source):
             if sup.valid:
                 continue
             names = ", ".join(sup.names) or "*"

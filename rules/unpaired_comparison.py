@@ -63,17 +63,24 @@ class UnpairedComparison(Rule):
                 x, y = points(a, b), points(b, a)
                 u = unpaired(x, y, c.n, 1 - ctx.alpha)
                 ev.update(u)
-                fix = (f"{num(x)}% vs {num(y)}% on the same {c.n} items: {signed(u['diff'])} points; "
-                       f"the unpaired 95% interval ({signed(u['lo'])} to {signed(u['hi'])}, p = "
-                       f"{u['p']:.2g}) ignores the pairing; report a McNemar test on the "
-                       f"discordant items and the paired interval.")
+                fix = (
+                    f"{num(x)}% vs {num(y)}% on the same {c.n} items: {signed(u['diff'])} points; "
+                    f"the unpaired 95% interval ({signed(u['lo'])} to {signed(u['hi'])}, p = "
+                    f"{u['p']:.2g}) ignores the pairing; report a McNemar test on the "
+                    f"discordant items and the paired interval."
+                )
             else:
-                fix = ("Both models answered the same items: compare them with a paired test "
-                       "(McNemar on the items only one model got right, or a paired bootstrap) "
-                       "and report the paired interval of the difference.")
+                fix = (
+                    "Both models answered the same items: compare them with a paired test "
+                    "(McNemar on the items only one model got right, or a paired bootstrap) "
+                    "and report the paired interval of the difference."
+                )
             yield emit(
-                self, c,
+                self,
+                c,
                 f"compared with {test} although both models were scored on the same items; "
                 f"a paired analysis is the right test and is usually much narrower",
-                suggestion=fix, evidence=ev,
-                confidence=c.confidence if shared else Confidence.LOW)
+                suggestion=fix,
+                evidence=ev,
+                confidence=c.confidence if shared else Confidence.LOW,
+            )

@@ -103,13 +103,18 @@ class UnreachableScore(Rule):
             for nb in (below, above)
             if nb is not None
         ]
+        stated = str(claim.fields.get("protocol_text", ""))
+        vote = (
+            claim.protocol == "single" and "@" in stated and not stated.lower().startswith("pass")
+        )
         if claim.protocol == "single" or (claim.protocol == "averaged" and claim.samples):
             severity = Severity.ERROR
-            how = (
-                "as a single pass"
-                if claim.protocol == "single"
-                else f"averaged over {samples} samples"
-            )
+            if vote:
+                how = f"with one voted answer per item ({stated})"
+            elif claim.protocol == "single":
+                how = "as a single pass"
+            else:
+                how = f"averaged over {samples} samples"
         else:
             severity = Severity.WARNING
             how = "if each item was scored once (the protocol is not stated)"
@@ -123,6 +128,8 @@ class UnreachableScore(Rule):
                 f", or state the number of samples averaged per item "
                 f"({S.as_written(claim, value)} needs at least {smin} samples per item)"
             )
+        elif vote:
+            fix += ", or state how many independent votes were averaged"
         elif claim.n_source == "registry":
             fix += ", or state the number of items if you used a different split"
         evidence = {

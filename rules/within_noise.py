@@ -90,9 +90,9 @@ def _leaderboard(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
             f"{second.high:g}]: the lead of {top.score - second.score:.3g} is within noise",
             claim=" ".join(top.cells),
             suggestion=(
-                f"Drop the \"#1\" wording: \"{top.model} and {second.model} are statistically "
+                f'Drop the "#1" wording: "{top.model} and {second.model} are statistically '
                 f"tied for first ({top.score:g} vs {second.score:g}; rank range "
-                f"{got['rank_low']}–{got['rank_high']})\"."
+                f'{got["rank_low"]}–{got["rank_high"]})".'
             ),
             evidence=got,
         )

@@ -62,12 +62,12 @@ def test_bootstrap_interval_is_close_to_the_analytic_one():
     assert lo == pytest.approx(k.ci_low, abs=0.05)
     assert hi == pytest.approx(k.ci_high, abs=0.05)
     assert kappa_bootstrap(judge, human, resamples=500, seed=3) == kappa_bootstrap(
-        judge, human, resamples=500, seed=3)
+        judge, human, resamples=500, seed=3
+    )
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from("abc")), min_size=5,
-                max_size=60))
+@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from("abc")), min_size=5, max_size=60))
 def test_kappa_laws(pairs):
     a = [x for x, _ in pairs]
     b = [y for _, y in pairs]

@@ -64,8 +64,10 @@ def _write_formats(tmp_path: Path) -> list[Path]:
     j = tmp_path / "b.jsonl"
     j.write_text("".join(json.dumps(r) + "\n" for r in recs))
     c = tmp_path / "b.csv"
-    c.write_text("question_id,model_a,model_b,winner\n" + "".join(
-        f"{r['question_id']},{r['model_a']},{r['model_b']},{r['winner']}\n" for r in recs))
+    c.write_text(
+        "question_id,model_a,model_b,winner\n"
+        + "".join(f"{r['question_id']},{r['model_a']},{r['model_b']},{r['winner']}\n" for r in recs)
+    )
     a = tmp_path / "b.json"
     a.write_text(json.dumps(recs))
     out += [j, c, a]
@@ -84,20 +86,43 @@ def test_every_format_gives_the_same_counts(tmp_path):
         src = _read(path)
         assert src.kind == "battles", path.suffix
         pc = src.data.pair_counts()
-        counts.append(sorted(zip([pc.models[i] for i in pc.i], [pc.models[j] for j in pc.j],
-                                 pc.wins_i.tolist(), pc.wins_j.tolist(), pc.ties.tolist())))
+        counts.append(
+            sorted(
+                zip(
+                    [pc.models[i] for i in pc.i],
+                    [pc.models[j] for j in pc.j],
+                    pc.wins_i.tolist(),
+                    pc.wins_j.tolist(),
+                    pc.ties.tolist(),
+                )
+            )
+        )
     assert all(c == counts[0] for c in counts)
 
 
-@pytest.mark.parametrize("body,line,text", [
-    ('{"model_a": "x", "model_b": "y", "winner": "model_a"}\n'
-     '{"model_a": "x", "model_b": "y", "winner": "draw"}\n', 2, "winner is 'draw'"),
-    ('{"model_a": "x", "model_b": "y", "winner": "model_a"}\n{"model_a": "x", "model_b"\n',
-     2, "invalid JSON"),
-    ('{"model_a": "x", "model_b": "x", "winner": "tie"}\n', 1, "against itself"),
-    ('{"model_a": "x", "model_b": "y", "winner": null}\n'
-     '{"model_a": "x", "model_b": "y", "winner": "tie"}\n', 1, "winner is 'nothing'"),
-])
+@pytest.mark.parametrize(
+    "body,line,text",
+    [
+        (
+            '{"model_a": "x", "model_b": "y", "winner": "model_a"}\n'
+            '{"model_a": "x", "model_b": "y", "winner": "draw"}\n',
+            2,
+            "winner is 'draw'",
+        ),
+        (
+            '{"model_a": "x", "model_b": "y", "winner": "model_a"}\n{"model_a": "x", "model_b"\n',
+            2,
+            "invalid JSON",
+        ),
+        ('{"model_a": "x", "model_b": "x", "winner": "tie"}\n', 1, "against itself"),
+        (
+            '{"model_a": "x", "model_b": "y", "winner": null}\n'
+            '{"model_a": "x", "model_b": "y", "winner": "tie"}\n',
+            1,
+            "winner is 'nothing'",
+        ),
+    ],
+)
 def test_malformed_jsonl(tmp_path, body, line, text):
     p = tmp_path / "battles.jsonl"
     p.write_text(body)
@@ -119,8 +144,9 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path):
     p = tmp_path / "battles.jsonl"
     p.write_text('{"model_a": "x", "model_b": "y", "winner": "maybe"}\n')
     before = p.read_bytes()
-    proc = subprocess.run([sys.executable, "-m", "benchaudit", "check", str(p)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchaudit", "check", str(p)], capture_output=True, text=True
+    )
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and ":1:" in proc.stderr
     assert "Traceback" not in proc.stderr
@@ -134,7 +160,8 @@ def test_ratings_in_results_are_deterministic_and_complete():
     rows = r1.results["ratings"]
     assert rows == r2.results["ratings"]
     assert {"model", "rating", "ci_low", "ci_high", "rank_low", "rank_high", "battles"} <= set(
-        rows[0])
+        rows[0]
+    )
     assert rows[0]["model"] == "claude-3-5-sonnet-20240620"
     assert rows[-1]["model"] == "claude-3-haiku-20240307"
     assert sum(r["battles"] for r in rows) == 2 * 2136
@@ -150,9 +177,22 @@ def test_json_output_is_byte_identical(tmp_path):
     for k in range(2):
         target = tmp_path / f"o{k}.json"
         proc = subprocess.run(
-            [sys.executable, "-m", "benchaudit", "check", str(AH), "--format", "json",
-             "--output", str(target), "--fail-on", "never"],
-            capture_output=True, text=True)
+            [
+                sys.executable,
+                "-m",
+                "benchaudit",
+                "check",
+                str(AH),
+                "--format",
+                "json",
+                "--output",
+                str(target),
+                "--fail-on",
+                "never",
+            ],
+            capture_output=True,
+            text=True,
+        )
         assert proc.returncode == 0, proc.stderr
         out.append(target.read_bytes())
     assert out[0] == out[1]

@@ -98,8 +98,9 @@ def _reference_mm(path: Path) -> dict[str, float]:
     for _ in range(20000):
         new = {}
         for i in s:
-            denom = sum(n / (s[i] + s[j if i == k else k])
-                        for (k, j), n in games.items() if i in (k, j))
+            denom = sum(
+                n / (s[i] + s[j if i == k else k]) for (k, j), n in games.items() if i in (k, j)
+            )
             new[i] = wins[i] / denom
         total = sum(new.values())
         new = {k: v / total for k, v in new.items()}
@@ -110,8 +111,9 @@ def _reference_mm(path: Path) -> dict[str, float]:
     return {k: 400 * math.log10(v) for k, v in s.items()}
 
 
-@pytest.mark.parametrize("name", ["arena_hard_battles_74e8b6f.jsonl",
-                                  "arena_hard_battles_57a9881.jsonl"])
+@pytest.mark.parametrize(
+    "name", ["arena_hard_battles_74e8b6f.jsonl", "arena_hard_battles_57a9881.jsonl"]
+)
 def test_arena_hard_within_one_elo_of_reference_mm(name):
     from benchaudit.config import Config
     from benchaudit.engine import Context
@@ -266,3 +268,22 @@ def test_order_sensitivity_flags_close_top_models():
     assert res["max_abs_gap"] > 0
     calm = bt.order_sensitivity(a, b, out, 5, mle, shuffles=30, seed=0, k=1)
     assert calm["max_abs_gap"] < res["max_abs_gap"]
+
+
+@pytest.mark.parametrize("m,n", [(10, 20_000), (6, 60)])
+def test_fixed_information_steps_reach_the_newton_maximum(m, n):
+    a, b, out, models = _simulate(m, n, seed=9)
+    pc = bt.PairCounts.from_codes(a, b, out, models)
+    beta = bt.fit(pc)
+    s, g = bt._replicate_counts(pc, np.random.default_rng(0), 64, "half")
+    inv = np.linalg.inv(bt.information(pc.games(), pc.i, pc.j, m, beta, bt.DEFAULT_RIDGE))
+    fast = bt.solve_batch(s, g, pc.i, pc.j, m, beta, inv)
+    slow = bt.newton(s, g, pc.i, pc.j, m, beta0=beta, tol=1e-10)
+    assert bt.to_elo(fast) == pytest.approx(bt.to_elo(slow), abs=1e-3)
+
+
+def test_votes_needed_for_a_30_point_gap():
+    # Seed 002 §7: about 520 votes for the interval to exclude 50%, about 1,060 for 80% power.
+    assert bt.votes_needed(30) == pytest.approx(520, abs=5)
+    assert bt.votes_needed(30, power=0.8) == pytest.approx(1060, abs=5)
+    assert bt.votes_needed(100) < bt.votes_needed(30)

@@ -63,8 +63,9 @@ def test_matches_simple_implementation_including_edges():
     conf = np.concatenate([rng.uniform(0, 1, 500), np.arange(11) / 10])
     ok = (rng.uniform(0, 1, conf.size) < conf).astype(float)
     for m in (5, 10, 15):
-        assert ece(conf, ok, m) == pytest.approx(simple_ece(conf.tolist(), ok.tolist(), m),
-                                                 abs=1e-12)
+        assert ece(conf, ok, m) == pytest.approx(
+            simple_ece(conf.tolist(), ok.tolist(), m), abs=1e-12
+        )
 
 
 def test_right_closed_bins():
@@ -103,8 +104,11 @@ def test_multiclass_brier_and_nll_against_scipy():
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.floats(0, 1), st.booleans()), min_size=1, max_size=200),
-       st.integers(1, 30), st.sampled_from(["equal-width", "equal-mass"]))
+@given(
+    st.lists(st.tuples(st.floats(0, 1), st.booleans()), min_size=1, max_size=200),
+    st.integers(1, 30),
+    st.sampled_from(["equal-width", "equal-mass"]),
+)
 def test_ece_in_unit_interval(pairs, m, binning):
     conf = [c for c, _ in pairs]
     ok = [float(b) for _, b in pairs]
@@ -150,7 +154,8 @@ def test_report_on_fixture(data_dir):
     data = np.genfromtxt(path, delimiter=",", names=True)
     assert row["bins"] == 10 and row["binning"] == "equal-width"
     assert row["ece"] == pytest.approx(
-        simple_ece(data["confidence"].tolist(), data["correct"].tolist()), abs=1e-12)
+        simple_ece(data["confidence"].tolist(), data["correct"].tolist()), abs=1e-12
+    )
     assert row["n_items"] == 1000
     assert len(report.results["reliability"]) == 10
     assert sum(r["count"] for r in report.results["reliability"]) == 1000
@@ -159,8 +164,9 @@ def test_report_on_fixture(data_dir):
 def test_logits_fixture_fits_temperature(data_dir):
     path = data_dir / "metrics" / "calibration" / "overconfident_logits.jsonl"
     row = audit([str(path)], Config()).results["calibration"][0]
-    csv_row = audit([str(data_dir / "metrics" / "calibration" / "overconfident.csv")],
-                    Config()).results["calibration"][0]
+    csv_row = audit(
+        [str(data_dir / "metrics" / "calibration" / "overconfident.csv")], Config()
+    ).results["calibration"][0]
     assert row["ece"] == pytest.approx(csv_row["ece"], abs=1e-5)
     assert 2.0 < row["temperature"] < 3.0
     assert row["ece_after_temperature"] < row["ece"] / 3
@@ -185,20 +191,22 @@ def test_binary_probability_layout(tmp_path):
 
 def test_class_probability_columns(tmp_path):
     path = tmp_path / "probs.csv"
-    path.write_text("prob_0,prob_1,prob_2,label\n0.7,0.2,0.1,0\n0.1,0.6,0.3,2\n",
-                    encoding="utf-8")
+    path.write_text("prob_0,prob_1,prob_2,label\n0.7,0.2,0.1,0\n0.1,0.6,0.3,2\n", encoding="utf-8")
     row = audit([str(path)], Config()).results["calibration"][0]
     assert row["accuracy"] == pytest.approx(0.5)
     assert row["mean_confidence"] == pytest.approx(0.65)
 
 
-@pytest.mark.parametrize("content,message,line", [
-    ("confidence,correct\n0.9,1\n87,1\n", "percentage", 3),
-    ("confidence,correct\n0.9,maybe\n", "true/false", 2),
-    ("confidence,correct\n0.9\n", "ragged", 2),
-    ("prob_0,prob_1,label\n0.7,0.2,0\n", "sum to 1", 2),
-    ("prob_0,prob_1,label\n0.7,0.3,5\n", "class index", 2),
-])
+@pytest.mark.parametrize(
+    "content,message,line",
+    [
+        ("confidence,correct\n0.9,1\n87,1\n", "percentage", 3),
+        ("confidence,correct\n0.9,maybe\n", "true/false", 2),
+        ("confidence,correct\n0.9\n", "ragged", 2),
+        ("prob_0,prob_1,label\n0.7,0.2,0\n", "sum to 1", 2),
+        ("prob_0,prob_1,label\n0.7,0.3,5\n", "class index", 2),
+    ],
+)
 def test_bad_calibration_files(tmp_path, content, message, line):
     path = tmp_path / "cal.csv"
     path.write_text(content, encoding="utf-8")
@@ -217,6 +225,8 @@ def test_ece_mentions_in_prose_and_tables():
         "| B | 4.8% |",
     ]
     got = [(ln, v, b, bn) for ln, _, v, b, bn in ece_mentions(lines)]
-    assert got == [(1, pytest.approx(0.031), 15, "equal-width"),
-                   (5, pytest.approx(0.021), 10, "equal-mass"),
-                   (6, pytest.approx(0.048), 10, "equal-mass")]
+    assert got == [
+        (1, pytest.approx(0.031), 15, "equal-width"),
+        (5, pytest.approx(0.021), 10, "equal-mass"),
+        (6, pytest.approx(0.048), 10, "equal-mass"),
+    ]

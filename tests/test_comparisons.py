@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from benchaudit.config import Config
 from benchaudit.engine import Context, audit
@@ -24,7 +26,7 @@ def one(text, ctx, kind="comparison"):
 def test_vs_pair_with_n_and_same_items(ctx):
     c = one("On the same 500 questions, model A (73.0%) outperforms model B (70.0%).", ctx)
     f = c.fields
-    assert (f["a_value"], f["b_value"], f["pair"]) == ("73.0", "70.0", "vs")
+    assert (f["a_value"], f["b_value"], f["pair"]) == ("73.0", "70.0", "paren")
     assert c.n == 500 and c.n_source == "sentence"
     assert f["same_items"] and f["direction"] == "better"
     assert c.confidence is Confidence.HIGH
@@ -32,7 +34,11 @@ def test_vs_pair_with_n_and_same_items(ctx):
 
 def test_from_to_and_registry_n(ctx):
     c = one("Our method improves accuracy on GSM8K from 70.0% to 73.0%.", ctx)
-    assert (c.fields["a_value"], c.fields["b_value"], c.fields["pair"]) == ("70.0", "73.0", "from-to")
+    assert (c.fields["a_value"], c.fields["b_value"], c.fields["pair"]) == (
+        "70.0",
+        "73.0",
+        "from-to",
+    )
     assert c.benchmark == "GSM8K" and c.n == 1319 and c.n_source == "registry"
 
 
@@ -82,7 +88,10 @@ def test_pvalues(text, op, value, ctx):
 @pytest.mark.parametrize(
     "text,counts",
     [
-        ("Model A was right on 90 questions where model B was wrong and B on 70 where A was wrong.", [90, 70]),
+        (
+            "Model A was right on 90 questions where model B was wrong and B on 70 where A was wrong.",
+            [90, 70],
+        ),
         ("The models have 30 vs 15 discordant items.", [30, 15]),
         ("Discordant pairs: 45 and 87.", [45, 87]),
         ("b = 30, c = 15 (McNemar).", [30, 15]),
@@ -106,7 +115,10 @@ def test_significance_words(ctx):
 
 
 def test_intervals_both_sides(ctx):
-    c = one("Model A scores 70.0 ± 2.0 and model B 74.0 ± 2.0; the intervals overlap, so no difference.", ctx)
+    c = one(
+        "Model A scores 70.0 ± 2.0 and model B 74.0 ± 2.0; the intervals overlap, so no difference.",
+        ctx,
+    )
     ivs = [iv for iv in c.fields["intervals"] if "pm" in iv]
     assert [(iv["value"], iv["pm"]) for iv in ivs] == [("70.0", "2.0"), ("74.0", "2.0")]
     assert c.fields["overlap"] == "null"
@@ -158,7 +170,9 @@ def test_agreement(ctx):
 def test_passk_formula(ctx):
     c = one("We compute pass@k = 1 − (1 − c/n)^k.", ctx, "pass-at-k")
     assert not c.fields["unbiased_named"]
-    assert not [x for x in extract_sentence("pass@k = 1 - C(n-c, k)/C(n, k)", ctx) if x.kind == "pass-at-k"]
+    assert not [
+        x for x in extract_sentence("pass@k = 1 - C(n-c, k)/C(n, k)", ctx) if x.kind == "pass-at-k"
+    ]
 
 
 def test_emergence(ctx):
@@ -172,8 +186,12 @@ def test_chance_level(ctx):
 
 
 def test_generations(ctx):
-    c = one("We sample 10 completions per problem on HumanEval and report the standard error over "
-            "all 1,640 samples.", ctx, "generations")
+    c = one(
+        "We sample 10 completions per problem on HumanEval and report the standard error over "
+        "all 1,640 samples.",
+        ctx,
+        "generations",
+    )
     assert c.samples == 10 and c.fields["n_used"] == 1640 and c.fields["items"] == 164
 
 
@@ -194,20 +212,54 @@ def test_to_int():
     assert to_int("1,319") == 1319 and to_int("three") == 3 and to_int("x") is None
 
 
-def test_document_pass_inherits_n_from_the_paragraph(ctx):
-    first = extract_sentence(Sentence("We evaluate on 500 held-out questions.", Location("d.md", 1)), ctx)
-    assert not first
-    a = extract_sentence(Sentence("Both models answered the same 500 questions (A: 73.0%).", Location("d.md", 1)), ctx)
-    b = extract_sentence(Sentence("Model A (73.0%) outperforms model B (70.0%).", Location("d.md", 2)), ctx)
+def test_n_from_earlier_in_the_paragraph(tmp_path):
+    p = tmp_path / "card.md"
+    p.write_text(
+        "We evaluate both models on 500 held-out questions.\n"
+        "Model A (73.0%) outperforms model B (70.0%).\n",
+        encoding="utf-8",
+    )
+    report = audit([str(p)], Config(select=["within-noise"]))
+    [f] = report.findings
+    assert f.location.line == 2 and f.evidence["n"] == 500
+
+
+def test_document_pass_inherits_n_from_nearby_claims(ctx):
+    a = extract_sentence(
+        Sentence("On the same 500 questions A beats B (p = 0.01).", Location("d.md", 1)), ctx
+    )
+    b = extract_sentence(
+        Sentence("Model A (73.0%) outperforms model B (70.0%).", Location("d.md", 3)), ctx
+    )
     claims = extract_document([*a, *b], [], ctx)
-    late = [c for c in claims if c.location.line == 2 and c.kind == "comparison"][0]
+    late = [c for c in claims if c.location.line == 3 and c.kind == "comparison"][0]
     assert late.n == 500 and late.n_source.startswith("context")
 
 
 def test_end_to_end_markdown(tmp_path):
     p = tmp_path / "card.md"
-    p.write_text("On the same 500 questions, model A (73.0%) outperforms model B (70.0%).\n", encoding="utf-8")
+    p.write_text(
+        "On the same 500 questions, model A (73.0%) outperforms model B (70.0%).\n",
+        encoding="utf-8",
+    )
     report = audit([str(p)], Config(select=["within-noise"]))
     [f] = report.findings
     assert f.suggestion.startswith("73.0% vs 70.0% on the same 500 questions: +3.0 points")
     assert "−2.6 to +8.6" in f.suggestion
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("abcdefpz tnx()=<>%.,;:±-−+0123456789vs^*/χ²F[]")), max_size=120))
+def test_extraction_never_raises(text):
+    ctx = Context(Config())
+    for c in extract_sentence(text, ctx):
+        assert c.kind in {
+            "comparison", "selection", "seeds", "agreement", "pass-at-k", "emergence",
+            "chance-level", "generations",
+        }
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=200))
+def test_extraction_never_raises_on_any_text(text):
+    extract_sentence(text, Context(Config()))

@@ -22,7 +22,16 @@ def test_humaneval_87_3_is_unreachable():
 def test_500_items_move_in_steps_of_0_2():
     assert not G.is_reachable("49.3", 500)
     assert [G.is_reachable(f"49.{d}", 500) for d in range(10)] == [
-        True, False, True, False, True, False, True, False, True, False
+        True,
+        False,
+        True,
+        False,
+        True,
+        False,
+        True,
+        False,
+        True,
+        False,
     ]
     assert not G.is_reachable("96.3", 500)
 
@@ -35,14 +44,18 @@ def test_aime_single_pass_vs_averaged():
     assert 1532 / 1920 == pytest.approx(0.7979, abs=1e-4)
     s = G.min_samples("79.8", 30)
     assert s is not None and s <= 64
-    assert G.is_reachable("79.8", 30, s) and not any(G.is_reachable("79.8", 30, t) for t in range(1, s))
+    assert G.is_reachable("79.8", 30, s) and not any(
+        G.is_reachable("79.8", 30, t) for t in range(1, s)
+    )
 
 
 def test_excess_precision_on_20_items():
     assert G.excess_digits("25.03", 20) == 2
     assert G.excess_digits("25", 20) == 0
     assert G.excess_digits("25.0", 20) == 1
-    assert G.needed_decimals(20) == 2 and G.needed_decimals(164) == 3 and G.needed_decimals(1000) == 3
+    assert (
+        G.needed_decimals(20) == 2 and G.needed_decimals(164) == 3 and G.needed_decimals(1000) == 3
+    )
 
 
 def test_ties_round_either_way():

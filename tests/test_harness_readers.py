@@ -347,7 +347,7 @@ def test_inspect_crashed_log_and_unscored_samples(tmp_path):
     context = ctx()
     rs = read_one(path, context).data
     assert rs.items == ["q1", "q3"] and rs.meta["unscored"] == 1
-    assert any("1 sample(s) without a score" in n for n in context.notes)
+    assert any("1 sample(s) without a choice score" in n for n in context.notes)
 
 
 def test_inspect_dict_scores_and_scorer_choice(tmp_path):
@@ -607,3 +607,39 @@ def test_lmeval_samples_skip_corpus_level_metrics(tmp_path):
     path.write_text(json.dumps(only_bleu) + "\n", encoding="utf-8")
     with pytest.raises(InputError, match="no per-item metric"):
         read_one(path)
+
+
+def test_sniff_first_line_longer_than_the_probe(tmp_path):
+    line = {
+        "doc_id": 0,
+        "doc": {"context": "word " * 40_000},
+        "target": "x",
+        "arguments": {},
+        "resps": [],
+        "filtered_resps": [],
+        "filter": "none",
+        "acc": 1.0,
+    }
+    path = tmp_path / "long.jsonl"
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    assert reader_module(path) == "lmeval_samples"
+    rec = {"question": "q " * 40_000, "a": {"is_correct": True}, "b": {"is_correct": False}}
+    rec = {"a": rec.pop("a"), "b": rec.pop("b"), **rec}  # systems first, long text last
+    path = tmp_path / "long_nested.jsonl"
+    path.write_text(json.dumps(rec) + "\n", encoding="utf-8")
+    assert reader_module(path) == "nested_json"
+
+
+def test_v04_shot_count_comes_from_n_shot_when_tasks_agree(tmp_path):
+    doc = {
+        "results": {"a": {"acc,none": 0.5}, "b": {"acc,none": 0.6}},
+        "n-shot": {"a": 5, "b": 5},
+        "config": {"model_args": "pretrained=x/m-1b"},
+    }
+    path = tmp_path / "results_a.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert read_one(path).data.num_fewshot == 5
+    doc["n-shot"]["b"] = 0
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    s = read_one(path).data
+    assert s.num_fewshot is None and s.tasks["b"].num_fewshot == 0

@@ -20,16 +20,19 @@ ARENA_HARD = DATA / "arena_hard_auto_leaderboard_2024-05-21.csv"
 ALPACA = DATA / "weighted_alpaca_eval_gpt4_turbo_leaderboard.csv"
 
 
-@pytest.mark.parametrize("text,score,want", [
-    ("+5/-4", 1287, (1283, 1292)),
-    ("-4/+5", 1287, (1283, 1292)),
-    ("(-1.7, 1.9)", 82.6, (80.9, 84.5)),
-    ("(0.0, 0.0)", 50.0, (50.0, 50.0)),
-    ("[1578, 1663]", 1615, (1578, 1663)),
-    ("± 2.1", 70.0, (67.9, 72.1)),
-    ("\u22122.0/+2.2", 41.1, (39.1, 43.3)),
-    ("n/a", 41.1, None),
-])
+@pytest.mark.parametrize(
+    "text,score,want",
+    [
+        ("+5/-4", 1287, (1283, 1292)),
+        ("-4/+5", 1287, (1283, 1292)),
+        ("(-1.7, 1.9)", 82.6, (80.9, 84.5)),
+        ("(0.0, 0.0)", 50.0, (50.0, 50.0)),
+        ("[1578, 1663]", 1615, (1578, 1663)),
+        ("± 2.1", 70.0, (67.9, 72.1)),
+        ("\u22122.0/+2.2", 41.1, (39.1, 43.3)),
+        ("n/a", 41.1, None),
+    ],
+)
 def test_parse_interval(text, score, want):
     got = parse_interval(text, score)
     if want is None:
@@ -78,11 +81,15 @@ def test_arena_hard_leaderboard_tie_groups_match_the_overlaps():
 def test_rank_ranges_on_the_arena_hard_leaderboard():
     report = audit([str(ARENA_HARD)], Config(select=["rank-tie"]))
     rows = {r["model"]: r for r in report.results["leaderboard"]}
-    assert (rows["gpt-4-turbo-2024-04-09"]["rank_low"], rows["gpt-4-turbo-2024-04-09"][
-        "rank_high"]) == (1, 1)
+    assert (
+        rows["gpt-4-turbo-2024-04-09"]["rank_low"],
+        rows["gpt-4-turbo-2024-04-09"]["rank_high"],
+    ) == (1, 1)
     assert (rows["gpt-4-0314"]["rank_low"], rows["gpt-4-0314"]["rank_high"]) == (7, 8)
-    assert (rows["claude-3-haiku-20240307"]["rank_low"],
-            rows["claude-3-haiku-20240307"]["rank_high"]) == (10, 14)
+    assert (
+        rows["claude-3-haiku-20240307"]["rank_low"],
+        rows["claude-3-haiku-20240307"]["rank_high"],
+    ) == (10, 14)
 
 
 def test_alpacaeval_uses_the_standard_error_of_the_chosen_score():
@@ -92,22 +99,27 @@ def test_alpacaeval_uses_the_standard_error_of_the_chosen_score():
     assert board.score_column == "win_rate" and board.interval_from == "standard error"
     null = next(e for e in board.entries if e.model == "NullModel")
     assert null.low == pytest.approx(76.91979180386511 - 1.959964 * 0.9090102449662572, abs=1e-5)
-    lc = load(ALPACA, str(ALPACA), Context(Config(columns={"score":
-                                                             "length_controlled_winrate"})))[0]
+    lc = load(ALPACA, str(ALPACA), Context(Config(columns={"score": "length_controlled_winrate"})))[
+        0
+    ]
     null_lc = next(e for e in lc.data.entries if e.model == "NullModel")
     assert null_lc.score == pytest.approx(86.45780691307947)
     assert null_lc.high - null_lc.score == pytest.approx(1.959964 * 0.14180005113427935, abs=1e-5)
 
 
 def test_top_within_noise_for_documents():
-    board = analyse_table(["Model", "Score", "95% CI"],
-                          [["a", "82.6", "(-1.7, 1.9)"], ["b", "81.9", "(-2.1, 2.4)"]],
-                          [3, 4], "card.md")
+    board = analyse_table(
+        ["Model", "Score", "95% CI"],
+        [["a", "82.6", "(-1.7, 1.9)"], ["b", "81.9", "(-2.1, 2.4)"]],
+        [3, 4],
+        "card.md",
+    )
     got = top_within_noise(board)
     assert got["model"] == "a" and got["runner_up"] == "b"
     assert (got["rank_low"], got["rank_high"]) == (1, 2)
-    clear = analyse_table(["Model", "Score", "95% CI"],
-                          [["a", "90", "±1"], ["b", "80", "±1"]], None, "card.md")
+    clear = analyse_table(
+        ["Model", "Score", "95% CI"], [["a", "90", "±1"], ["b", "80", "±1"]], None, "card.md"
+    )
     assert top_within_noise(clear) is None
 
 
@@ -116,10 +128,13 @@ def test_not_a_leaderboard():
     assert analyse_table(["model", "notes"], [["a", "x"], ["b", "y"]]) is None
 
 
-@pytest.mark.parametrize("body,line,text", [
-    ("model,score\na,1\nb,2,3\n", 3, "ragged row"),
-    ("model,score\na,1\na,2\n", 3, "appears twice"),
-])
+@pytest.mark.parametrize(
+    "body,line,text",
+    [
+        ("model,score\na,1\nb,2,3\n", 3, "ragged row"),
+        ("model,score\na,1\na,2\n", 3, "appears twice"),
+    ],
+)
 def test_malformed_leaderboards(tmp_path, body, line, text):
     p = tmp_path / "board.csv"
     p.write_text(body)

@@ -22,12 +22,21 @@ def skill(x: float) -> float:
     return 1 / (1 + 10 ** -(x - 21))
 
 
-@pytest.mark.parametrize("metric,kind", [
-    ("acc", mg.ALL_OR_NOTHING), ("exact_match,strict-match", mg.ALL_OR_NOTHING),
-    ("acc_norm", mg.ALL_OR_NOTHING), ("ppl", mg.CONTINUOUS), ("word_perplexity", mg.CONTINUOUS),
-    ("brier", mg.CONTINUOUS), ("edit_similarity", mg.CONTINUOUS), ("loglik", mg.CONTINUOUS),
-    ("likelihood_difference", None), ("pct_stereotype", None),
-])
+@pytest.mark.parametrize(
+    "metric,kind",
+    [
+        ("acc", mg.ALL_OR_NOTHING),
+        ("exact_match,strict-match", mg.ALL_OR_NOTHING),
+        ("acc_norm", mg.ALL_OR_NOTHING),
+        ("ppl", mg.CONTINUOUS),
+        ("word_perplexity", mg.CONTINUOUS),
+        ("brier", mg.CONTINUOUS),
+        ("edit_similarity", mg.CONTINUOUS),
+        ("loglik", mg.CONTINUOUS),
+        ("likelihood_difference", None),
+        ("pct_stereotype", None),
+    ],
+)
 def test_classify(metric, kind):
     assert mg.classify(metric) == kind
 
@@ -54,7 +63,8 @@ def test_transition_widths_from_the_seed():
     # In closed form the linear ruler's 10-90% width is 2 log10(9) decades.
     fine = [12 + 0.001 * i for i in range(18001)]
     assert mg.transition_width(fine, [skill(x) for x in fine]) == pytest.approx(
-        2 * math.log10(9), abs=1e-4)
+        2 * math.log10(9), abs=1e-4
+    )
 
 
 def test_width_narrows_as_answers_get_longer():
@@ -150,11 +160,15 @@ def test_family_and_sizes():
 
 def test_harness_files_group_by_setting(data_dir):
     ctx = Context(Config())
-    paths = [str(data_dir / "metrics" / "pythia_zero_shot"),
-             str(data_dir / "metrics" / "pythia_five_shot")]
+    paths = [
+        str(data_dir / "metrics" / "pythia_zero_shot"),
+        str(data_dir / "metrics" / "pythia_five_shot"),
+    ]
     groups = from_harness(load_sources(paths, ctx))
     assert [(g.setting, len(g.curves[("lambada_openai", "acc")].points)) for g in groups] == [
-        ("0-shot", 8), ("5-shot", 7)]
+        ("0-shot", 8),
+        ("5-shot", 7),
+    ]
     mmlu = groups[0].curves[("mmlu", "acc")]
     assert mmlu.note.startswith("57 subjects")
     assert min(mmlu.values) == pytest.approx(0.244, abs=5e-4)
@@ -163,8 +177,10 @@ def test_harness_files_group_by_setting(data_dir):
 
 @pytest.mark.slow
 def test_pythia_zero_shot_lambada_is_a_mirage(data_dir):
-    report = audit([str(data_dir / "metrics" / "pythia_zero_shot")],
-                   Config(select=["metric-mirage", "constant-score"]))
+    report = audit(
+        [str(data_dir / "metrics" / "pythia_zero_shot")],
+        Config(select=["metric-mirage", "constant-score"]),
+    )
     warnings = [f for f in report.findings if f.severity.label == "warning"]
     mirage = [f for f in warnings if f.name == "metric-mirage"]
     assert [f.evidence["task"] for f in mirage] == ["lambada_openai"]
@@ -193,10 +209,13 @@ def test_summary_csv_reads_as_two_settings(data_dir):
     assert lam.values[0] == pytest.approx(0.1846)
 
 
-@pytest.mark.parametrize("content,message,line", [
-    ("model,n_params,acc\na-1b,1e9,0.5\na-2b,lots,0.6\n", "positive number", 3),
-    ("model,n_params,acc\na-1b,1e9,0.5\na-2b,2e9\n", "ragged", 3),
-])
+@pytest.mark.parametrize(
+    "content,message,line",
+    [
+        ("model,n_params,acc\na-1b,1e9,0.5\na-2b,lots,0.6\n", "positive number", 3),
+        ("model,n_params,acc\na-1b,1e9,0.5\na-2b,2e9\n", "ragged", 3),
+    ],
+)
 def test_bad_scaling_csv(tmp_path, content, message, line):
     path = tmp_path / "scaling.csv"
     path.write_text(content, encoding="utf-8")
@@ -210,3 +229,32 @@ def test_scaling_csv_without_size_column(tmp_path):
     path.write_text("model,acc\na,0.5\nb,0.6\n", encoding="utf-8")
     with pytest.raises(InputError, match="no size column"):
         audit([str(path)], Config(kind="scaling"))
+
+
+def test_v04_harness_files_with_filtered_metrics(tmp_path):
+    import json
+
+    em = {"1b": 0.01, "7b": 0.02, "70b": 0.40}
+    ppl = {"1b": 20.0, "7b": 12.0, "70b": 7.0}
+    paths = []
+    for size in em:
+        doc = {
+            "results": {"toyqa": {"alias": "toyqa", "exact_match,strict-match": em[size],
+                                  "exact_match_stderr,strict-match": 0.005,
+                                  "word_perplexity,none": ppl[size],
+                                  "word_perplexity_stderr,none": "N/A"}},
+            "n-samples": {"toyqa": {"original": 1000, "effective": 1000}},
+            "config": {"model": "hf", "model_args": f"pretrained=acme/toy-{size}"},
+            "lm_eval_version": "0.4.3",
+        }
+        path = tmp_path / f"results_toy-{size}.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        paths.append(str(path))
+    report = audit(paths, Config(select=["metric-mirage"]))
+    (f,) = [f for f in report.findings if f.severity.label == "warning"]
+    assert f.evidence["metric"] == "exact_match,strict-match"
+    assert f.evidence["continuous_metric"] == "word_perplexity"
+    assert f.evidence["sparse"] is True and "only 3 sizes" in f.message
+    rows = {r["metric"]: r for r in report.results["scaling"]}
+    assert rows["exact_match,strict-match"]["family"] == "acme/toy-*"
+    assert rows["exact_match,strict-match"]["sparse"] is True

@@ -35,8 +35,15 @@ def exact(n: int, c: int, k: int) -> float:
 
 
 @pytest.mark.parametrize(
-    "n,c,k,want", [(10, 3, 1, 0.3), (10, 3, 2, 0.5333333), (5, 4, 2, 1.0), (10, 0, 3, 0.0),
-                   (20, 5, 1, 0.25), (20, 5, 10, 0.9837)],
+    "n,c,k,want",
+    [
+        (10, 3, 1, 0.3),
+        (10, 3, 2, 0.5333333),
+        (5, 4, 2, 1.0),
+        (10, 0, 3, 0.0),
+        (20, 5, 1, 0.25),
+        (20, 5, 10, 0.9837),
+    ],
 )
 def test_golden(n, c, k, want):
     assert pass_at_k(n, c, k) == pytest.approx(want, abs=1e-4)
@@ -48,8 +55,9 @@ def test_benchmark_average_from_seed():
     assert estimate([20, 20, 20], [5, 0, 12], 1).estimate == pytest.approx(0.2833, abs=1e-4)
 
 
-@pytest.mark.parametrize("p,n,k,true,plugin", [(0.15, 20, 5, 0.556, 0.518),
-                                               (0.05, 20, 10, 0.401, 0.336)])
+@pytest.mark.parametrize(
+    "p,n,k,true,plugin", [(0.15, 20, 5, 0.556, 0.518), (0.05, 20, 10, 0.401, 0.336)]
+)
 def test_plugin_bias_golden(p, n, k, true, plugin):
     t, e_plugin, e_unbiased = plugin_expectation(p, n, k)
     assert t == pytest.approx(true, abs=5e-4)
@@ -96,8 +104,11 @@ def test_array_matches_scipy_comb_over_a_grid():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(1, 300).flatmap(
-    lambda n: st.tuples(st.just(n), st.integers(0, n), st.integers(1, n))))
+@given(
+    st.integers(1, 300).flatmap(
+        lambda n: st.tuples(st.just(n), st.integers(0, n), st.integers(1, n))
+    )
+)
 def test_properties(nck):
     n, c, k = nck
     v = pass_at_k(n, c, k)
@@ -152,8 +163,9 @@ def test_samples_without_results_is_refused(data_dir, tmp_path):
 
 def test_cli_refusal_is_one_line_exit_2(data_dir):
     path = data_dir / "metrics" / "humaneval" / "example_samples.jsonl"
-    proc = subprocess.run([sys.executable, "-m", "benchaudit", "check", str(path)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchaudit", "check", str(path)], capture_output=True, text=True
+    )
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1
     assert "no pass/fail results" in proc.stderr
@@ -166,8 +178,12 @@ def _write_results(path, n_per, c_per, rng):
             verdicts[:c] = True
             rng.shuffle(verdicts)
             for v in verdicts:
-                rec = {"task_id": f"HumanEval/{t}", "completion": "    pass",
-                       "result": "passed" if v else "failed: AssertionError", "passed": bool(v)}
+                rec = {
+                    "task_id": f"HumanEval/{t}",
+                    "completion": "    pass",
+                    "result": "passed" if v else "failed: AssertionError",
+                    "passed": bool(v),
+                }
                 fh.write(json.dumps(rec) + "\n")
 
 
@@ -197,11 +213,14 @@ def test_counts_table_and_unequal_n(tmp_path):
     assert 20 not in rows
 
 
-@pytest.mark.parametrize("content,message", [
-    ("problem,n,c\na,10,11\n", "c <= n"),
-    ("problem,n,c\na,ten,1\n", "whole number"),
-    ("problem,n,c\na,10\n", "ragged"),
-])
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        ("problem,n,c\na,10,11\n", "c <= n"),
+        ("problem,n,c\na,ten,1\n", "whole number"),
+        ("problem,n,c\na,10\n", "ragged"),
+    ],
+)
 def test_bad_counts_tables(tmp_path, content, message):
     path = tmp_path / "counts.csv"
     path.write_text(content, encoding="utf-8")
@@ -212,8 +231,9 @@ def test_bad_counts_tables(tmp_path, content, message):
 
 def test_bad_jsonl_line(tmp_path):
     path = tmp_path / "x_results.jsonl"
-    path.write_text('{"task_id": "a", "passed": true}\n{"task_id": "a", "passed": maybe}\n',
-                    encoding="utf-8")
+    path.write_text(
+        '{"task_id": "a", "passed": true}\n{"task_id": "a", "passed": maybe}\n', encoding="utf-8"
+    )
     with pytest.raises(InputError) as err:
         audit([str(path)], Config(kind="samples"))
     assert err.value.line == 2

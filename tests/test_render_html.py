@@ -76,13 +76,14 @@ def test_other_markup_from_inputs_is_escaped():
 
 
 def test_inline_svg_plots_for_known_sections(page):
-    assert page.count("<svg") == 5
+    assert page.count("<svg") == 6
     for caption in (
         "Per-model scores with 95% intervals",
         "Pairwise comparisons",
         "Reliability diagram",
         "Scaling curves",
         "Ratings with 95% intervals",
+        "pass@k against k",
     ):
         assert caption in page
 
@@ -135,7 +136,7 @@ def test_grade_and_counts(page):
 
 
 def test_unknown_section_renders_as_a_table(page):
-    assert "Contamination" in page
+    assert "Custom analysis" in page
     assert "&amp; &lt; &gt; &#34; &#39;" in page
 
 
@@ -150,7 +151,10 @@ def test_odd_values_do_not_break_plots():
             "models": [{"model": "a", "score": None, "ci_low": "x"}, {"model": "b", "score": 0.5}],
             "comparisons": [{"a": "a", "b": "b", "diff": "n/a"}],
             "calibration": [{"bin": 1}],
-            "scaling": [{"params": 0, "value": float("nan")}],
+            "reliability": [{"bin": 1, "confidence": "high"}],
+            "scaling": [{"params": 0, "value": float("nan")}, {"points": [[1, None], "x", None]}],
+            "passk": [{"k": 1, "estimate": 0.3}],
+            "leaderboard": [{"model": "x", "score": "70%"}],
             "ratings": [{"model": "a"}],
             "empty": [],
             "scalar": [1, 2],
@@ -165,6 +169,9 @@ def test_plot_functions_return_nothing_without_their_columns():
     assert plots.significance_svg([{"a": "x", "b": "y"}]) == []
     assert plots.reliability_svg([{"model": "a", "bin": 1}]) == []
     assert plots.scaling_svg([{"model": "a"}]) == []
+    # Summary rows of curves (no points) are left to the table.
+    assert plots.scaling_svg([{"family": "f", "first": 0.1, "last": 0.5, "n_scales": 5}]) == []
+    assert plots.passk_svg([{"k": 1, "estimate": 0.3}]) == []
     assert plots.ratings_svg([{"model": "a"}]) == []
 
 
@@ -201,6 +208,10 @@ def test_several_formats_in_one_run(monkeypatch, tmp_path):
             "check",
             "card.md",
             "--format",
+            "text",
+            "--output",
+            "-",
+            "--format",
             "json",
             "--output",
             "a.json",
@@ -222,7 +233,8 @@ def test_several_formats_in_one_run(monkeypatch, tmp_path):
     sarif = json.loads((tmp_path / "b.sarif").read_text())
     assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["BA199", "BA299"]
     assert "87.3%" in (tmp_path / "c.html").read_text()
-    assert result.output.startswith("::error file=card.md,line=1,col=1,title=BA199")
+    assert result.output.startswith("card.md:1:1: BA199 error")
+    assert "\n::error file=card.md,line=1,col=1,title=BA199" in result.output
 
 
 def test_held_out_results_file_with_script_model_name(tmp_path):
@@ -251,3 +263,10 @@ def test_without_matplotlib_tables_still_render(monkeypatch):
     text = html.render(sample_report())
     assert "<svg" not in text and "Per-model scores (95% intervals)" in text
     assert "pip install &#39;benchaudit[plots]&#39;" in text
+
+
+def test_stylesheet_is_inlined_verbatim(page):
+    style = page[page.index("<style>") : page.index("</style>")]
+    assert 'content: "Suggested wording: "' in style
+    assert "details.infos > summary" in style
+    assert "&#34;" not in style and "&gt;" not in style

@@ -28,14 +28,18 @@ def test_t_against_scipy(t, df):
     assert sig.p_from_t(t, df) == pytest.approx(2 * stats.t.sf(abs(t), df), rel=1e-9, abs=1e-15)
 
 
-@pytest.mark.parametrize("x,df", [(3.84, 1), (10.0, 5), (0.1, 2), (50.0, 30), (2.256, 1), (200.0, 150)])
+@pytest.mark.parametrize(
+    "x,df", [(3.84, 1), (10.0, 5), (0.1, 2), (50.0, 30), (2.256, 1), (200.0, 150)]
+)
 def test_chi2_against_scipy(x, df):
     from scipy import stats
 
     assert sig.p_from_chi2(x, df) == pytest.approx(stats.chi2.sf(x, df), rel=1e-9, abs=1e-15)
 
 
-@pytest.mark.parametrize("f,d1,d2", [(4.2, 1, 30), (2.5, 3, 100), (0.3, 2, 10), (20.0, 5, 5), (1.0, 40, 40)])
+@pytest.mark.parametrize(
+    "f,d1,d2", [(4.2, 1, 30), (2.5, 3, 100), (0.3, 2, 10), (20.0, 5, 5), (1.0, 40, 40)]
+)
 def test_f_against_scipy(f, d1, d2):
     from scipy import stats
 
@@ -115,4 +119,6 @@ def test_rotation_chance_against_binomial(k, m, data):
     from scipy import stats
 
     r = data.draw(st.integers(0, m))
-    assert chance.rotation_chance(k, m, r) == pytest.approx(stats.binom.sf(r - 1, m, 1 / k), abs=1e-12)
+    assert chance.rotation_chance(k, m, r) == pytest.approx(
+        stats.binom.sf(r - 1, m, 1 / k), abs=1e-12
+    )

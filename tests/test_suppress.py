@@ -266,3 +266,21 @@ def test_bad_baseline_is_one_line_exit_2(env, content, msg):
     assert result.exit_code == 2
     assert msg in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_examples_in_markdown_code_blocks_are_not_suppressions(env):
+    (env / "guide.md").write_text(
+        "How to suppress:\n\n```markdown\n<!-- benchaudit: ignore[test-unreachable] -->\n"
+        "```\n\nor\n\n    # benchaudit: ignore[test-unreachable]\n\n"
+        "<!-- benchaudit: ignore[test-unreachable] -->\n87.3%\n"
+    )
+    report = _run(env / "guide.md")
+    got = [(f.name, f.location.line) for f in report.findings if f.name != "test-unreachable"]
+    assert got == [("suppression-without-reason", 11)]
+
+
+def test_code_lines():
+    from benchaudit.suppress import _code_lines
+
+    lines = ["text", "", "    code", "    more", "text", "```", "x", "```", "    not code"]
+    assert _code_lines(lines) == {2, 3, 5, 6, 7}

@@ -21,7 +21,7 @@ class ItemMatrix:
 
     value: np.ndarray  # float64, M x N
     present: np.ndarray  # bool, M x N
-    rows: np.ndarray  # int32, M x N: rows behind each cell
+    rows: np.ndarray  # unsigned ints, M x N: rows behind each cell
     weighted: bool  # points / max points
     weight_scale: float  # mean max points per item (1.0 when unweighted)
     points: np.ndarray | None  # M x N sums of points (weighted files)
@@ -37,10 +37,16 @@ class ItemMatrix:
         return int(self.value.shape[1])
 
     def binary_rows(self) -> np.ndarray:
-        """Per model: True when every present item value is exactly 0 or 1."""
-        v = self.value
-        ok = (v == 0.0) | (v == 1.0) | ~self.present
-        return ok.all(axis=1) & (not self.weighted)
+        """Per model: True when every present item value is exactly 0 or 1 (computed once)."""
+        cached = getattr(self, "_binary", None)
+        if cached is None:
+            out = np.empty(self.n_models, dtype=bool)
+            for m in range(self.n_models):  # row by row: no M x N temporaries
+                v = self.value[m]
+                out[m] = not self.weighted and bool(
+                    np.all((v == 0.0) | (v == 1.0) | ~self.present[m]))
+            cached = self._binary = out
+        return cached
 
 
 def cell_index(rs: ResultSet) -> np.ndarray:
@@ -48,8 +54,15 @@ def cell_index(rs: ResultSet) -> np.ndarray:
     return rs.model.codes.astype(np.int64) * n_items + rs.item.codes
 
 
+CHUNK = 1 << 21
+
+
 def build(rs: ResultSet, rows_mask: np.ndarray | None = None) -> ItemMatrix:
     """Average the rows of each (model, item) cell; ``rows_mask`` selects rows (one seed)."""
+    if rows_mask is None and rs.max_points is None:
+        fast = _build_single(rs)
+        if fast is not None:
+            return fast
     m, n = len(rs.models), len(rs.items)
     flat = cell_index(rs)
     score = rs.score
@@ -72,17 +85,66 @@ def build(rs: ResultSet, rows_mask: np.ndarray | None = None) -> ItemMatrix:
         else:
             value = np.where(present, sums / np.maximum(counts, 1), 0.0)
             scale, points, maxs = 1.0, None, None
-    item_cluster = None
-    if rs.cluster is not None:
-        item_cluster = np.full(n, -1, dtype=np.int64)
-        item_cluster[rs.item.codes] = rs.cluster.codes
     return ItemMatrix(
         value=value,
         present=present,
-        rows=counts.astype(np.int32),
+        rows=np.minimum(counts, np.iinfo(np.uint16).max).astype(np.uint16),
         weighted=maxp is not None,
         weight_scale=scale,
         points=points,
         max_points=maxs,
-        item_cluster=item_cluster,
+        item_cluster=_item_cluster(rs, n),
     )
+
+
+def _build_single(rs: ResultSet) -> ItemMatrix | None:
+    """One row per cell (the usual case): scatter in chunks, no per-row index array.
+
+    Returns None when some cell has several rows; ``build`` then averages them.
+    """
+    m, n = len(rs.models), len(rs.items)
+    if rs.n_rows > m * n:
+        return None
+    value = np.zeros((m, n), dtype=rs.score.dtype)
+    present = np.zeros((m, n), dtype=bool)
+    vflat, pflat = value.reshape(-1), present.reshape(-1)
+    mc, ic, sc = rs.model.codes, rs.item.codes, rs.score
+    for start in range(0, rs.n_rows, CHUNK):
+        stop = start + CHUNK
+        flat = mc[start:stop].astype(np.int64) * n + ic[start:stop]
+        pflat[flat] = True
+        vflat[flat] = sc[start:stop]
+    if int(np.count_nonzero(pflat)) != rs.n_rows:
+        return None
+    return ItemMatrix(
+        value=value,
+        present=present,
+        rows=present.view(np.uint8),
+        weighted=False,
+        weight_scale=1.0,
+        points=None,
+        max_points=None,
+        item_cluster=_item_cluster(rs, n),
+    )
+
+
+def _item_cluster(rs: ResultSet, n: int) -> np.ndarray | None:
+    if rs.cluster is None:
+        return None
+    item_cluster = np.full(n, -1, dtype=np.int64)
+    item_cluster[rs.item.codes] = rs.cluster.codes
+    return item_cluster
+
+
+def first_rows(codes: np.ndarray, k: int, chunk: int = 1 << 21) -> np.ndarray:
+    """Index of the first row holding each code 0..k-1 (len(codes) when absent)."""
+    n = len(codes)
+    first = np.full(k, n, dtype=np.int64)
+    for start in range(0, n, chunk):
+        part = codes[start:start + chunk]
+        idx = np.arange(start, start + len(part), dtype=np.int64)
+        if part.size and part.min() < 0:
+            keep = part >= 0
+            part, idx = part[keep], idx[keep]
+        np.minimum.at(first, part, idx)
+    return first

@@ -95,11 +95,11 @@ def _model_rows(rs: ResultSet, mx: ItemMatrix, seeds: list[ItemMatrix] | None, s
     rows = []
     seed_scores: dict[str, list[float]] = {}
     binary = mx.binary_rows()
-    row_counts = np.bincount(rs.model.codes, minlength=mx.n_models)
+    row_counts = mx.rows.sum(axis=1, dtype=np.int64)
     for m, name in enumerate(rs.models):
         mask = mx.present[m]
-        x = mx.value[m, mask]
         n = int(mask.sum())
+        x = (mx.value[m] if n == mx.n_items else mx.value[m, mask]).astype(np.float64)
         row: dict[str, Any] = {"file": rs.path, "model": name, "n_items": n}
         if n == 0:
             rows.append({**row, "score": None, "ci_low": None, "ci_high": None,
@@ -115,7 +115,7 @@ def _model_rows(rs: ResultSet, mx: ItemMatrix, seeds: list[ItemMatrix] | None, s
             se = se * float(mx.weight_scale * n / mx.max_points[m, mask].sum())
         row.update(score=score, ci_low=None, ci_high=None, ci_method=None,
                    n_rows=int(row_counts[m]), se=se)
-        per_item = mx.rows[m, mask]
+        per_item = mx.rows[m] if n == mx.n_items else mx.rows[m, mask]
         if per_item.max() > 1:
             row["samples_per_item"] = float(per_item.mean())
         clusters = None
@@ -169,21 +169,62 @@ def _model_rows(rs: ResultSet, mx: ItemMatrix, seeds: list[ItemMatrix] | None, s
 
 
 def _pair_matrices(mx: ItemMatrix) -> dict[str, np.ndarray]:
-    """Shared-item sums for every ordered pair, from matrix products."""
+    """Shared-item sums for every ordered pair of models.
+
+    ``n[a, b]`` counts items both have, ``sa[a, b]`` sums a's scores on them and
+    ``xx[a, b]`` sums the products (for 0/1 scores: items both got right); graded
+    scores add ``qa`` (a's squares on shared items). 0/1 matrices are bit-packed
+    and counted with popcounts, 64 items per machine word; graded ones use
+    matrix products.
+    """
     binary = bool(mx.binary_rows().all())
-    dtype = np.float32 if binary and mx.n_items < (1 << 24) else np.float64
-    x = mx.value.astype(dtype, copy=False)
-    p = mx.present.astype(dtype)
-    out = {
-        "n": p @ p.T,  # shared items
-        "sa": x @ p.T,  # a's sum on items b also has
-        "xx": x @ x.T,
-    }
-    if not binary:
-        out["qa"] = (x * x) @ p.T
-    out = {k: v.astype(np.float64) for k, v in out.items()}
+    if binary:
+        out = _popcount_pairs(mx.value, mx.present)
+    else:
+        x = mx.value.astype(np.float64, copy=False)
+        p = mx.present.astype(np.float64)
+        out = {"n": p @ p.T, "sa": x @ p.T, "xx": x @ x.T, "qa": (x * x) @ p.T}
     out["binary"] = np.array(binary)
     return out
+
+
+def _popcount(words: np.ndarray) -> np.ndarray:
+    """Set bits per row of a uint64 matrix, summed along the last axis."""
+    count = getattr(np, "bitwise_count", None)
+    if count is not None:
+        return count(words).sum(axis=-1, dtype=np.int64)
+    as_bytes = words.view(np.uint8)
+    table = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+    return table[as_bytes].sum(axis=-1, dtype=np.int64)
+
+
+def _pack(bits: np.ndarray) -> np.ndarray:
+    """Rows of booleans packed into uint64 words (zero padded)."""
+    packed = np.packbits(bits, axis=1)
+    pad = (-packed.shape[1]) % 8
+    if pad:
+        packed = np.pad(packed, ((0, 0), (0, pad)))
+    return packed.view(np.uint64)
+
+
+def _popcount_pairs(value: np.ndarray, present: np.ndarray) -> dict[str, np.ndarray]:
+    k = value.shape[0]
+    xb = _pack(value > 0.5)
+    pb = _pack(present)
+    full = bool(present.all())
+    n = np.empty((k, k))
+    sa = np.empty((k, k))
+    xx = np.empty((k, k))
+    ones = _popcount(xb)
+    for a in range(k):
+        xx[a] = _popcount(xb[a] & xb)
+        if full:
+            n[a] = present.shape[1]
+            sa[a] = ones[a]
+        else:
+            n[a] = _popcount(pb[a] & pb)
+            sa[a] = _popcount(xb[a] & pb)
+    return {"n": n, "sa": sa, "xx": xx}
 
 
 def _comparisons(rs: ResultSet, mx: ItemMatrix, seed: int, resamples: int, alpha: float

@@ -26,6 +26,7 @@ import numpy as np
 
 from benchaudit.contamination.benchmark import Item
 from benchaudit.contamination.normalize import words
+from benchaudit.contamination.tokens import WordTable
 
 MULT = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -33,8 +34,6 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 _LEN = np.uint64(0xD6E8FEB86659FD93)
 #: Bits of the prefilter bitmap (2^22 bytes = 4 MB).
 BITMAP_BITS = 22
-#: Document separator inside a batch: a byte that never occurs in UTF-8 text.
-SEP = b"\xff"
 
 
 def mix(h: np.ndarray) -> np.ndarray:
@@ -73,6 +72,15 @@ def gram_hashes(ids: np.ndarray, lengths: Sequence[int]) -> dict[int, np.ndarray
     return out
 
 
+def gram_keys_at(x: np.ndarray, starts: np.ndarray, n: int) -> np.ndarray:
+    """Keys of the n-grams of uint64 ids ``x`` starting at ``starts`` (as :func:`gram_hashes`)."""
+    with np.errstate(over="ignore"):
+        h = x[starts]
+        for j in range(1, n):
+            h = h * MULT + x[starts + j]
+        return mix(h ^ (_LEN * np.uint64(n)))
+
+
 @dataclass
 class NgramIndex:
     """Everything a worker needs to scan a shard for one benchmark."""
@@ -81,7 +89,7 @@ class NgramIndex:
     ngram: int
     unit: int
     vocab: dict[bytes, int]
-    sep_id: int
+    sep_id: int  # an id no word has (vocabulary size + 1)
     flat: np.ndarray  # int32 ids of all items, concatenated
     offsets: np.ndarray  # int64, len(items)+1
     lengths: list[int]  # gram lengths hashed on the corpus side
@@ -96,12 +104,12 @@ class NgramIndex:
     fingerprint: str = ""
     minhash: object | None = None  # MinHashIndex when near-duplicate search is on
     empty_items: list[int] = field(default_factory=list)
-    lookup: dict[bytes, int] = field(default_factory=dict)  # vocab plus the separator
     main_len: np.ndarray | None = None  # words of each item's question part
+    table: WordTable | None = None
 
     def __post_init__(self) -> None:
-        if not self.lookup:
-            self.lookup = {**self.vocab, SEP: self.sep_id}
+        if self.table is None:
+            self.table = WordTable.build(list(self.vocab), list(self.vocab.values()))
 
     @property
     def n_items(self) -> int:
@@ -116,6 +124,10 @@ class NgramIndex:
 
     def item_words(self, i: int) -> np.ndarray:
         return self.flat[self.offsets[i]:self.offsets[i + 1]]
+
+    def words_of(self, i: int, start: int, length: int) -> list[bytes]:
+        inv = self._inverse()
+        return [inv[int(t)] for t in self.item_words(i)[start:start + length]]
 
     def text_of(self, i: int, start: int, length: int) -> str:
         """Normalised text of item ``i``'s tokens ``start:start+length``."""

@@ -96,10 +96,7 @@ def near_duplicates(index: NgramIndex, ids: np.ndarray, doc: np.ndarray, isnum: 
     x[oov] = index.sep_id + 2 + np.flatnonzero(oov)
     keys = gram_hashes(x, [SHINGLE])[SHINGLE]
     m = len(keys)
-    is_sep = ids == index.sep_id
-    cs = np.zeros(n_tok + 1, np.int64)
-    np.cumsum(is_sep, out=cs[1:])
-    valid = cs[SHINGLE:SHINGLE + m] == cs[:m]
+    valid = doc[SHINGLE - 1:SHINGLE - 1 + m] == doc[:m]  # shingles inside one document
     pos = np.searchsorted(mh.all_keys, keys)
     pos[pos >= len(mh.all_keys)] = 0
     member = (mh.all_keys[pos] == keys) & valid
@@ -110,7 +107,7 @@ def near_duplicates(index: NgramIndex, ids: np.ndarray, doc: np.ndarray, isnum: 
     stride = max(1, w // 4)
     found: dict[tuple[int, int], float] = {}  # (item, doc) -> best Jaccard
     for d in range(len(doc_start) - 1):
-        a = int(doc_start[d]) + (1 if d > 0 else 0)  # skip the separator token
+        a = int(doc_start[d])
         b = int(doc_start[d + 1]) - SHINGLE + 1  # shingles starting here stay in the doc
         if b - a <= 0:
             continue

@@ -1,8 +1,9 @@
 """The per-shard scan: a pure function (index, shard) -> :class:`ShardResult`.
 
-A shard is read once, in batches of documents. Each batch is normalised and
-split in C (``bytes.translate`` / ``bytes.split``), mapped to benchmark word
-ids, hashed into n-gram keys with a few numpy passes, filtered through a
+A shard is read once, in batches of documents. Each batch is normalised in C
+(``bytes.translate``), split into words and mapped to benchmark word ids with
+numpy (:mod:`benchaudit.contamination.tokens`), hashed into n-gram keys with
+a few numpy passes, filtered through a
 bitmap, looked up with ``np.searchsorted``, and every hit is re-checked id by
 id. Verified unit-gram hits on one diagonal (same item, same document, same
 offset) are chained into maximal exact matches ("runs"). Results of several
@@ -14,13 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
 
 import numpy as np
 
-from benchaudit.contamination.index import BITMAP_BITS, SEP, NgramIndex, gram_hashes
+from benchaudit.contamination.index import BITMAP_BITS, NgramIndex, gram_keys_at
 from benchaudit.contamination.normalize import normalize
 from benchaudit.contamination.shards import Shard, batches
+from benchaudit.contamination.tokens import keys, spans
 
 _MASK = np.uint64((1 << BITMAP_BITS) - 1)
 _I64 = np.int64
@@ -61,40 +62,60 @@ class ShardResult:
     near_jaccard: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
 
 
-def _ids_and_docs(index: NgramIndex, texts: Sequence[bytes], numbers: bool = False
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Word ids of a batch, the document of each token (0-based within the batch) and,
-    when asked, which tokens are numbers."""
-    joined = normalize(b" \xff ".join(texts))
-    toks = joined.split()
-    get = index.lookup.get
-    ids = np.fromiter(map(get, toks, repeat(0)), dtype=np.int32, count=len(toks)) \
-        if toks else np.zeros(0, np.int32)
-    is_sep = ids == index.sep_id
-    doc = np.cumsum(is_sep, dtype=_I64)
-    isnum = np.fromiter(map(bytes.isdigit, toks), dtype=bool, count=len(toks)) \
-        if numbers else None
-    return ids, doc, isnum
+@dataclass
+class Tokens:
+    """A batch of documents, tokenised: ids, documents, and where each word sits."""
+
+    norm: bytes
+    ids: np.ndarray  # int32 benchmark word id per word, 0 = not a benchmark word
+    doc: np.ndarray  # int64 document (0-based within the batch) per word
+    starts: np.ndarray  # byte offset of each word in ``norm``
+    ends: np.ndarray
+    isnum: np.ndarray | None = None  # words made only of digits (for MinHash)
 
 
-def _lookup(index: NgramIndex, ids: np.ndarray) -> tuple[np.ndarray, ...]:
+def tokenize(index: NgramIndex, texts: Sequence[bytes], numbers: bool = False) -> Tokens:
+    """Normalise and split a batch of documents (joined by a space) without a loop per word."""
+    norm = normalize(b" ".join(texts))
+    buf, starts, ends = spans(norm)
+    ids = index.table.lookup(keys(norm, starts, ends))
+    lens = np.fromiter(map(len, texts), dtype=_I64, count=len(texts))
+    doc_start = np.zeros(len(texts), dtype=_I64)
+    np.cumsum(lens[:-1] + 1, out=doc_start[1:])
+    # The first word of each document, then a running count: the document of every word.
+    first_word = np.searchsorted(starts, doc_start[1:])
+    marks = np.zeros(len(starts) + 1, dtype=_I64)
+    np.add.at(marks, first_word, 1)
+    doc = np.cumsum(marks[:-1])
+    isnum = None
+    if numbers:
+        digit = ((buf >= 0x30) & (buf <= 0x39)).astype(_I64)
+        cs = np.zeros(len(buf) + 1, dtype=_I64)
+        np.cumsum(digit, out=cs[1:])
+        isnum = (cs[ends] - cs[starts]) == (ends - starts)
+    return Tokens(norm=norm, ids=ids, doc=doc, starts=starts, ends=ends, isnum=isnum)
+
+
+def _lookup(index: NgramIndex, ids: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, ...]:
     """Verified hits of a batch: (item, item pos, batch pos, gram length, key id)."""
     n_tok = len(ids)
-    bad = (ids == 0) | (ids == index.sep_id)
     cs = np.zeros(n_tok + 1, dtype=np.int32)
-    np.cumsum(bad, out=cs[1:])
-    hashes = gram_hashes(ids, index.lengths)
+    np.cumsum(ids == 0, out=cs[1:])
+    x = ids.astype(np.uint64)
     out_item, out_p, out_q, out_n, out_k = [], [], [], [], []
     for n in index.lengths:
-        h = hashes[n]
-        m = len(h)
-        if m == 0:
+        m = n_tok - n + 1
+        if m <= 0:
             continue
-        ok = (cs[n:n + m] == cs[:m]) & (index.bitmap[(h & _MASK).astype(_I64)] != 0)
-        cand = np.flatnonzero(ok)
+        # Every word a benchmark word and all in one document.
+        cand = np.flatnonzero((cs[n:n + m] == cs[:m]) & (doc[n - 1:n - 1 + m] == doc[:m]))
         if not len(cand):
             continue
-        hc = h[cand]
+        h = gram_keys_at(x, cand, n)
+        inmap = index.bitmap[(h & _MASK).astype(_I64)] != 0
+        cand, hc = cand[inmap], h[inmap]
+        if not len(cand):
+            continue
         k = np.searchsorted(index.keys, hc)
         k[k >= len(index.keys)] = 0
         found = index.keys[k] == hc
@@ -147,6 +168,22 @@ def _runs(index: NgramIndex, item, p, q, n, doc) -> tuple[np.ndarray, ...]:
     return item[first], doc[first], p[first], diag[first], length
 
 
+def _verified(index: NgramIndex, tok: Tokens, item, doc, p0, diag, length
+              ) -> tuple[np.ndarray, ...]:
+    """Keep the runs whose words, read back from the document's bytes, equal the item's.
+
+    Word ids are exact for words of up to 8 bytes and hashed beyond; reading
+    every run back makes a hash collision unable to produce a match.
+    """
+    keep = np.ones(len(item), dtype=bool)
+    q0 = p0 + diag
+    for r in range(len(item)):
+        a, n = int(q0[r]), int(length[r])
+        seen = tok.norm[tok.starts[a]:tok.ends[a + n - 1]].split()
+        keep[r] = seen == index.words_of(int(item[r]), int(p0[r]), n)
+    return item[keep], doc[keep], p0[keep], diag[keep], length[keep]
+
+
 def scan_shard(index: NgramIndex, shard: Shard, options: ScanOptions | None = None
                ) -> ShardResult:
     """Scan one shard against the index."""
@@ -158,22 +195,24 @@ def scan_shard(index: NgramIndex, shard: Shard, options: ScanOptions | None = No
     doc_base = 0
     for batch in batches(shard.path, opts.text_fields, opts.batch_bytes):
         want_mh = opts.minhash and index.minhash is not None
-        ids, doc, isnum = _ids_and_docs(index, batch.texts, numbers=want_mh)
+        tok = tokenize(index, batch.texts, numbers=want_mh)
+        ids, doc = tok.ids, tok.doc
         lines = np.asarray(batch.lines, dtype=_I64)
-        item, p, q, n, k = _lookup(index, ids)
+        item, p, q, n, k = _lookup(index, ids, doc)
         if len(item):
             bdoc = doc[q]
-            r_item, r_doc, r_p0, r_diag, r_len = _runs(index, item, p, q, n, bdoc)
+            r_item, r_doc, r_p0, r_diag, r_len = _verified(
+                index, tok, *_runs(index, item, p, q, n, bdoc))
             runs.append((r_item, r_doc + doc_base, lines[r_doc], r_p0, r_diag, r_len))
             df_pairs.append(np.unique(k * np.int64(1 << 31) + bdoc + doc_base))
         if want_mh:
             from benchaudit.contamination.minhash import near_duplicates
 
-            ni, nd, nj = near_duplicates(index, ids, doc, isnum)
+            ni, nd, nj = near_duplicates(index, ids, doc, tok.isnum)
             if len(ni):
                 near.append((ni, nd + doc_base, lines[nd], nj))
         res.docs += len(batch.texts)
-        res.tokens += int(len(ids) - (len(batch.texts) - 1))
+        res.tokens += int(len(ids))
         res.nbytes += batch.nbytes
         doc_base += len(batch.texts)
     if runs:

@@ -118,15 +118,23 @@ def build(
             display, f"score for {model[row]!r} on item {item[row]!r} is NaN or infinite", where
         )
 
+    def code(values: list[str]) -> Coded:
+        # Same coding as Coded.from_values (first appearance, "" missing), for
+        # values that are already strings: one dict look-up per row.
+        index: dict[str, int] = {"": -1}
+        codes = [index.setdefault(v, len(index) - 1) for v in values]
+        labels = [k for k in index if k != ""]
+        return Coded(codes=np.asarray(codes, dtype=np.int32), labels=labels)
+
     def varying(values: list[str] | None) -> Coded | None:
         if values is None or len(set(values)) <= 1:
             return None
-        return Coded.from_values(values)
+        return code(values)
 
     return ResultSet(
         path=display,
-        model=Coded.from_values(model),
-        item=Coded.from_values(item),
+        model=code(model),
+        item=code(item),
         score=scores,
         line=None if line is None else np.asarray(line, dtype=np.int64),
         sample=varying(sample),

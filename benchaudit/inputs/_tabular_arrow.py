@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from benchaudit.analysis.matrix import first_rows
 from benchaudit.errors import InputError
 from benchaudit.inputs.resultset import Coded, ResultSet
 from benchaudit.inputs.tabular import _FALSE, _TRUE, OPTIONAL, find_columns
@@ -54,12 +55,12 @@ def read_resultset(
     names = list(table.column_names)
     _check_overrides(names, overrides, display)
     cols = find_columns(names, overrides)
-    line = lines if lines is not None else np.arange(first, table.num_rows + first, dtype=np.int64)
+    line = lines if lines is not None else RowLines(first, table.num_rows)
     if "model" in cols and "item" in cols and "score" in cols:
         return _long(table, cols, line, display)
     if "item" in cols:
         wide = [n for n in names if n not in {cols.get(r) for r in ("item", "cluster")}
-                and _is_score_type(table.column(n).type)]
+                and _is_score_type(_type_of(table, n))]
         if "model" not in cols and len(wide) >= 2:
             return _wide(table, cols, wide, line, display)
         if "model" not in cols and "score" in cols:
@@ -200,14 +201,42 @@ def _text(v: Any) -> str:
     return str(v)
 
 
-def _read_parquet(path: Path, display: str):
-    import pyarrow.parquet as pq
+class _ParquetColumns:
+    """A Parquet file read one column at a time, on first use.
 
-    try:
-        return pq.read_table(path)
-    except (pa.ArrowException, OSError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise InputError(display, f"cannot read Parquet: {first}") from None
+    Coding a column into numpy and dropping its Arrow buffers before the next
+    column is read keeps the peak memory near the size of the result arrays.
+    """
+
+    def __init__(self, path: Path, display: str) -> None:
+        import pyarrow.parquet as pq
+
+        self.display = display
+        try:
+            self.file = pq.ParquetFile(path)
+            self.schema = self.file.schema_arrow
+        except (pa.ArrowException, OSError) as exc:
+            raise _parquet_error(display, exc) from None
+        self.num_rows = int(self.file.metadata.num_rows)
+        self.column_names = list(self.schema.names)
+
+    def column(self, name: str) -> pa.ChunkedArray:
+        try:
+            return self.file.read(columns=[name]).column(0)
+        except (pa.ArrowException, OSError) as exc:
+            raise _parquet_error(self.display, exc) from None
+
+    def field_type(self, name: str) -> pa.DataType:
+        return self.schema.field(name).type
+
+
+def _parquet_error(display: str, exc: Exception) -> InputError:
+    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return InputError(display, f"cannot read Parquet: {first}")
+
+
+def _read_parquet(path: Path, display: str):
+    return _ParquetColumns(path, display)
 
 
 def _check_overrides(names: list[str], overrides: dict[str, str], display: str) -> None:
@@ -223,49 +252,168 @@ def _check_overrides(names: list[str], overrides: dict[str, str], display: str) 
 # --- columns -------------------------------------------------------------------------
 
 
+def _type_of(table: Any, name: str) -> pa.DataType:
+    if isinstance(table, _ParquetColumns):
+        return table.field_type(name)
+    return table.column(name).type
+
+
 def _is_score_type(t: pa.DataType) -> bool:
     return pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)
 
 
-def _coded(col: pa.ChunkedArray, display: str, role: str, line: np.ndarray,
-           required: bool) -> Coded:
-    """Category codes in order of first appearance; nulls are -1 (an error if required)."""
-    if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
-        if pa.types.is_dictionary(col.type):
-            col = col.cast(pa.string())
-        else:
+def _coded(col: pa.ChunkedArray, display: str, role: str, line: Any,
+           required: bool, by_appearance: bool = True) -> Coded:
+    """Category codes in order of first appearance; nulls and blanks are -1 (an error if required).
+
+    Works chunk by chunk on dictionary-encoded data: a chunk whose dictionary
+    equals one seen before (Parquet row groups usually repeat it) reuses its
+    mapping, so ten million rows cost a few array takes, not a hash per row.
+    """
+    if not pa.types.is_dictionary(col.type):
+        if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
             try:
                 col = pc.cast(col, pa.string())
-            except pa.ArrowNotImplementedError:
+            except (pa.ArrowNotImplementedError, pa.ArrowInvalid):
                 raise InputError(display, f"{role} column holds nested values") from None
-    col = pc.utf8_trim_whitespace(col)
-    enc = col.combine_chunks().dictionary_encode()
-    codes = enc.indices.to_numpy(zero_copy_only=False)
-    if enc.null_count or np.any(pc.equal(enc.dictionary, "").to_numpy(zero_copy_only=False)):
-        valid = enc.indices.is_valid().to_numpy(zero_copy_only=False)
-        codes = np.where(valid, codes, -1).astype(np.int32)
-        labels = enc.dictionary.to_pylist()
-        empty = [i for i, s in enumerate(labels) if s == ""]
-        if empty:
-            codes = np.where(np.isin(codes, empty), -1, codes)
-            # Renumber so that labels stay dense without the empty string.
-            keep = [i for i, s in enumerate(labels) if s != ""]
-            remap = np.full(len(labels) + 1, -1, dtype=np.int32)
-            remap[keep] = np.arange(len(keep), dtype=np.int32)
-            codes = np.where(codes >= 0, remap[codes], -1).astype(np.int32)
-            labels = [labels[i] for i in keep]
-        if required and np.any(codes < 0):
+        col = pc.dictionary_encode(col)
+    n = len(col)
+    codes = np.empty(n, dtype=np.int32)
+    seen: list[tuple[pa.Array, np.ndarray]] = []
+    known: pa.Array | None = None  # every dictionary value met so far, coded by position
+    pos = 0
+    for chunk in col.chunks:
+        d = chunk.dictionary
+        if not (pa.types.is_string(d.type) or pa.types.is_large_string(d.type)):
+            d = d.cast(pa.string())
+        mapping = None
+        for d0, m0 in reversed(seen[-4:]):
+            if d0 is d or (len(d0) == len(d) and d0.equals(d)):
+                mapping = m0
+                break
+        if mapping is None:
+            mapping = np.empty(len(d) + 1, dtype=np.int32)
+            mapping[-1] = -1  # null index
+            if known is None:
+                mapping[:-1] = np.arange(len(d))
+                known = d
+            else:
+                found = pc.index_in(d, value_set=known)
+                new = found.is_null().to_numpy(zero_copy_only=False)
+                vals = found.to_numpy(zero_copy_only=False)
+                mapping[:-1][~new] = vals[~new].astype(np.int32)
+                mapping[:-1][new] = len(known) + np.arange(int(new.sum()), dtype=np.int32)
+                if new.any():
+                    known = pa.concat_arrays([known, d.filter(pa.array(new))])
+            seen.append((d, mapping))
+        ind = chunk.indices
+        if ind.null_count:
+            ind = pc.fill_null(ind, len(mapping) - 1)
+        codes[pos:pos + len(chunk)] = mapping[ind.to_numpy(zero_copy_only=False)]
+        pos += len(chunk)
+    raw = known.to_pylist() if known is not None else []
+    if known is not None and _clean_labels(known):
+        labels: list[str | None] = raw
+    else:
+        labels = _merge_labels(raw, codes)
+        codes = labels.pop()  # type: ignore[assignment]
+    return _ordered(codes, labels, n, display, role, line, required, by_appearance)
+
+
+def _clean_labels(known: pa.Array) -> bool:
+    """True when no label is null, blank, padded with blanks, or repeated."""
+    if known.null_count:
+        return False
+    trimmed = pc.utf8_trim_whitespace(known)
+    if not pc.all(pc.equal(trimmed, known)).as_py():
+        return False
+    if pc.any(pc.equal(known, "")).as_py():
+        return False
+    return pc.count_distinct(known).as_py() == len(known)
+
+
+def _merge_labels(raw: list, codes: np.ndarray) -> list:
+    """Labels that differ only in surrounding blanks are one label; blank is missing.
+
+    Returns the labels with the recoded codes appended as the last element.
+    """
+    labels: list[str | None] = []
+    index: dict[str | None, int] = {}
+    merge = np.empty(len(raw) + 1, dtype=np.int32)
+    merge[-1] = -1
+    for j, v in enumerate(raw):
+        key = v.strip() if isinstance(v, str) else None
+        key = key if key else None
+        if key is None:
+            merge[j] = -1
+            continue
+        c = index.get(key)
+        if c is None:
+            c = index[key] = len(labels)
+            labels.append(key)
+        merge[j] = c
+    return [*labels, merge[codes]]
+
+
+def _ordered(codes: np.ndarray, labels: list, n: int, display: str, role: str, line: Any,
+             required: bool, by_appearance: bool) -> Coded:
+    """Renumber by first appearance in the file (models, options ...); item ids keep the
+    order of the file's dictionary, which is as deterministic and saves a pass."""
+    if not by_appearance:
+        if required and (codes < 0).any():
             row = int(np.flatnonzero(codes < 0)[0])
             raise InputError(display, f"empty {role}", int(line[row]))
-        return Coded(codes=codes.astype(np.int32), labels=labels)
-    return Coded(codes=codes.astype(np.int32, copy=False), labels=enc.dictionary.to_pylist())
+        dtype = np.int16 if len(labels) < np.iinfo(np.int16).max else np.int32
+        return Coded(codes=codes.astype(dtype, copy=False), labels=list(labels))
+    first = first_rows(codes, len(labels))
+    order = np.argsort(first, kind="stable")
+    order = order[first[order] < n]
+    kept = [labels[int(c)] for c in order]
+    if not np.array_equal(order, np.arange(len(labels))):
+        remap = np.full(len(labels) + 1, -1, dtype=np.int32)  # the extra slot maps -1
+        remap[order] = np.arange(order.size, dtype=np.int32)
+        codes = remap[codes]
+    if required and (codes < 0).any():
+        row = int(np.flatnonzero(codes < 0)[0])
+        raise InputError(display, f"empty {role}", int(line[row]))
+    dtype = np.int16 if len(kept) < np.iinfo(np.int16).max else np.int32
+    return Coded(codes=codes.astype(dtype, copy=False), labels=kept)
+
+
+class RowLines:
+    """Line numbers first, first + 1, ... without storing an array per row."""
+
+    def __init__(self, first: int, n: int) -> None:
+        self.first, self.n = first, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, key):
+        if isinstance(key, (int, np.integer)):
+            if not -self.n <= key < self.n:
+                raise IndexError(key)
+            return self.first + (int(key) % self.n)
+        if isinstance(key, slice):
+            return np.arange(self.first, self.first + self.n, dtype=np.int64)[key]
+        key = np.asarray(key)
+        if key.dtype == bool:
+            return np.flatnonzero(key).astype(np.int64) + self.first
+        return np.where(key < 0, key + self.n, key).astype(np.int64) + self.first
+
+    def __array__(self, dtype=None, copy=None):
+        return np.arange(self.first, self.first + self.n, dtype=dtype or np.int64)
+
+    def tolist(self) -> list[int]:
+        return list(range(self.first, self.first + self.n))
 
 
 def _numeric(col: pa.ChunkedArray, display: str, role: str, line: np.ndarray) -> np.ndarray:
     """Float values of a score-like column: numbers, booleans, or words like yes/no."""
     t = col.type
     if pa.types.is_boolean(t) or pa.types.is_integer(t) or pa.types.is_floating(t):
-        arr = pc.cast(col, pa.float64()).combine_chunks()
+        exact32 = pa.types.is_boolean(t) or pa.types.is_int8(t) or pa.types.is_uint8(t)
+        arr = pc.cast(col, pa.float32() if exact32 else pa.float64()).combine_chunks()
         if arr.null_count:
             row = int(np.flatnonzero(~arr.is_valid().to_numpy(zero_copy_only=False))[0])
             raise InputError(display, f"missing {role} value", int(line[row]))
@@ -323,11 +471,13 @@ def _long(table: pa.Table, cols: dict[str, str], line: np.ndarray, display: str,
         model = Coded(codes=np.zeros(n, dtype=np.int32), labels=[single_model])
     else:
         model = _coded(table.column(cols["model"]), display, "model", line, required=True)
-    item = _coded(table.column(cols["item"]), display, "item", line, required=True)
+    item = _coded(table.column(cols["item"]), display, "item", line, required=True,
+                  by_appearance=n < 1_000_000)
     score = _numeric(table.column(cols["score"]), display, "score", line)
     max_points = None
     if "max_points" in cols:
-        max_points = _numeric(table.column(cols["max_points"]), display, "max points", line)
+        max_points = _numeric(table.column(cols["max_points"]), display, "max points",
+                              line).astype(np.float64)
         bad = max_points <= 0
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
@@ -342,6 +492,11 @@ def _long(table: pa.Table, cols: dict[str, str], line: np.ndarray, display: str,
             if over.any():
                 row = int(np.flatnonzero(over)[0])
                 raise InputError(display, "points exceed max points", int(line[row]))
+    binary = bool(np.all((score == 0.0) | (score == 1.0)))
+    if max_points is None and binary and score.dtype != np.float32:
+        score = score.astype(np.float32)  # exact for 0/1, half the memory
+    elif not (max_points is None and binary) and score.dtype != np.float64:
+        score = score.astype(np.float64)
     opt = _optional(table, cols, display, line, n)
     meta: dict[str, Any] = {}
     if opt.get("variant") is not None:

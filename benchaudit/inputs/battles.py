@@ -30,9 +30,15 @@ OPTIONAL = {
     "turn": ("turn",),
 }
 WINNERS = {
-    "model_a": 0, "a": 0,
-    "model_b": 1, "b": 1,
-    "tie": 2, "tie (bothbad)": 2, "tie(bothbad)": 2, "tie_bothbad": 2, "bothbad": 2,
+    "model_a": 0,
+    "a": 0,
+    "model_b": 1,
+    "b": 1,
+    "tie": 2,
+    "tie (bothbad)": 2,
+    "tie(bothbad)": 2,
+    "tie_bothbad": 2,
+    "bothbad": 2,
 }
 #: Above this many battles the online-Elo order check is skipped (it is a
 #: sequential loop over battles).
@@ -119,8 +125,9 @@ class BattleSet:
         lo, hi = np.minimum(self.a, self.b), np.maximum(self.a, self.b)
         # Outcome seen from the lower-coded model: 0 it won, 1 it lost, 2 tie.
         oc = np.where((self.a > self.b) & (self.outcome < 2), 1 - self.outcome, self.outcome)
-        key = np.stack([self.question.astype(np.int64), lo * m + hi], axis=1)
-        uniq, first, inv = np.unique(key, axis=0, return_index=True, return_inverse=True)
+        # One int64 key per (question, pair): questions < 2**62 / m**2 always hold here.
+        key = self.question.astype(np.int64) * (m * m) + lo * m + hi
+        uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
         inv = inv.ravel()
         size = np.bincount(inv)
         per = np.bincount(inv * 3 + oc, minlength=3 * len(uniq)).reshape(-1, 3)
@@ -132,8 +139,11 @@ class BattleSet:
         rows = np.sort(first[conflicting])[:3]
         qlabels = self.meta.get("question_labels", [])
         out["examples"] = [
-            {"line": self.line_of(r), "question_id": qlabels[int(self.question[r])],
-             "pair": [self.models[int(self.a[r])], self.models[int(self.b[r])]]}
+            {
+                "line": self.line_of(r),
+                "question_id": qlabels[int(self.question[r])],
+                "pair": [self.models[int(self.a[r])], self.models[int(self.b[r])]],
+            }
             for r in rows
         ]
         self._cache["repeats"] = out
@@ -197,8 +207,12 @@ class BattleSet:
             from benchaudit.stats.bradley_terry import order_sensitivity
 
             self._cache[key] = order_sensitivity(
-                self.a, self.b, self.outcome, len(self.models),
-                self.ratings(ctx).rating, seed=ctx.seed,
+                self.a,
+                self.b,
+                self.outcome,
+                len(self.models),
+                self.ratings(ctx).rating,
+                seed=ctx.seed,
             )
         return self._cache[key]
 
@@ -209,17 +223,19 @@ class BattleSet:
         lo_rank, hi_rank = rank_ranges(list(r.ci_low), list(r.ci_high))
         rows = []
         for k in r.order():
-            rows.append({
-                "file": self.path,
-                "model": r.models[k],
-                "rating": round(float(r.rating[k]), 2),
-                "ci_low": round(float(r.ci_low[k]), 2),
-                "ci_high": round(float(r.ci_high[k]), 2),
-                "rank_low": lo_rank[k],
-                "rank_high": hi_rank[k],
-                "battles": int(r.battles[k]),
-                "ci_method": r.method,
-            })
+            rows.append(
+                {
+                    "file": self.path,
+                    "model": r.models[k],
+                    "rating": round(float(r.rating[k]), 2),
+                    "ci_low": round(float(r.ci_low[k]), 2),
+                    "ci_high": round(float(r.ci_high[k]), 2),
+                    "rank_low": lo_rank[k],
+                    "rank_high": hi_rank[k],
+                    "battles": int(r.battles[k]),
+                    "ci_method": r.method,
+                }
+            )
         out: dict[str, list[dict[str, Any]]] = {"ratings": rows}
         order = self.order_check(ctx)
         if order is not None:
@@ -348,8 +364,9 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         raise InputError(display, "missing model name", int(bad[0]) + first_line)
     same = np.flatnonzero(a == b)
     if len(same):
-        raise InputError(display, f"a battle of {models[a[same[0]]]} against itself",
-                         int(same[0]) + first_line)
+        raise InputError(
+            display, f"a battle of {models[a[same[0]]]} against itself", int(same[0]) + first_line
+        )
     wcodes, wlabels = _codes(table[cols["winner"]])
     lut = np.full(len(wlabels) + 1, -1, dtype=np.int64)
     for k, label in enumerate(wlabels):

@@ -31,10 +31,22 @@ if TYPE_CHECKING:
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
 
-CONF_KEYS = ("confidence", "conf", "probability", "prob", "p_correct", "score_confidence")
-CORRECT_KEYS = ("correct", "is_correct", "passed", "accurate", "hit")
-LABEL_KEYS = ("label", "target", "gold", "y", "answer_index")
-PRED_KEYS = ("prediction", "pred", "predicted")
+CONF_KEYS = (
+    "confidence",
+    "conf",
+    "probability",
+    "prob",
+    "p_correct",
+    "score_confidence",
+    "confidence_score",
+    "max_prob",
+    "y_prob",
+    "pred_prob",
+    "predicted_probability",
+)
+CORRECT_KEYS = ("correct", "is_correct", "passed", "accurate", "hit", "accuracy")
+LABEL_KEYS = ("label", "target", "gold", "y", "y_true", "true_label", "answer_index")
+PRED_KEYS = ("prediction", "pred", "predicted", "y_pred", "predicted_label")
 PROBS_KEYS = ("probs", "probabilities", "class_probs")
 LOGITS_KEYS = ("logits",)
 _CLASS_COL = re.compile(r"^(prob|p|logit)_(\d+)$", re.I)
@@ -58,21 +70,39 @@ class CalibrationData:
     def summary(self, n_bins: int = 10, binning: str = "equal-width"):
         from benchaudit.stats.calibration import summarise
 
-        return summarise(self.confidence, self.correct, n_bins, binning,
-                         logits=self.logits, labels=self.labels)
+        return summarise(
+            self.confidence, self.correct, n_bins, binning, logits=self.logits, labels=self.labels
+        )
 
     def report_results(self, ctx: Context) -> dict[str, list[dict[str, Any]]]:
         from benchaudit.stats.calibration import reliability_table
 
         n_bins, binning = binning_options(ctx.config.rule_options("calibration-bins"))
         s = self.summary(n_bins, binning)
-        row = {"file": self.path, "n_items": s.n_items, "accuracy": s.accuracy,
-               "mean_confidence": s.mean_confidence, "ece": s.ece, "bins": s.bins,
-               "binning": s.binning, "mce": s.mce, "brier": s.brier,
-               "temperature": s.temperature, "ece_after_temperature": s.ece_after_temperature}
+        row = {
+            "file": self.path,
+            "n_items": s.n_items,
+            "accuracy": s.accuracy,
+            "mean_confidence": s.mean_confidence,
+            "ece": s.ece,
+            "bins": s.bins,
+            "binning": s.binning,
+            "mce": s.mce,
+            "brier": s.brier,
+            "temperature": s.temperature,
+            "ece_after_temperature": s.ece_after_temperature,
+        }
         table = [
-            {"file": self.path, "bin": b.index + 1, "lo": b.lo, "hi": b.hi, "count": b.count,
-             "confidence": b.confidence, "accuracy": b.accuracy, "gap": b.gap}
+            {
+                "file": self.path,
+                "bin": b.index + 1,
+                "lo": b.lo,
+                "hi": b.hi,
+                "count": b.count,
+                "confidence": b.confidence,
+                "accuracy": b.accuracy,
+                "gap": b.gap,
+            }
             for b in reliability_table(self.confidence, self.correct, n_bins, binning)
         ]
         return {"calibration": [row], "reliability": table}
@@ -88,8 +118,9 @@ def binning_options(options: dict[str, Any]) -> tuple[int, str]:
         raise ConfigError("calibration-bins: bins must be a whole number") from None
     binning = str(options.get("binning", "equal-width")).replace("_", "-").lower()
     if n_bins < 1 or binning not in ("equal-width", "equal-mass"):
-        raise ConfigError("calibration-bins: bins must be >= 1 and binning "
-                          "equal-width or equal-mass")
+        raise ConfigError(
+            "calibration-bins: bins must be >= 1 and binning equal-width or equal-mass"
+        )
     return n_bins, binning
 
 
@@ -127,8 +158,9 @@ def _records(path: Path, display: str, suffix: str) -> tuple[list[str], list[tup
         if not any(v.strip() for v in rec):
             continue
         if len(rec) != len(header):
-            raise InputError(display, f"ragged row: {len(rec)} fields, expected {len(header)}",
-                             reader.line_num)
+            raise InputError(
+                display, f"ragged row: {len(rec)} fields, expected {len(header)}", reader.line_num
+            )
         rows.append((reader.line_num, dict(zip(header, rec))))
     return header, rows
 
@@ -168,8 +200,11 @@ def _label(value: Any, display: str, line: int, k: int | None = None) -> int:
     except (TypeError, ValueError):
         raise InputError(display, f"label must be a class index, got {value!r}", line) from None
     if f != int(f) or f < 0 or (k is not None and f >= k):
-        raise InputError(display, f"label {value!r} is not a class index"
-                         + (f" below {k}" if k is not None else ""), line)
+        raise InputError(
+            display,
+            f"label {value!r} is not a class index" + (f" below {k}" if k is not None else ""),
+            line,
+        )
     return int(f)
 
 
@@ -185,8 +220,14 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     lines = np.array([ln for ln, _ in rows], dtype=np.int64)
     lab_key = _pick(keys, LABEL_KEYS)
     vec_key = _pick(keys, LOGITS_KEYS) or _pick(keys, PROBS_KEYS)
-    class_cols = sorted(((int(m.group(2)), m.group(1).lower(), k) for k in keys
-                         if (m := _CLASS_COL.match(k.strip()))), key=lambda t: t[0])
+    class_cols = sorted(
+        (
+            (int(m.group(2)), m.group(1).lower(), k)
+            for k in keys
+            if (m := _CLASS_COL.match(k.strip()))
+        ),
+        key=lambda t: t[0],
+    )
     data = CalibrationData(path=display, confidence=None, correct=None, lines=lines)
     if (vec_key or class_cols) and lab_key:
         is_logits = (vec_key in LOGITS_KEYS) if vec_key else class_cols[0][1] == "logit"
@@ -215,14 +256,19 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         ckey, okey = _pick(keys, CONF_KEYS), _pick(keys, CORRECT_KEYS)
         pkey = _pick(keys, PRED_KEYS)
         if ckey is None:
-            raise InputError(display, "no confidence column (expected one of: "
-                             + ", ".join(CONF_KEYS) + ")")
+            raise InputError(
+                display, "no confidence column (expected one of: " + ", ".join(CONF_KEYS) + ")"
+            )
         conf = np.array([_prob(rec.get(ckey), display, ln, ckey) for ln, rec in rows])
         if okey is not None:
             ok = np.array([_bool(rec.get(okey), display, ln, okey) for ln, rec in rows])
         elif pkey is not None and lab_key is not None:
-            ok = np.array([float(str(rec.get(pkey)).strip() == str(rec.get(lab_key)).strip())
-                           for _, rec in rows])
+            ok = np.array(
+                [
+                    float(str(rec.get(pkey)).strip() == str(rec.get(lab_key)).strip())
+                    for _, rec in rows
+                ]
+            )
         elif lab_key is not None:
             # A probability of the positive class against a 0/1 label.
             y = np.array([_label(rec.get(lab_key), display, ln, 2) for ln, rec in rows])
@@ -230,11 +276,20 @@ def read(path: Path, display: str, ctx: Context) -> Source:
             conf = np.maximum(conf, 1.0 - conf)
             data.layout = "binary"
         else:
-            raise InputError(display, "no correctness column (expected one of: "
-                             + ", ".join(CORRECT_KEYS) + ", or prediction and label)")
+            raise InputError(
+                display,
+                "no correctness column (expected one of: "
+                + ", ".join(CORRECT_KEYS)
+                + ", or prediction and label)",
+            )
     data.confidence, data.correct = conf, ok
-    return Source(path=display, kind="calibration", data=data, numbers_seen=len(rows),
-                  meta={"format": f"calibration ({data.layout})"})
+    return Source(
+        path=display,
+        kind="calibration",
+        data=data,
+        numbers_seen=len(rows),
+        meta={"format": f"calibration ({data.layout})"},
+    )
 
 
 def _head_keys(p: Probe) -> list[str]:
@@ -271,8 +326,11 @@ def sniff(p: Probe) -> float:
 # --------------------------------------------------------------------------- documents
 
 _ECE = re.compile(r"\bECE\b[^0-9\n|]{0,25}?(\d+(?:\.\d+)?)\s*(%?)", re.I)
-_BINS = re.compile(r"\b(\d+)\s*(?:equal[- ](?:width|mass|frequency)\s+|adaptive\s+)?bins?\b"
-                   r"|\b(?:n_bins|M|bins)\s*[=:]\s*(\d+)", re.I)
+_BINS = re.compile(
+    r"\b(\d+)\s*(?:equal[- ](?:width|mass|frequency)\s+|adaptive\s+)?bins?\b"
+    r"|\b(?:n_bins|M|bins)\s*[=:]\s*(\d+)",
+    re.I,
+)
 _MASS = re.compile(r"equal[- ](?:mass|frequency)|adaptive", re.I)
 _CELL = re.compile(r"(\d+(?:\.\d+)?)\s*(%?)")
 
@@ -309,7 +367,7 @@ def ece_mentions(lines: list[str]) -> list[tuple[int, str, float, int | None, st
             m = _CELL.fullmatch(cells[col])
             if m:
                 row = _binning_in(" ".join(c for j, c in enumerate(cells) if j != col))
-                bins, binning = (row if row[0] is not None else head)
+                bins, binning = row if row[0] is not None else head
                 value = float(m.group(1)) / (100 if m.group(2) else 1)
                 out.append((i, s, value, bins, binning))
             continue

@@ -46,12 +46,30 @@ if TYPE_CHECKING:
     from benchaudit.engine import Context
 
 _WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15,
-    "twenty": 20, "thirty": 30, "fifty": 50, "hundred": 100, "a hundred": 100,
-    "a dozen": 12, "dozen": 12,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "fifty": 50,
+    "hundred": 100,
+    "a hundred": 100,
+    "a dozen": 12,
+    "dozen": 12,
 }
-_WORDNUM = r"(?:\d[\d,]*|a hundred|a dozen|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
+_WORDNUM = (
+    r"(?:\d[\d,]*|a hundred|a dozen|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
+)
 NUM = r"[-+−–]?\d+(?:\.\d+)?"
 _UNUM = r"\d+(?:\.\d+)?"
 _PCT = rf"({_UNUM})\s*(?:%|percent\b|pp\b|points?\b)?"
@@ -93,9 +111,7 @@ _P_VALUE = re.compile(
     re.I,
 )
 _STAT_T = re.compile(r"\bt\s*\(\s*(\d+(?:\.\d+)?)\s*\)\s*=\s*(" + NUM + ")")
-_STAT_F = re.compile(
-    r"\bF\s*\(\s*(\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*\)\s*=\s*(" + _UNUM + ")"
-)
+_STAT_F = re.compile(r"\bF\s*\(\s*(\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*\)\s*=\s*(" + _UNUM + ")")
 _STAT_CHI = re.compile(
     r"(?:χ\s*(?:2|²|\^2)|chi[- ]?(?:squared?|2|²|\^2)|X\s*(?:2|²|\^2))\s*"
     r"\(\s*(\d+)\s*(?:,\s*N\s*=\s*[\d,]+)?\s*\)\s*=\s*(" + _UNUM + ")",
@@ -105,7 +121,7 @@ _STAT_CHI_NODF = re.compile(
     r"(?:χ\s*(?:2|²|\^2)|chi[- ]?(?:squared?|2|²|\^2))\s*=\s*(" + _UNUM + ")", re.I
 )
 _STAT_Z = re.compile(r"(?<![\w.])[zZ]\s*=\s*(" + NUM + r")(?![\d.]*\s*%)")
-_STAT_R = re.compile(r"\br\s*\(\s*(\d+)\s*\)\s*=\s*(" + NUM + ")")
+_STAT_R = re.compile(r"\br\s*\(\s*(\d+)\s*\)\s*=\s*([-+−]?\d*\.\d+|[-+−]?[01])")
 
 _DISCORDANT = [
     re.compile(r"(\d[\d,]*)\s*(?:vs\.?|versus|and|/|to)\s*(\d[\d,]*)\s*discordant", re.I),
@@ -127,6 +143,14 @@ _DISCORDANT = [
         re.I,
     ),
 ]
+_DISCORDANT.append(
+    re.compile(
+        r"(?:disagree|differ)\w*\s+(?:on|in)\s+(?:only\s+|just\s+)?\d[\d,]*\s+"
+        + _ITEMS
+        + r"\s*\(\s*(\d[\d,]*)\s*(?:vs\.?|versus|/|:|to|and)\s*(\d[\d,]*)\s*\)",
+        re.I,
+    )
+)
 _DISAGREE = re.compile(
     r"(?:disagree|differ)\w*\s+(?:on|in)\s+(?:only\s+|just\s+)?(" + _WORDNUM + r")\s+" + _ITEMS,
     re.I,
@@ -134,7 +158,13 @@ _DISAGREE = re.compile(
 
 _INTERVAL = re.compile(
     r"(?:(\d+(?:\.\d+)?)\s*%\s*)?(?:CI|confidence interval|credible interval|interval)"
-    r"\s*(?:of|:|=|\[|\(|is|was)?\s*[\[(]?\s*(" + NUM + r")\s*%?" + _DASH + r"(" + NUM + r")\s*%?\s*[\])]?",
+    r"\s*(?:of|:|=|\[|\(|is|was)?\s*[\[(]?\s*("
+    + NUM
+    + r")\s*%?"
+    + _DASH
+    + r"("
+    + NUM
+    + r")\s*%?\s*[\])]?",
     re.I,
 )
 _BRACKET = re.compile(r"\[\s*(" + NUM + r")\s*%?\s*,\s*(" + NUM + r")\s*%?\s*\]")
@@ -158,8 +188,19 @@ _FROM_TO = re.compile(
 _VS = re.compile(
     r"(?P<x>" + _UNUM + r")\s*(?P<xu>%|percent)?\s*(?:\)\s*)?(?:\([^)]{0,40}\)\s*)?"
     r"(?:vs\.?|versus|compared (?:to|with)|against|relative to|over|vis-à-vis|and)\s+"
-    r"(?:(?:the\s+)?[A-Za-z][\w.\-]*(?:\s[A-Za-z][\w.\-]*){0,3}?\s*[(:]?\s*)?(?<![\d.])(?P<y>" + _UNUM
+    r"(?:(?:the\s+)?[A-Za-z][\w.\-]*(?:\s[A-Za-z][\w.\-]*){0,3}?\s*[(:]?\s*)?(?<![\d.])(?P<y>"
+    + _UNUM
     + r")\s*(?P<yu>%|percent)?",
+    re.I,
+)
+_DELTA_PTS = re.compile(
+    r"(?<![\w.])()(" + _UNUM + r")\s*(percentage points?|points?|pts?\.?|pp)\b", re.I
+)
+_PAREN_PAIR = re.compile(
+    r"\((\d{1,3}(?:\.\d+)?)\s*%?\)\s*(?:clearly\s+|significantly\s+|slightly\s+|substantially\s+)?"
+    r"(?:outperforms?|beats?|surpass(?:es)?|exceeds?|improves on|is better than|edges out|trails|"
+    r"underperforms?|matches|is on par with|is comparable to|is worse than)\s+[^()]{1,60}?"
+    r"\((\d{1,3}(?:\.\d+)?)\s*%?\)",
     re.I,
 )
 _DELTA = re.compile(
@@ -170,16 +211,22 @@ _DELTA = re.compile(
 
 _BETTER = re.compile(
     r"\b(outperform\w*|beat\w*|surpass\w*|exceed\w*|improv\w*|better|higher|gain\w*|boost\w*|"
-    r"edges? out|leads?|ahead of|wins? over|tops?|superior|state[- ]of[- ]the[- ]art|best)\b",
+    r"ris(?:es|e|ing)|rose|increas(?:es|ed|ing)|climb\w*|jump(?:s|ed)?|"
+    r"edges? out|leads?|ahead of|wins? over|tops?|superior|state[- ]of[- ]the[- ]art|SOTA|best|"
+    r"ranks? (?:first|1st|#1|top)|first place|new record)\b",
     re.I,
 )
-_WORSE = re.compile(r"\b(worse|lower|drops?|declin\w*|degrad\w*|underperform\w*|trails?|behind)\b", re.I)
+_WORSE = re.compile(
+    r"\b(worse|lower|drops?|declin\w*|degrad\w*|underperform\w*|trails?|behind)\b", re.I
+)
 _EQUIV = re.compile(
     r"\b(on par|comparabl[ey]|(?:the )?same (?:as|performance|accuracy|quality|level)|similar(?:ly)?|"
-    r"match(?:es|ed|ing)?|equivalent|indistinguishable|no (?:meaningful |notable |real |measurable )?"
-    r"(?:difference|change)|no (?:meaningful |significant |notable |real |measurable )?"
+    r"(?<!exact )(?<!exact-)match(?:es|ed|ing)?|equivalent|indistinguishable|no (?:meaningful |notable |real |measurable )?"
+    r"(?:difference|change)|no (?:meaningful |(?:statistically )?significant |notable |real |measurable )?"
     r"(?:degradation|drop|loss|decrease|regression)|"
-    r"(?:does|did|do)(?: not|n't) (?:suffer|degrade|hurt|harm|lose|reduce|affect|impact)|"
+    r"(?:does|did|do)(?: not|n't) (?:\w+ly )?(?:suffer|degrade|hurt|harm|lose|reduce|affect|impact|change)|"
+    r"equally (?:well|good|strong|effective|capable)|perform(?:s|ed)? (?:the )?same|same level|"
+    r"no different|tied|statistical tie|"
     r"without (?:any |significant |noticeable |a )?(?:loss|degradation|drop|sacrific\w+)|"
     r"negligible|nearly identical|virtually identical|preserv\w+|retain\w*|maintain\w*|"
     r"no worse than|as good as|lossless|identical)\b",
@@ -188,6 +235,7 @@ _EQUIV = re.compile(
 _NOT_SIG = re.compile(
     r"\b(not (?:statistically )?significant(?:ly)?|no (?:statistically )?significant|"
     r"non-?significant|insignificant|n\.s\.|did not reach (?:statistical )?significance|"
+    r"not significantly (?:hurt|degrade|reduce|affect|change|differ|impact|harm|lower|decrease|worse|better)\w*|"
     r"not (?:statistically )?distinguishable|(?:does|did|do)(?: not|n't) (?:\w+ )?(?:suffer|show|exhibit|"
     r"lead to|cause|result in) (?:from |any |a )?(?:statistically )?significant)",
     re.I,
@@ -208,12 +256,17 @@ _PAIRED_TEST = re.compile(
     re.I,
 )
 _SAME_ITEMS = re.compile(
-    r"\b(same (?:\d[\d,]* )?(?:\w+ )?" + _ITEMS + r"|same (?:test|eval\w*|benchmark)(?: set| split)?|"
+    r"\b((?:same|shared|common|identical)\b[^.;]{0,30}?\b(?:"
+    + _ITEMS[3:-1]
+    + r"|test set|benchmark|split|"
+    r"eval(?:uation)? set)|"
     r"identical (?:test )?" + _ITEMS + r"|both models|both systems|each of the same)\b",
     re.I,
 )
 _OVERLAP_NULL = re.compile(
-    r"\b((?:confidence |error |credible )?(?:intervals|bars|CIs) (?:overlap|overlapped)|"
+    r"\b((?:confidence |error |credible )?(?:intervals|bars|CIs)\b"
+    r"(?:(?! (?:do|does|did)(?: not|n't) )(?:[^.;]|(?<=\d)\.(?=\d))){0,80}?"
+    r"\boverlap(?:s|ped)?\b|"
     r"overlapping (?:confidence |credible |95% )?(?:intervals|error bars|CIs|bars)|"
     r"within (?:each other'?s|the other'?s|the) (?:confidence |error )?(?:interval|bars?)|"
     r"(?:intervals|bars|CIs) (?:largely |substantially )?overlap)",
@@ -244,7 +297,13 @@ _EVERY = re.compile(
 
 # selection
 _SELECT = [
-    re.compile(r"\bbest[- ]of[- ](" + _WORDNUM + r")\b", re.I),
+    re.compile(
+        r"\bbest[- ]of[- ]("
+        + _WORDNUM
+        + r")\b(?:\s+(prompts?|templates?|checkpoints?|seeds?|runs?|"
+        r"samples|configurations?|variants?))?",
+        re.I,
+    ),
     re.compile(
         r"\b(?:tried|evaluated|tested|ran|swept|explored|sampled|compared|trained|searched over|"
         r"generated|wrote|considered)\s+(?:over\s+|about\s+|around\s+)?(" + _WORDNUM + r")\s+"
@@ -256,7 +315,9 @@ _SELECT = [
     ),
     re.compile(
         r"\b(?:best|highest[- ]scoring|top[- ]scoring|strongest)\s+(?:of\s+|among\s+|out of\s+)?(?:the\s+)?"
-        r"(" + _WORDNUM + r")\s+(prompts?|templates?|checkpoints?|seeds?|runs?|configurations?|variants?)",
+        r"("
+        + _WORDNUM
+        + r")\s+(prompts?|templates?|checkpoints?|seeds?|runs?|configurations?|variants?)",
         re.I,
     ),
     re.compile(
@@ -265,8 +326,18 @@ _SELECT = [
         re.I,
     ),
     re.compile(
-        r"\bmax(?:imum)?\s+(?:score\s+)?(?:over|across)\s+(" + _WORDNUM + r")\s+(prompts?|seeds?|runs?|"
+        r"\bmax(?:imum)?\s+(?:\w+\s+)?(?:over|across)\s+("
+        + _WORDNUM
+        + r")\s+(prompts?|seeds?|runs?|"
         r"checkpoints?|templates?)",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:best|highest|top|strongest)\s+(?:\w+\s+){0,2}?(?:among|across|over|of|out of|from)\s+(?:the\s+)?"
+        r"("
+        + _WORDNUM
+        + r")\s+(?:random\s+|different\s+|candidate\s+|training\s+)?(prompts?|templates?|"
+        r"checkpoints?|seeds?|runs?|configurations?|variants?|system prompts?|trials?)",
         re.I,
     ),
 ]
@@ -289,7 +360,9 @@ _Z196 = re.compile(
     r"approximation)|z[- ]interval|z\s*=\s*1\.96)",
     re.I,
 )
-_TQUANT = re.compile(r"\b(t[- ]distribution|student'?s? t|t[- ]interval|t\s*\(\s*\d+\s*\)|t[- ]quantile)", re.I)
+_TQUANT = re.compile(
+    r"\b(t[- ]distribution|student'?s? t|t[- ]interval|t\s*\(\s*\d+\s*\)|t[- ]quantile)", re.I
+)
 _CI95 = re.compile(r"\b(95\s*%\s*(?:CI|confidence|interval)|confidence interval|CI)\b", re.I)
 
 # judges
@@ -305,12 +378,31 @@ _AGREE = [
         re.I,
     ),
 ]
+_AGREE.append(
+    re.compile(
+        r"\b(?:match\w*|agree\w*|align\w*|concur\w*)\s+(?:with\s+)?(?:the\s+)?(?:\w+\s+)?(?:human|expert|annotator|"
+        r"rater|crowd|people|user)\w*\s+(?:\w+\s+){0,2}?(?:in|on|for)\s+(" + _UNUM + r")\s*%",
+        re.I,
+    )
+)
+_JUDGE_MODEL = re.compile(
+    r"\b(LLM|GPT[\w.-]*|judges?|model|automatic|auto-?raters?|(?:automatic |auto-?)?evaluators?|Claude|"
+    r"Gemini|graders?|reward models?|machine|classifier|metric)\b",
+    re.I,
+)
+_INTER_HUMAN = re.compile(
+    r"\b(inter-?annotator|inter-?rater|between (?:the )?(?:two |three )?(?:human )?(?:raters|annotators|"
+    r"experts|labell?ers))\b",
+    re.I,
+)
 _JUDGE = re.compile(
     r"\b(human|humans|annotators?|raters?|experts?|crowd\w*|judges?|judgments?|labell?ers?|"
     r"evaluators?|preferences?)\b",
     re.I,
 )
-_KAPPA = re.compile(r"(\bkappa\b|κ|cohen|krippendorff|fleiss|scott'?s pi|\bICC\b|chance[- ]corrected)", re.I)
+_KAPPA = re.compile(
+    r"(\bkappa\b|κ|cohen|krippendorff|fleiss|scott'?s pi|\bICC\b|chance[- ]corrected)", re.I
+)
 _SWAP = re.compile(
     r"\b(swap\w*|both orders?|order[- ]swapp\w*|position(?:al)? bias|reversed? order|"
     r"randomi[sz]ed (?:the )?order|both positions)\b",
@@ -321,16 +413,21 @@ _SWAP = re.compile(
 _PASSK_PLUGIN = re.compile(
     r"1\s*[-−–]\s*\(\s*1\s*[-−–]\s*(?:c\s*/\s*n|p̂|p\^|\\hat\{?p\}?|p|c_i\s*/\s*n|"
     r"(?:the )?(?:pass@1|pass rate|success rate)|num_correct\s*/\s*num_samples)\s*\)\s*"
-    r"(?:\^|\*\*)\s*\{?k\}?",
+    r"(?:\^|\*\*)\s*\{?(?:k|\d+)\}?",
     re.I,
 )
-_PASSK_UNBIASED = re.compile(r"(C\s*\(\s*n\s*[-−]\s*c\s*,\s*k\s*\)|binom|unbiased|comb\(|\\binom)", re.I)
+_PASSK_UNBIASED = re.compile(
+    r"(C\s*\(\s*n\s*[-−]\s*c\s*,\s*k\s*\)|binom|biased|\bbias\b|jensen|underestimat\w*|comb\(|\\binom|"
+    r"tempting|instead of|rather than|not the)",
+    re.I,
+)
 _PASSK = re.compile(r"\bpass\s*@\s*(\d+|k)\b", re.I)
 
 # emergence
 _EMERGE = re.compile(
     r"\b(emerg(?:es|ed|ent|ence|ing)|sudden(?:ly)?|sharp(?:ly)? (?:transition|jump|increase|rise)|"
-    r"phase transition|abrupt(?:ly)?|discontinu\w+|jumps? (?:from|to)|unpredictabl[ey]|"
+    r"phase transition|abrupt(?:ly)?|discontinu\w+|jump(?:s|ed)? (?:from|to|sharply|suddenly|abruptly)|"
+    r"unpredictabl[ey]|"
     r"breakthrough|step[- ]change|takes? off|hockey[- ]stick)\b",
     re.I,
 )
@@ -344,7 +441,11 @@ _CONT_METRIC = re.compile(
     r"per[- ]token|continuous metric|partial credit|calibrated probability|perplexity)\b",
     re.I,
 )
-_SCALE = re.compile(r"\b(scale|size|parameters|params|[0-9.]+\s*[BM]\b|FLOPs|compute|model sizes?)", re.I)
+_SCALE = re.compile(
+    r"\b(scales?|scaling|sizes?|parameters|parameter counts?|params|\d+(?:\.\d+)?\s*[BM]\b|FLOPs|compute|"
+    r"larger models?|smaller models?|bigger models?|training (?:steps|tokens|compute)|checkpoints)",
+    re.I,
+)
 
 # chance level
 _CHANCE = re.compile(
@@ -359,7 +460,9 @@ _ROTATION = re.compile(
     re.I,
 )
 _NEED = [
-    re.compile(r"\bmajority\s+(?:vote\s+)?(?:of|over|across)\s+(?:the\s+)?(" + _WORDNUM + r")\b", re.I),
+    re.compile(
+        r"\bmajority\s+(?:vote\s+)?(?:of|over|across)\s+(?:the\s+)?(" + _WORDNUM + r")\b", re.I
+    ),
     re.compile(
         r"\b(?:at least\s+)?(" + _WORDNUM + r")\s+(?:out\s+)?of\s+(?:the\s+)?(" + _WORDNUM + r")\s+"
         r"(?:rotations|permutations|orderings|shuffles|circular|passes)",
@@ -381,7 +484,8 @@ _OPTIONS = re.compile(
 # generations
 _PER_ITEM = re.compile(
     r"\b(" + _WORDNUM + r")\s+(?:samples|completions|generations|responses|attempts|solutions)\s+"
-    r"(?:per|for each|for every|on each|each)\s+(?:\w+\s+)?(?:problem|question|item|prompt|task|example)",
+    r"(?:per|for each|for every|on each|each)\s+(?:of\s+(?:the\s+)?)?(?:\d[\d,]*\s+)?(?:\w+\s+)?"
+    r"(?:problem|question|item|prompt|task|example)s?",
     re.I,
 )
 _AS_ITEMS = re.compile(
@@ -390,12 +494,20 @@ _AS_ITEMS = re.compile(
     r"\b[nN]\s*=\s*(\d[\d,]*)|treat\w*\s+(?:each|every|all)\s+(?:sample|completion|generation|response)s?",
     re.I,
 )
-_SE_WORDS = re.compile(r"(±|\+/-|standard error|\bSE\b|std\.? err|confidence interval|\bCI\b|significan|p\s*[<=])", re.I)
+_SE_WORDS = re.compile(
+    r"(±|\+/-|standard error|\bSE\b|std\.? err|confidence interval|\bCI\b|significan|p\s*[<=])",
+    re.I,
+)
 
 _MULTI_SIG = re.compile(
     r"\b(?:significant|p\s*<\s*0?\.\d+)\w*\s+(?:\w+\s+){0,4}?(?:on|for|in)\s+(" + _WORDNUM + r")\s+"
-    r"(?:of|out of)\s+(?:the\s+)?(" + _WORDNUM + r")\b|\b(" + _WORDNUM + r")\s+(?:out\s+)?of\s+(?:the\s+)?("
-    + _WORDNUM + r")\s+(?:\w+\s+){0,3}?(?:comparisons|tests|benchmarks|tasks|datasets|languages|"
+    r"(?:of|out of)\s+(?:the\s+)?("
+    + _WORDNUM
+    + r")\b|\b("
+    + _WORDNUM
+    + r")\s+(?:out\s+)?of\s+(?:the\s+)?("
+    + _WORDNUM
+    + r")\s+(?:\w+\s+){0,3}?(?:comparisons|tests|benchmarks|tasks|datasets|languages|"
     r"subjects|categories)\s+(?:\w+\s+){0,4}?(?:significant|p\s*<)",
     re.I,
 )
@@ -409,8 +521,16 @@ _NTESTS = re.compile(
 # --- helpers ----------------------------------------------------------------------
 
 
+_LEVEL_AFTER = re.compile(r"\s*(?:CI|C\.I\.|conf\w*|credible|interval|level|bootstrap|of (?:the )?(?:time|cases|pairs))", re.I)
+
+
 def _values_pct(text: str) -> list[str]:
-    return re.findall(r"(\d+(?:\.\d+)?)\s*%", text)
+    """Percentages that are scores: not the level of an interval ("95% CI")."""
+    return [
+        m.group(1)
+        for m in re.finditer(r"(\d+(?:\.\d+)?)\s*%", text)
+        if not _LEVEL_AFTER.match(text, m.end())
+    ]
 
 
 def _find_n(text: str) -> int | None:
@@ -423,20 +543,19 @@ def _find_n(text: str) -> int | None:
 
 
 def _benchmark(text: str, ctx: Context | None) -> tuple[str | None, int | None]:
+    """The first registry benchmark named in ``text`` and its item count."""
     if ctx is None:
         return None, None
     try:
-        reg = ctx.benchmarks
-    except Exception:  # a broken registry must not stop text extraction
+        from benchaudit.inputs.claims import find_benchmarks
+
+        found = find_benchmarks(text, ctx.benchmarks)
+    except Exception:  # noqa: BLE001 - a broken registry must not stop text extraction
         return None, None
-    for name in reg.names():
-        if len(name) < 3:
-            continue
-        if re.search(r"(?<![\w\-])" + re.escape(name) + r"(?![\w\-])", text, re.I):
-            b = reg.get(name)
-            if b is not None:
-                return b.name, b.n
-    return None, None
+    if not found:
+        return None, None
+    b = min(found, key=lambda m: m.start).benchmark
+    return b.name, b.n
 
 
 def _location(sentence: Any) -> tuple[str, Location]:
@@ -471,18 +590,29 @@ def _norm(text: str) -> str:
 def _stats(text: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for m in _STAT_T.finditer(text):
-        out.append({"test": "t", "value": m.group(2), "df": [float(m.group(1))], "text": m.group(0)})
+        out.append(
+            {"test": "t", "value": m.group(2), "df": [float(m.group(1))], "text": m.group(0)}
+        )
     for m in _STAT_F.finditer(text):
         out.append(
-            {"test": "F", "value": m.group(3), "df": [float(m.group(1)), float(m.group(2))], "text": m.group(0)}
+            {
+                "test": "F",
+                "value": m.group(3),
+                "df": [float(m.group(1)), float(m.group(2))],
+                "text": m.group(0),
+            }
         )
     for m in _STAT_CHI.finditer(text):
-        out.append({"test": "chi2", "value": m.group(2), "df": [float(m.group(1))], "text": m.group(0)})
+        out.append(
+            {"test": "chi2", "value": m.group(2), "df": [float(m.group(1))], "text": m.group(0)}
+        )
     if not any(s["test"] == "chi2" for s in out) and re.search(r"mcnemar", text, re.I):
         for m in _STAT_CHI_NODF.finditer(text):
             out.append({"test": "chi2", "value": m.group(1), "df": [1.0], "text": m.group(0)})
     for m in _STAT_R.finditer(text):
-        out.append({"test": "r", "value": m.group(2), "df": [float(m.group(1))], "text": m.group(0)})
+        out.append(
+            {"test": "r", "value": m.group(2), "df": [float(m.group(1))], "text": m.group(0)}
+        )
     for m in _STAT_Z.finditer(text):
         out.append({"test": "z", "value": m.group(1), "df": [], "text": m.group(0)})
     out.sort(key=lambda s: text.find(s["text"]))
@@ -507,11 +637,28 @@ def _pvalues(text: str) -> list[dict[str, Any]]:
     return out
 
 
+def _decimals(text: str) -> int:
+    return len(text.split(".", 1)[1]) if "." in text else 0
+
+
+def _p_not_below(p: dict[str, Any], alpha: float = 0.05) -> bool:
+    """A reported p that is at or above alpha for every value that rounds to it."""
+    value = float(p["value"])
+    if p["op"] in (">", ">="):
+        return value >= alpha
+    if p["op"] != "=":
+        return False
+    digits = len(p["value"].split(".", 1)[1]) if "." in p["value"] else 0
+    return value - 0.5 * 10**-digits >= alpha
+
+
 def _intervals(text: str) -> list[dict[str, str]]:
     out = []
     spans: list[tuple[int, int]] = []
     for m in _INTERVAL.finditer(text):
-        out.append({"lo": m.group(2), "hi": m.group(3), "level": m.group(1) or "", "pos": m.start()})
+        out.append(
+            {"lo": m.group(2), "hi": m.group(3), "level": m.group(1) or "", "pos": m.start()}
+        )
         spans.append(m.span())
     for m in _BRACKET.finditer(text):
         if any(a <= m.start() < b for a, b in spans):
@@ -527,8 +674,13 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     """(first, second, how) scores being compared: "from x to y" (before, after)
     or "x vs y" (claimed better, baseline)."""
     m = _FROM_TO.search(text)
-    if m and not re.search(r"\bfrom\s+" + re.escape(m.group(1)) + r"\s+(?:to\s+)?\d+\s*(?:B|M)\b", text):
+    if m and not re.search(
+        r"\bfrom\s+" + re.escape(m.group(1)) + r"\s+(?:to\s+)?\d+\s*(?:B|M)\b", text
+    ):
         return m.group(1), m.group(3), "from-to"
+    m = _PAREN_PAIR.search(text)
+    if m:
+        return m.group(1), m.group(2), "paren"
     m = _VS.search(text)
     if m and (m.group("xu") or m.group("yu") or re.search(r"\bvs\.?\b|versus", m.group(0))):
         return m.group("x"), m.group("y"), "vs"
@@ -543,7 +695,43 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     return None, None, ""
 
 
-def _comparison(text: str, loc: Location, ctx: Context | None) -> Claim | None:
+_TEST_WORDS = re.compile(
+    r"\b(signific\w*|tests?|p-?values?|mcnemar|bootstrap|permutation|chi|wilcoxon|anova|regression|"
+    r"null hypothesis)\b",
+    re.I,
+)
+_CHEAP = (
+    "=",
+    "<",
+    ">",
+    "≤",
+    "≥",
+    "signific",
+    "overlap",
+    "discordant",
+    "disagree",
+    "differ",
+    "test",
+    "right on",
+    "fixes",
+    "wins",
+    "n.s.",
+    "vs",
+    "versus",
+    "compared",
+    "relative to",
+    "points",
+    " pp",
+    " from ",
+)
+
+
+def _comparison(text: str, loc: Location, ctx: Context | None, context: str = "") -> Claim | None:
+    low = text.lower()
+    if not _has(low, _CHEAP) and not (
+        _BETTER.search(text) or _WORSE.search(text) or _EQUIV.search(text)
+    ):
+        return None
     pvals = _pvalues(text)
     stats = _stats(text)
     disc = None
@@ -562,16 +750,35 @@ def _comparison(text: str, loc: Location, ctx: Context | None) -> Claim | None:
         disagree = to_int(m.group(1))
     a_val, b_val, how = _pair(text)
     delta = None
-    dm = _DELTA.search(text)
+    delta_unit = None
+    dm = _DELTA.search(text) or _DELTA_PTS.search(text)
     if dm and not re.search(r"relative", text[dm.end() : dm.end() + 20], re.I):
         sign = "-" if dm.group(1) in ("−", "–", "-") else ""
         delta = sign + dm.group(2)
+        delta_unit = dm.group(3).lower()
+    vals = _values_pct(text)
+    if a_val is None and delta and len(vals) == 1 and not delta.startswith("-"):
+        # "reaches 64.0%, 1.2 points higher than B": B scored 62.8%.
+        higher = re.search(r"\b(higher|more|above|over|ahead|better|improvement|gain|up)\b",
+                           text[dm.end() : dm.end() + 40], re.I) or dm.group(1).strip() == "+"
+        if higher and vals[0] != dm.group(2):
+            before = float(vals[0]) - float(delta)
+            if before >= 0:
+                a_val, b_val, how = vals[0], f"{before:.{_decimals(vals[0])}f}", "value-delta"
     not_sig = _NOT_SIG.search(text)
     sig = None
     if not_sig:
         sig = "no"
-    elif _SIG.search(text) and not re.search(r"\bsignificant(?:ly)? (?:more|larger|fewer) (?:data|compute|parameters)", text, re.I):
+    elif _SIG.search(text) and not re.search(
+        r"\bsignificant(?:ly)? (?:more|larger|fewer) (?:data|compute|parameters)", text, re.I
+    ):
         sig = "yes"
+    sig_from = "words" if sig else None
+    if sig is None and pvals and all(_p_not_below(p) for p in pvals):
+        # "p > 0.05", or "p = 0.21" next to a named test, with no claim of significance
+        # ("at p = 0.9, exact match is 0.9^30" is a probability, not a p-value).
+        if any(p["op"] in (">", ">=") for p in pvals) or _TEST_WORDS.search(text):
+            sig, sig_from = "no", "p"
     better = _BETTER.search(text)
     worse = _WORSE.search(text)
     equiv = _EQUIV.search(text)
@@ -584,17 +791,48 @@ def _comparison(text: str, loc: Location, ctx: Context | None) -> Claim | None:
     multi = _MULTI_SIG.search(text)
     every = _EVERY.search(text)
     has_signal = (
-        pvals or stats or disc or disagree or sig or overlap_null or overlap_sig or unpaired
+        pvals
+        or stats
+        or disc
+        or disagree
+        or sig
+        or overlap_null
+        or overlap_sig
+        or unpaired
         or (a_val is not None and (better or worse or equiv or how != "two-values"))
         or (delta and (better or worse))
-        or (equiv and (better or worse or not_sig or re.search(r"quanti[sz]\w*|distill\w*|compress\w*|prun\w*", text, re.I)))
+        or (
+            equiv
+            and (
+                better
+                or worse
+                or not_sig
+                or re.search(r"quanti[sz]\w*|distill\w*|compress\w*|prun\w*", text, re.I)
+            )
+        )
         or (every and (better or worse))
+        or (
+            sum(1 for iv in intervals if "lo" in iv or "pm" in iv) >= 2
+            and (better or worse or equiv)
+        )
     )
     if not has_signal:
         return None
     bench, bench_n = _benchmark(text, ctx)
+    if disc and a_val is not None and {to_int(a_val.split(".")[0]), to_int((b_val or "").split(".")[0] or "x")} == set(disc):
+        a_val = b_val = None  # "(90 vs 70)" were the discordant counts, not two scores
+        how = ""
     n = _find_n(text)
+    if n is not None and disc and (n in disc or n == sum(disc)):
+        n = None  # "right on 90 items where B was wrong" counts discordant items, not the test set
     n_source = "sentence" if n else None
+    if n is None and context:
+        n = _find_n(context)
+        n_source = "paragraph" if n else None
+        if bench is None:
+            bench, ctx_n = _benchmark(context, ctx)
+            if n is None and ctx_n:
+                n, n_source = ctx_n, "registry"
     if n is None and bench_n:
         n, n_source = bench_n, "registry"
     direction = None
@@ -604,6 +842,8 @@ def _comparison(text: str, loc: Location, ctx: Context | None) -> Claim | None:
         direction = "better"
     elif worse:
         direction = "worse"
+    if how == "value-delta" and direction is None:
+        direction = "better"
     fields: dict[str, Any] = {
         "a_value": a_val,
         "b_value": b_val,
@@ -613,6 +853,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None) -> Claim | None:
         "verb": (equiv or better or worse).group(0) if (equiv or better or worse) else None,
         "equivalence": equiv.group(0) if equiv else None,
         "significant": sig,
+        "significant_from": sig_from,
         "pvalues": pvals,
         "stats": stats,
         "discordant": disc,
@@ -621,7 +862,11 @@ def _comparison(text: str, loc: Location, ctx: Context | None) -> Claim | None:
         "unpaired_test": unpaired.group(0) if unpaired else None,
         "paired_test": paired.group(0) if paired else None,
         "same_items": bool(_SAME_ITEMS.search(text)),
-        "overlap": "null" if overlap_null and not overlap_sig else ("sig" if overlap_sig else None),
+        "overlap": (
+            "null"
+            if overlap_null and not overlap_sig and (equiv or not_sig)
+            else ("sig" if overlap_sig else None)
+        ),
         "one_sided": bool(_ONE_SIDED.search(text)),
         "hedged": bool(_HEDGED.search(text)),
         "correction": bool(_CORRECTION.search(text)),
@@ -636,6 +881,8 @@ def _comparison(text: str, loc: Location, ctx: Context | None) -> Claim | None:
     conf = Confidence.HIGH
     if a_val is not None and how == "two-values":
         conf = Confidence.MEDIUM
+    if how == "value-delta":
+        conf = Confidence.LOW if delta_unit == "%" else Confidence.MEDIUM
     if a_val is None and not (pvals or stats or disc):
         conf = Confidence.MEDIUM
     return Claim(
@@ -662,7 +909,13 @@ def _selection(text: str, loc: Location, ctx: Context | None) -> Claim | None:
             continue
         groups = m.groups()
         k_raw = groups[1] if i == 3 else groups[0]
-        what = groups[0] if i == 3 else (groups[1] if len(groups) > 1 and groups[1] else "candidates")
+        what = (
+            groups[0] if i == 3 else (groups[1] if len(groups) > 1 and groups[1] else "candidates")
+        )
+        after = text[m.end() : m.end() + 40].lower()
+        if what.lower() == "samples" or re.match(r"\s*(?:sampling|samples|decoding|generations?|reranking|"
+                                                 r"responses|completions|with a (?:reward|verifier))", after):
+            continue  # best-of-n sampling at inference is a method, not selection on the test set
         k = to_int(k_raw)
         if not k or k < 2:
             continue
@@ -717,13 +970,17 @@ def _seeds(text: str, loc: Location) -> Claim | None:
 
 
 def _agreement(text: str, loc: Location) -> Claim | None:
-    if not _JUDGE.search(text):
+    if not _JUDGE.search(text) or not _JUDGE_MODEL.search(text) or _INTER_HUMAN.search(text):
         return None
     for rx in _AGREE:
         m = rx.search(text)
         if m:
-            judge = re.search(r"\b(LLM|GPT|judge|model|automatic|auto-?rater|evaluator|Claude|Gemini|"
-                              r"grader|reward model)\b", text, re.I)
+            judge = re.search(
+                r"\b(LLM|GPT|judge|automatic|auto-?rater|evaluator|Claude|Gemini|"
+                r"grader|reward model)\b",
+                text,
+                re.I,
+            )
             return Claim(
                 kind="agreement",
                 text=text,
@@ -753,15 +1010,17 @@ def _emergence(text: str, loc: Location) -> Claim | None:
     m = _EMERGE.search(text)
     if not m:
         return None
-    if m.group(0).lower().startswith("sudden") and not _SCALE.search(text):
-        return None
+    if not _SCALE.search(text):
+        return None  # "emerged with new behaviours" is not a claim about scale
     metric = _DISCRETE_METRIC.search(text)
     scale = _SCALE.search(text)
     return Claim(
         kind="emergence",
         text=text,
         location=loc,
-        confidence=Confidence.HIGH if (metric and scale) else (Confidence.MEDIUM if metric or scale else Confidence.LOW),
+        confidence=Confidence.HIGH
+        if (metric and scale)
+        else (Confidence.MEDIUM if metric or scale else Confidence.LOW),
         fields={
             "word": m.group(0),
             "metric": metric.group(0) if metric else None,
@@ -797,7 +1056,11 @@ def _chance(text: str, loc: Location) -> Claim | None:
     options = to_int(om.group(1) or om.group(2)) if om else None
     if need == -1:
         m_rot = need = options
-    if m_rot is None and options and re.search(r"\bcircular|all (?:rotations|permutations)", text, re.I):
+    if (
+        m_rot is None
+        and options
+        and re.search(r"\bcircular|all (?:rotations|permutations)", text, re.I)
+    ):
         m_rot = need = options
     if options is None and stated:
         # "25% chance" implies four options
@@ -833,7 +1096,9 @@ def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
             used = -1  # "treating each sample as an item"
         break
     items = None
-    im = re.search(r"\b(\d[\d,]*)\s+(?:\w+\s+)?(?:problems|questions|items|prompts|tasks)\b", text, re.I)
+    im = re.search(
+        r"\b(\d[\d,]*)\s+(?:\w+\s+)?(?:problems|questions|items|prompts|tasks)\b", text, re.I
+    )
     if im:
         items = to_int(im.group(1))
     _, bench_n = _benchmark(text, ctx)
@@ -851,6 +1116,19 @@ def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
     )
 
 
+def _before(sentence: Any) -> str:
+    """The sentences of the same paragraph before this one (benchmark and n often sit there)."""
+    block = getattr(sentence, "block", None)
+    if block is None:
+        return ""
+    out = []
+    for s in getattr(block, "sentences", []):
+        if s is sentence:
+            break
+        out.append(_norm(getattr(s, "text", "")))
+    return " ".join(out)
+
+
 def extract_sentence(sentence: Any, ctx: Context | None = None) -> list[Claim]:
     """Claims of comparison, significance and procedure in one sentence.
 
@@ -858,21 +1136,88 @@ def extract_sentence(sentence: Any, ctx: Context | None = None) -> list[Claim]:
     """
     raw, loc = _location(sentence)
     text = _norm(" ".join(raw.split()))
+    low = text.lower()
+    digit = any(ch.isdigit() for ch in text)
     out: list[Claim] = []
-    for maker in (
-        lambda: _comparison(text, loc, ctx),
-        lambda: _selection(text, loc, ctx),
-        lambda: _seeds(text, loc),
-        lambda: _agreement(text, loc),
-        lambda: _passk(text, loc),
-        lambda: _emergence(text, loc),
-        lambda: _chance(text, loc),
-        lambda: _generations(text, loc, ctx),
+    # Cheap gates first: most sentences of a document carry none of these words,
+    # and the patterns below cost tens of microseconds each.
+    makers = []
+    if digit or _has(low, _GATE_COMPARISON):
+        makers.append(lambda: _comparison(text, loc, ctx, _before(sentence)))
+    if _has(low, ("best", "max", "highest", "top", "strongest")):
+        makers.append(lambda: _selection(text, loc, ctx))
+    if digit and _has(low, ("seed", "run", "trial", "repetition", "restart", "replicate")):
+        makers.append(lambda: _seeds(text, loc))
+    if "%" in text and _has(low, ("agree", "concordance", "consisten", "align", "match", "concur")):
+        makers.append(lambda: _agreement(text, loc))
+    if "^" in text or "**" in text:
+        makers.append(lambda: _passk(text, loc))
+    if _has(low, _GATE_EMERGENCE):
+        makers.append(lambda: _emergence(text, loc))
+    if "%" in text and _has(low, ("chance", "random")):
+        makers.append(lambda: _chance(text, loc))
+    if digit and _has(
+        low, ("sample", "completion", "generation", "response", "attempt", "solution")
     ):
+        makers.append(lambda: _generations(text, loc, ctx))
+    for maker in makers:
         claim = maker()
         if claim is not None:
             out.append(claim)
     return out
+
+
+_GATE_COMPARISON = (
+    "signific",
+    "overlap",
+    "interval",
+    "equivalen",
+    "degrad",
+    "on par",
+    "comparab",
+    "same",
+    "suffer",
+    "loss",
+    "lose",
+    "every",
+    "all ",
+    "each",
+    "across the board",
+    "consistently",
+    "indistinguishable",
+    "identical",
+    "similar",
+    "match",
+    "no difference",
+    "drop",
+    "hurt",
+    "preserv",
+    "retain",
+    "maintain",
+    "negligible",
+    "differ",
+    "equally",
+    "tie",
+)
+_GATE_EMERGENCE = (
+    "emerg",
+    "sudden",
+    "sharp",
+    "phase transition",
+    "abrupt",
+    "discontinu",
+    "jump",
+    "unpredictab",
+    "breakthrough",
+    "step",
+    "take off",
+    "takes off",
+    "hockey",
+)
+
+
+def _has(low: str, words: tuple[str, ...]) -> bool:
+    return any(w in low for w in words)
 
 
 # --- the document pass --------------------------------------------------------------
@@ -881,7 +1226,9 @@ def extract_sentence(sentence: Any, ctx: Context | None = None) -> list[Claim]:
 CONTEXT_LINES = 6
 
 
-def extract_document(claims: list[Claim], tables: list[Any] | None, ctx: Context | None) -> list[Claim]:
+def extract_document(
+    claims: list[Claim], tables: list[Any] | None, ctx: Context | None
+) -> list[Claim]:
     """Second pass: context from earlier sentences and score tables.
 
     A comparison without its own item count inherits the benchmark and n of the
@@ -899,7 +1246,7 @@ def extract_document(claims: list[Claim], tables: list[Any] | None, ctx: Context
     n_p = sum(len(c.fields.get("pvalues", [])) for c in claims if c.kind == "comparison")
     continuous = bool(_CONT_METRIC.search(texts))
     doc_metric = _DISCRETE_METRIC.search(texts)
-    for c in sorted(claims, key=lambda c: (c.location.line or 0)):
+    for c in sorted(claims, key=lambda c: c.location.line or 0):
         if c.kind == "comparison":
             c.fields["doc_correction"] = correction
             c.fields["doc_pvalues"] = n_p
@@ -908,7 +1255,11 @@ def extract_document(claims: list[Claim], tables: list[Any] | None, ctx: Context
                 if near and c.n is None and last.n:
                     c.n, c.n_source = last.n, f"context (line {last.location.line})"
                     c.benchmark = c.benchmark or last.benchmark
-            if tables and (c.fields.get("every") or c.fields.get("equivalence")) and c.fields.get("a_value") is None:
+            if (
+                tables
+                and (c.fields.get("every") or c.fields.get("equivalence"))
+                and c.fields.get("a_value") is None
+            ):
                 near_table = _nearest_table(tables, c.location.line or 0)
                 if near_table is not None:
                     c.fields["tables"] = [near_table]

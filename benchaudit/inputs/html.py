@@ -24,11 +24,54 @@ if TYPE_CHECKING:
 
 _SKIP = {"script", "style", "head", "template", "noscript", "svg", "math"}
 _BLOCK = {
-    "p", "div", "section", "article", "header", "footer", "main", "aside", "nav", "li", "ul",
-    "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "figure",
-    "figcaption", "caption", "hr", "br", "details", "summary", "form", "body", "html",
+    "p",
+    "div",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "main",
+    "aside",
+    "nav",
+    "li",
+    "ul",
+    "ol",
+    "dl",
+    "dt",
+    "dd",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "pre",
+    "figure",
+    "figcaption",
+    "caption",
+    "hr",
+    "br",
+    "details",
+    "summary",
+    "form",
+    "body",
+    "html",
 }
-_VOID = {"br", "hr", "img", "input", "meta", "link", "area", "base", "col", "embed", "source", "wbr"}
+_VOID = {
+    "br",
+    "hr",
+    "img",
+    "input",
+    "meta",
+    "link",
+    "area",
+    "base",
+    "col",
+    "embed",
+    "source",
+    "wbr",
+}
 
 
 def sniff(p: Probe) -> float:
@@ -190,9 +233,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     source_lines = text.splitlines()
     if not any(s.strip() for s in lines) and not tables:
         raise InputError(display, "no visible text in this HTML page")
-    claims, seen = extract(
-        lines, display, ctx, line_numbers=numbers, tables=tables, markdown=False
-    )
+    claims, seen = extract(lines, display, ctx, line_numbers=numbers, tables=tables, markdown=False)
     return Source(
         path=display,
         kind="document",
@@ -204,4 +245,3 @@ def read(path: Path, display: str, ctx: Context) -> Source:
 
 
 READER = Reader("document", sniff, read, "HTML page (visible text and <table>s)")
-

@@ -155,9 +155,12 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
         sid = sample["id"]
         if not isinstance(sid, (str, int)) or isinstance(sid, bool):
             raise InputError(display, f"{where}: sample id must be a string or number, got {sid!r}")
-        flat = _flat_scores(
-            sample.get("scores") or ({"score": sample["score"]} if "score" in sample else {})
-        )
+        raw = sample.get("scores")
+        if raw is not None and not isinstance(raw, dict):
+            raise InputError(
+                display, f"{where}: 'scores' must be an object, got {type(raw).__name__}"
+            )
+        flat = _flat_scores(raw or ({"score": sample["score"]} if "score" in sample else {}))
         if not flat:
             unscored += 1  # an errored or cancelled sample has no score
             continue
@@ -185,7 +188,10 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     if not scores:
         raise InputError(display, "no sample carries a score")
     if unscored:
-        note(ctx, f"{display}: {unscored} sample(s) without a score ({scorer}) left out")
+        note(ctx, f"{display}: {unscored} sample(s) without a {scorer} score left out")
+    status = header.get("status")
+    if status not in (None, "success"):
+        note(ctx, f"{display}: the log's status is {status!r}; its samples may be incomplete")
 
     dataset = spec.get("dataset") if isinstance(spec.get("dataset"), dict) else {}
     cfg = spec.get("config") if isinstance(spec.get("config"), dict) else {}
@@ -194,7 +200,7 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
         "reader": "inspect log",
         "task": spec.get("task"),
         "metric": scorer,
-        "status": header.get("status"),
+        "status": status,
         "epochs": len(set(epochs)),
         "unscored": unscored,
         "limit": cfg.get("limit"),

@@ -1,6 +1,6 @@
 """Judge audits (kind ``judgments``): judge-vs-human labels, or judgments in both orders.
 
-Two layouts, CSV/TSV or JSONL:
+Three layouts, CSV/TSV or JSONL:
 
 - labels: a ``judge`` column and a ``human`` column (also ``judge_label`` /
   ``human_label``, ``llm`` / ``gold``), one row per item;
@@ -8,7 +8,10 @@ Two layouts, CSV/TSV or JSONL:
   ``swap``, ``swapped``, ``position``) and a verdict column (``verdict``,
   ``winner``, ``choice``), two rows per item; or wide, with
   ``verdict_original`` / ``verdict_swapped`` (``original`` / ``swapped``)
-  columns. Verdicts name the slot: ``A``, ``B`` or ``tie``.
+  columns. Verdicts name the slot: ``A``, ``B`` or ``tie``;
+- per-item preferences against a baseline (AlpacaEval annotations): ``model``,
+  an item column and ``preference`` (1–2 with 2 = the model won, or 0–1),
+  with ``output`` / ``output_hash`` or ``output_len_chars`` when present.
 
 Standard library only; these files are small.
 """
@@ -34,8 +37,12 @@ HUMAN = ("human", "human_label", "gold", "gold_label", "annotator", "human_verdi
 ITEM = ("item", "item_id", "question_id", "id", "pair_id", "qid")
 ORDER = ("order", "swap", "swapped", "position", "game")
 VERDICT = ("verdict", "winner", "choice", "judgment", "label")
-WIDE = (("verdict_original", "verdict_swapped"), ("original", "swapped"),
-        ("verdict_ab", "verdict_ba"), ("first_order", "second_order"))
+WIDE = (
+    ("verdict_original", "verdict_swapped"),
+    ("original", "swapped"),
+    ("verdict_ab", "verdict_ba"),
+    ("first_order", "second_order"),
+)
 SWAPPED_VALUES = {"swapped", "swap", "ba", "b-a", "reversed", "1", "true", "yes", "second", "2nd"}
 ORIGINAL_VALUES = {"original", "ab", "a-b", "forward", "0", "false", "no", "first", "1st"}
 
@@ -65,7 +72,18 @@ def _human_col(names: list[str]) -> str | None:
     return _fuzzy(names, HUMAN, ("human", "gold", "annotat", "expert"))
 
 
+PREFERENCE = ("preference", "pref", "win_prob")
+OUTPUT = ("output", "output_text", "output_hash", "output_sha1", "generation")
+OUTPUT_LEN = ("output_len_chars", "output_len", "output_length", "length")
+
+
 def _layout(names: list[str]) -> str | None:
+    if (
+        _pick(names, ("model",))
+        and _pick(names, PREFERENCE)
+        and (_pick(names, ITEM) or _pick(names, ("item_idx", "instruction", "instruction_sha1")))
+    ):
+        return "preferences"
     jc, hc = _judge_col(names), _human_col(names)
     if jc and hc and jc != hc:
         return "labels"
@@ -125,9 +143,11 @@ def sniff(p: Probe) -> float:
             return 0.0
         names = list(rec) if isinstance(rec, dict) else []
     else:
-        names = next(csv.reader([p.first_line()], delimiter="\t" if p.suffix == ".tsv" else ","),
-                     [])
-    return 0.9 if _layout([str(n) for n in names]) else 0.0
+        names = next(
+            csv.reader([p.first_line()], delimiter="\t" if p.suffix == ".tsv" else ","), []
+        )
+    layout = _layout([str(n) for n in names])
+    return 0.0 if layout is None else 0.92 if layout == "preferences" else 0.9
 
 
 @dataclass
@@ -142,6 +162,10 @@ class JudgmentSet:
     swapped: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
+    models: list[str] = field(default_factory=list)
+    preference: list[float] = field(default_factory=list)
+    outputs: list[str] | None = None
+    output_len: list[str] | None = None
 
     @property
     def has_swap(self) -> bool:
@@ -157,20 +181,79 @@ class JudgmentSet:
 
         return position_bias(self.original, self.swapped)
 
+    def preferences(self) -> list[dict[str, Any]]:
+        """Per model: items, win rate against the baseline, and whether outputs repeat."""
+        from math import sqrt
+
+        by: dict[str, list[int]] = {}
+        for k, m in enumerate(self.models):
+            by.setdefault(m, []).append(k)
+        # AlpacaEval's 1-2 scale (2 = the model won) or a 0-1 probability.
+        shift = 1.0 if self.preference and min(self.preference) >= 1.0 else 0.0
+        out = []
+        for m, rows in by.items():
+            p = [self.preference[k] - shift for k in rows]
+            n = len(p)
+            mean = sum(p) / n
+            var = sum((x - mean) ** 2 for x in p) / (n - 1) if n > 1 else 0.0
+            distinct_out = len({self.outputs[k] for k in rows}) if self.outputs else None
+            distinct_len = len({self.output_len[k] for k in rows}) if self.output_len else None
+            out.append(
+                {
+                    "model": m,
+                    "items": n,
+                    "win_rate": mean,
+                    "se": sqrt(var / n),
+                    "distinct_outputs": distinct_out,
+                    "distinct_lengths": distinct_len,
+                    "first_line": self.lines[rows[0]],
+                }
+            )
+        return out
+
     def report_results(self, ctx: Context) -> dict[str, list[dict[str, Any]]]:
+        if self.layout == "preferences":
+            return {
+                "preferences": [
+                    {
+                        "file": self.path,
+                        "model": r["model"],
+                        "items": r["items"],
+                        "win_rate": round(r["win_rate"], 6),
+                        "se": round(r["se"], 6),
+                    }
+                    for r in self.preferences()
+                ]
+            }
         if self.layout == "labels":
             k = self.kappa(ctx)
-            return {"agreement": [{
-                "file": self.path, "items": k.n, "agreement": round(k.agreement, 6),
-                "chance_agreement": round(k.chance, 6), "kappa": round(k.kappa, 6),
-                "kappa_low": round(k.ci_low, 6), "kappa_high": round(k.ci_high, 6),
-                "kappa_se": round(k.se, 6)}]}
+            return {
+                "agreement": [
+                    {
+                        "file": self.path,
+                        "items": k.n,
+                        "agreement": round(k.agreement, 6),
+                        "chance_agreement": round(k.chance, 6),
+                        "kappa": round(k.kappa, 6),
+                        "kappa_low": round(k.ci_low, 6),
+                        "kappa_high": round(k.ci_high, 6),
+                        "kappa_se": round(k.se, 6),
+                    }
+                ]
+            }
         pb = self.position()
-        return {"position_bias": [{
-            "file": self.path, "pairs": pb.pairs, "same_slot_rate": pb.rate,
-            "first_order_win_rate": pb.first_order_win_rate,
-            "consistent_win_rate": pb.consistent_win_rate,
-            "consistent_win_rate_ties_half": pb.consistent_win_rate_ties_half}]}
+        return {
+            "position_bias": [
+                {
+                    "file": self.path,
+                    "pairs": pb.pairs,
+                    "same_slot_rate": pb.rate,
+                    "first_order_win_rate": pb.first_order_win_rate,
+                    "consistent_win_rate": pb.consistent_win_rate,
+                    "consistent_win_rate_ties_half": pb.consistent_win_rate_ties_half,
+                }
+            ]
+        }
 
 
 def _is_swapped(value: str, display: str, line: int, games: bool = False) -> bool:
@@ -192,12 +275,15 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     names, recs, lines = _records(text, suffix, display)
     layout = _layout(names)
     if layout is None:
-        raise InputError(display, "judgments need judge and human columns, or an item, order "
-                                  "and verdict column")
+        raise InputError(
+            display, "judgments need judge and human columns, or an item, order and verdict column"
+        )
     if not recs:
         raise InputError(display, "no judgments")
     data = JudgmentSet(path=display, layout=layout)
-    if layout == "labels":
+    if layout == "preferences":
+        _read_preferences(data, names, recs, lines, display)
+    elif layout == "labels":
         jc, hc = _judge_col(names), _human_col(names)
         for rec, no in zip(recs, lines):
             j, h = rec.get(jc, "").strip(), rec.get(hc, "").strip()
@@ -230,13 +316,39 @@ def read(path: Path, display: str, ctx: Context) -> Source:
             first_line.setdefault(item, no)
         for item, both in seen.items():
             if len(both) != 2:
-                raise InputError(display, f"item {item!r} is judged in one order only",
-                                 first_line[item])
+                raise InputError(
+                    display, f"item {item!r} is judged in one order only", first_line[item]
+                )
             data.items.append(item)
             data.original.append(both[False])
             data.swapped.append(both[True])
             data.lines.append(first_line[item])
     return Source(path=display, kind="judgments", data=data, lines=text.splitlines())
+
+
+def _read_preferences(data: JudgmentSet, names, recs, lines, display: str) -> None:
+    mc, pc = _pick(names, ("model",)), _pick(names, PREFERENCE)
+    ic = _pick(names, ITEM) or _pick(names, ("item_idx", "instruction", "instruction_sha1"))
+    oc, lc = _pick(names, OUTPUT), _pick(names, OUTPUT_LEN)
+    data.outputs = [] if oc else None
+    data.output_len = [] if lc else None
+    for rec, no in zip(recs, lines):
+        try:
+            pref = float(rec.get(pc, ""))
+        except ValueError:
+            raise InputError(display, f"preference {rec.get(pc)!r} is not a number", no) from None
+        if not 0.0 <= pref <= 2.0 or pref != pref:
+            raise InputError(display, f"preference {pref} outside 0-1 or 1-2", no)
+        data.models.append(rec.get(mc, ""))
+        data.items.append(rec.get(ic, ""))
+        data.preference.append(pref)
+        data.lines.append(no)
+        if oc:
+            data.outputs.append(rec.get(oc, ""))
+        if lc:
+            data.output_len.append(rec.get(lc, ""))
+    if data.preference and min(data.preference) < 1.0 < max(data.preference):
+        raise InputError(display, "preferences mix the 0-1 and the 1-2 scale")
 
 
 READER = Reader(

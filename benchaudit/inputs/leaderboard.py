@@ -35,19 +35,45 @@ if TYPE_CHECKING:
 
 MODEL_COLS = ("model", "model name", "model_name", "name", "models", "system", "")
 SCORE_COLS = (
-    "arena score", "arena elo", "elo", "elo rating", "rating", "score", "bt score",
-    "win_rate", "win rate", "winrate", "win rate (%)", "length_controlled_winrate",
-    "lc win rate", "accuracy", "acc", "pass@1",
+    "arena score",
+    "arena elo",
+    "elo",
+    "elo rating",
+    "rating",
+    "score",
+    "bt score",
+    "win_rate",
+    "win rate",
+    "winrate",
+    "win rate (%)",
+    "length_controlled_winrate",
+    "lc win rate",
+    "accuracy",
+    "acc",
+    "pass@1",
 )
 CI_COLS = ("95% ci", "ci", "95% ci (±)", "confidence interval", "interval", "ci (95%)")
 LOW_COLS = ("ci_low", "lower", "low", "ci_lower", "lower_bound")
 HIGH_COLS = ("ci_high", "upper", "high", "ci_upper", "upper_bound")
 SE_COLS = ("standard_error", "se", "stderr", "std_error", "sem")
 N_COLS = ("votes", "battles", "num_battles", "n", "n_total", "#votes", "num votes")
-RANK_COLS = ("rank", "rank (ub)", "rank(ub)", "#", "position")
+RANK_COLS = ("rank", "rank (ub)", "rank(ub)", "rank* (ub)", "rank*", "#", "position")
 #: Columns that mark a per-item or pairwise file rather than a leaderboard.
-NOT_LEADERBOARD = ("item", "item_id", "question_id", "task_id", "problem", "prompt", "doc_id",
-                   "sample", "model_a", "model_b", "winner", "instance_id", "example_id")
+NOT_LEADERBOARD = (
+    "item",
+    "item_id",
+    "question_id",
+    "task_id",
+    "problem",
+    "prompt",
+    "doc_id",
+    "sample",
+    "model_a",
+    "model_b",
+    "winner",
+    "instance_id",
+    "example_id",
+)
 TOP_MARKERS = re.compile(r"(#\s*1\b|\bsota\b|state[- ]of[- ]the[- ]art|\bbest\b|🥇|\*\*)", re.I)
 
 _NUM = r"[+-]?\d+(?:\.\d+)?"
@@ -99,11 +125,21 @@ class Leaderboard:
         if not rows or not all(e.has_interval for e in rows):
             return {}
         best, worst = rank_ranges([e.low for e in rows], [e.high for e in rows])
-        return {"leaderboard": [
-            {"file": self.path, "model": e.model, "score": e.score, "ci_low": e.low,
-             "ci_high": e.high, "rank": k + 1, "rank_low": best[k], "rank_high": worst[k]}
-            for k, e in enumerate(rows)
-        ]}
+        return {
+            "leaderboard": [
+                {
+                    "file": self.path,
+                    "model": e.model,
+                    "score": e.score,
+                    "ci_low": e.low,
+                    "ci_high": e.high,
+                    "rank": k + 1,
+                    "rank_low": best[k],
+                    "rank_high": worst[k],
+                }
+                for k, e in enumerate(rows)
+            ]
+        }
 
 
 def _norm(name: str) -> str:
@@ -118,6 +154,16 @@ def _pick(header: list[str], wanted: tuple[str, ...]) -> int | None:
     return None
 
 
+def _contains(header: list[str], parts: tuple[str, ...]) -> int | None:
+    """The first column whose name contains one of ``parts`` (in the order of ``parts``)."""
+    normed = [_norm(h) for h in header]
+    for part in parts:
+        for k, h in enumerate(normed):
+            if part == h or part in h and not re.search(r"\b(se|sem|std|stderr|error)\b", h):
+                return k
+    return None
+
+
 def _number(text: str) -> float | None:
     t = text.strip().replace(",", "").replace("%", "").replace("*", "").strip()
     try:
@@ -125,6 +171,22 @@ def _number(text: str) -> float | None:
     except ValueError:
         m = re.fullmatch(rf"({_NUM})\s*(?:±|\+/-|\+-).*", t)
         return float(m.group(1)) if m else None
+
+
+def _score_cell(text: str) -> tuple[float | None, tuple[float, float] | None]:
+    """A score, and an interval written in the same cell (``82.6 (80.9–84.5)``, ``1287 ±5``)."""
+    score = _number(text)
+    if score is not None and not re.search(r"[(\[]|±|\+/-", text):
+        return score, None
+    m = re.match(rf"\s*\**\s*({_NUM})\s*%?\s*\**\s*(.+)$", text.replace("\u2212", "-"))
+    if not m:
+        return score, None
+    value = float(m.group(1))
+    rest = m.group(2).strip().strip("*").strip()
+    got = parse_interval(rest.strip("()[] ") if rest[:1] in "([" else rest, value)
+    if got is None and rest[:1] in "([":
+        got = parse_interval(rest, value)
+    return value, got
 
 
 def parse_interval(text: str, score: float) -> tuple[float, float] | None:
@@ -157,8 +219,11 @@ def _se_column(header: list[str], score_name: str) -> int | None:
     AlpacaEval has ``standard_error`` for ``win_rate`` and
     ``lc_standard_error`` for ``length_controlled_winrate``.
     """
-    cands = [k for k, h in enumerate(header)
-             if _norm(h) in SE_COLS or _norm(h).endswith("standard_error")]
+    cands = [
+        k
+        for k, h in enumerate(header)
+        if _norm(h) in SE_COLS or _norm(h).endswith("standard_error")
+    ]
     lc_score = score_name.startswith(("length_controlled", "lc"))
     for k in cands:
         if _norm(header[k]).startswith("lc") == lc_score:
@@ -180,31 +245,47 @@ def analyse_table(
     if _pick(header, NOT_LEADERBOARD) is not None:
         return None
     mcol = _pick(header, MODEL_COLS)
+    if mcol is None:
+        mcol = _contains(header, ("model",))
     scol = None
     if score_column and _norm(score_column) in [_norm(h) for h in header]:
         scol = [_norm(h) for h in header].index(_norm(score_column))
     if scol is None:
         scol = _pick(header, SCORE_COLS)
+    if scol is None:
+        scol = _contains(header, ("elo", "score", "rating", "win rate", "win_rate"))
     if mcol is None or scol is None or mcol == scol:
         return None
     ci = _pick(header, CI_COLS)
+    if ci is None:
+        ci = _contains(header, ("95% ci", "ci (", "confidence interval"))
     lo_c, hi_c = _pick(header, LOW_COLS), _pick(header, HIGH_COLS)
     score_name = _norm(header[scol])
     se_c = _se_column(header, score_name)
     n_c, r_c = _pick(header, N_COLS), _pick(header, RANK_COLS)
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     entries: list[Entry] = []
-    source = "ci column" if ci is not None else "bounds" if lo_c is not None and hi_c is not None \
-        else "standard error" if se_c is not None else None
+    source = (
+        "ci column"
+        if ci is not None
+        else "bounds"
+        if lo_c is not None and hi_c is not None
+        else "standard error"
+        if se_c is not None
+        else None
+    )
     for k, row in enumerate(rows):
         if len(row) <= max(mcol, scol):
             continue
-        score = _number(row[scol])
-        model = row[mcol].strip()
+        score, inline = _score_cell(row[scol])
+        model = re.sub(r"\*\*|__|`", "", row[mcol]).strip()
         if score is None or not model:
             continue
         e = Entry(model=model, score=score, line=(lines[k] if lines else None), cells=list(row))
-        if ci is not None and ci < len(row):
+        if inline is not None:
+            e.low, e.high = round(inline[0], 10), round(inline[1], 10)
+            source = source or "score cell"
+        elif ci is not None and ci < len(row):
             got = parse_interval(row[ci], score)
             if got:
                 e.low, e.high = round(got[0], 10), round(got[1], 10)
@@ -275,9 +356,14 @@ def read(path: Path, display: str, ctx: Context) -> Source:
             raise InputError(display, f"ragged row: {len(row)} fields, expected {len(header)}", k)
         body.append(row)
         lines.append(k)
-    board = analyse_table(header, body, lines, display,
-                          score_column=ctx.config.columns.get("score"),
-                          confidence=1 - ctx.alpha)
+    board = analyse_table(
+        header,
+        body,
+        lines,
+        display,
+        score_column=ctx.config.columns.get("score"),
+        confidence=1 - ctx.alpha,
+    )
     if board is None:
         raise InputError(display, "not a leaderboard: need a model column and a score column")
     models = [e.model for e in board.entries]
@@ -285,8 +371,13 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     if dup is not None:
         line = board.entries[models.index(dup, models.index(dup) + 1)].line
         raise InputError(display, f"model {dup!r} appears twice", line)
-    return Source(path=display, kind="leaderboard", data=board,
-                  numbers_seen=len(board.entries), lines=text.splitlines())
+    return Source(
+        path=display,
+        kind="leaderboard",
+        data=board,
+        numbers_seen=len(board.entries),
+        lines=text.splitlines(),
+    )
 
 
 def leaderboards_of(source: Source) -> list[Leaderboard]:
@@ -295,9 +386,35 @@ def leaderboards_of(source: Source) -> list[Leaderboard]:
         return [source.data]
     if source.kind != "document":
         return []
+    return source.cached("leaderboards", lambda: _document_boards(source))
+
+
+def _pipe_tables(lines: list[str]) -> list[Any]:
+    """Markdown pipe tables of a document (header, separator, body)."""
+    from benchaudit.inputs.tables import parse_pipe_table
+
+    sep = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+    out, i = [], 0
+    while i + 1 < len(lines):
+        if "|" in lines[i] and sep.match(lines[i + 1]):
+            j = i + 2
+            while j < len(lines) and "|" in lines[j] and lines[j].strip():
+                j += 1
+            table = parse_pipe_table(lines[i:j], list(range(i + 1, j + 1)))
+            if table is not None:
+                out.append(table)
+            i = j
+        else:
+            i += 1
+    return out
+
+
+def _document_boards(source: Source) -> list[Leaderboard]:
     found: list[Leaderboard] = []
-    tables = getattr(source.data, "tables", None) or source.meta.get("tables") or []
-    for t in tables:
+    tables = getattr(source.data, "tables", None) or source.meta.get("tables")
+    if tables is None and source.lines:
+        tables = _pipe_tables(source.lines)
+    for t in tables or []:
         header = getattr(t, "header", None)
         rows = getattr(t, "rows", None)
         if not header or not rows:
@@ -305,8 +422,11 @@ def leaderboards_of(source: Source) -> list[Leaderboard]:
         lines = getattr(t, "row_lines", None) or getattr(t, "lines", None)
         try:
             board = analyse_table(
-                [str(h) for h in header], [[str(c) for c in r] for r in rows],
-                list(lines) if lines and len(lines) == len(rows) else None, source.path)
+                [str(h) for h in header],
+                [[str(c) for c in r] for r in rows],
+                list(lines) if lines and len(lines) == len(rows) else None,
+                source.path,
+            )
         except (ValueError, TypeError, IndexError):
             board = None
         if board is not None:
@@ -338,7 +458,16 @@ def top_within_noise(board: Leaderboard) -> dict[str, Any] | None:
         return None
     full = [e for e in rows if e.has_interval]
     best, worst = rank_ranges([e.low for e in full], [e.high for e in full])
-    return {"model": top.model, "score": top.score, "ci_low": top.low, "ci_high": top.high,
-            "runner_up": second.model, "runner_up_score": second.score,
-            "runner_up_ci_low": second.low, "runner_up_ci_high": second.high,
-            "gap": top.score - second.score, "rank_low": best[0], "rank_high": worst[0]}
+    return {
+        "model": top.model,
+        "score": top.score,
+        "ci_low": top.low,
+        "ci_high": top.high,
+        "runner_up": second.model,
+        "runner_up_score": second.score,
+        "runner_up_ci_low": second.low,
+        "runner_up_ci_high": second.high,
+        "gap": top.score - second.score,
+        "rank_low": best[0],
+        "rank_high": worst[0],
+    }

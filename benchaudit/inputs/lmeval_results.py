@@ -328,6 +328,11 @@ def parse(doc: Any, text: str, path: Path, display: str) -> HarnessSummary:
         if isinstance(hib.get(name), dict):
             task.higher_is_better = {str(k): bool(v) for k, v in hib[name].items()}
         summary.tasks[name] = task
+    if summary.num_fewshot is None:
+        # v0.4 keeps the shot count per task; a run whose tasks agree has one setting.
+        shots = {t.num_fewshot for t in summary.tasks.values() if not t.is_group}
+        if len(shots) == 1:
+            summary.num_fewshot = shots.pop()
     # Groups listed only under "groups" (lm-eval 0.4.0-0.4.2) are tasks of the run too.
     for name, raw in groups.items():
         if name not in summary.tasks:

@@ -160,8 +160,8 @@ def read(path: Path, display: str, ctx: Context) -> Source:
             raise InputError(
                 display, f"'doc_id' must be a number or string, got {doc_id!r}", lineno
             )
-        available = _metrics_of(rec)
         if metric is None:
+            available = _metrics_of(rec)
             metric = choose_metric(available, wanted)
             if metric is None:
                 what = f"no metric {wanted!r}" if wanted else "no per-item metric"
@@ -170,16 +170,19 @@ def read(path: Path, display: str, ctx: Context) -> Source:
                     f"{what} in the first sample (found: {', '.join(available) or 'none'})",
                     lineno,
                 )
-        if metric not in rec:
+            others = {name: [] for name in available if name != metric}
+        value = rec.get(metric)
+        if value is None:
             raise InputError(display, f"missing metric {metric!r}", lineno)
         items.append(str(doc_id))
-        scores.append(_as_score(display, lineno, metric, rec[metric]))
+        scores.append(value if type(value) is float else _as_score(display, lineno, metric, value))
         lines.append(lineno)
         filt = rec.get("filter", "none")
-        filters.append(str(filt) if filt is not None else "none")
-        for name in available:
-            if name != metric and isinstance(rec.get(name), (bool, int, float)):
-                others.setdefault(name, []).append(float(rec[name]))
+        filters.append(filt if type(filt) is str else "none" if filt is None else str(filt))
+        for name, values in others.items():
+            other = rec.get(name)
+            if type(other) is float or isinstance(other, (bool, int)):
+                values.append(float(other))
     if not scores:
         raise InputError(display, "no samples in file")
 
@@ -204,7 +207,9 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         },
     }
     if summary is not None:
-        t = summary.tasks.get(task)
+        t = summary.tasks.get(task) or next(
+            (x for x in summary.tasks.values() if x.alias == task), None
+        )
         meta.update(
             {
                 "results_file": summary.path,
@@ -242,6 +247,9 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     )
 
 
+_LONG_LINE = re.compile(r'^\{\s*"doc_id"\s*:\s*(?:\d+|"[^"]*")\s*,\s*"doc"\s*:')
+
+
 def sniff(p: Probe) -> float:
     if p.suffix != ".jsonl":
         return 0.0
@@ -251,7 +259,10 @@ def sniff(p: Probe) -> float:
     try:
         rec = parse_json(first, p.name)
     except InputError:
-        # A first line longer than the probe: judge by its keys as text.
+        # A first line longer than the probe (a long document): the harness writes
+        # doc_id then doc first, so that opening is its signature.
+        if _LONG_LINE.match(first):
+            return 0.9
         rec = {
             k: None for k in ("doc_id", "resps", "filtered_resps", "arguments") if f'"{k}"' in first
         }

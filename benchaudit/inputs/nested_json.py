@@ -7,8 +7,8 @@ The layout of OpenAI's GSM8K ``example_model_solutions.jsonl``::
      "175b_verification": {"is_correct": true, "solution": "..."}}
 
 Every key of the first record whose value is an object holding a correctness
-field (:data:`CORRECT_KEYS`) is a system; every later record must give each of
-them. The item is an id field when the record has one (:data:`ID_KEYS`), else a
+field (:data:`CORRECT_KEYS`, or the field named by ``--column score=FIELD``) is a
+system; every later record must give each of them. The item is an id field when the record has one (:data:`ID_KEYS`), else a
 hash of its question text (stable across files, so two runs can be matched),
 else the line number. A ``.json`` file may hold the same records as a list.
 """

@@ -11,8 +11,9 @@ number in a piece of text with a ``kind``:
 ``samples``      samples or runs per item: "64 samples", "8 runs", "3 seeds"
 ``count``        any other count: "12 subjects", "5-shot", "2 GPUs"
 ``fraction``     ``k/n`` such as ``143/164``
-``year``, ``date``, ``version``, ``size`` (7B, 1.5T tokens), ``citation``
-(``[12]``), ``ordinal``, ``multiplier`` (3x), ``identifier`` (GPT-4)
+``year``, ``date``, ``version`` (v1.2, Llama 3.1), ``reference`` (Table 3),
+``size`` (7B, 1.5T tokens), ``citation`` (``[12]``), ``ordinal``,
+``multiplier`` (3x), ``identifier`` (GPT-4)
 
 Which percentages are scores (as opposed to "2.5% of the compute budget")
 is decided from the words around them by :func:`percent_role`.
@@ -54,7 +55,10 @@ ITEM_NOUNS = (
     r"|puzzles?|exercises?|challenges?|queries|query|issues?|samples? in the test set"
 )
 #: Nouns that count samples or repeated runs per item.
-SAMPLE_NOUNS = r"samples?|generations?|completions?|runs?|seeds?|trials?|attempts?|draws?|rollouts?"
+SAMPLE_NOUNS = (
+    r"samples?|generations?|completions?|runs?|seeds?|trials?|attempts?|draws?|rollouts?"
+    r"|responses?|solutions?|outputs?"
+)
 
 _NOT_ADJ = r"(?!(?:on|of|in|at|for|over|across|from|to|and|or|with|per|by|as|is|are|was|were|vs)\b)"
 _COUNT_AFTER = re.compile(
@@ -63,6 +67,86 @@ _COUNT_AFTER = re.compile(
     re.I,
 )
 _ITEMS_BEFORE = re.compile(r"\bn\s*=\s*$|\bN\s*=\s*$|\bsize\s+(?:of\s+)?$", re.I)
+
+
+#: A capitalised word right before a bare number: "Llama 3.1", "Table 2".
+_NAME_BEFORE = re.compile(r"(?:^|[\s(\[])([A-Z][A-Za-z]+|[a-z]+[A-Z][A-Za-z]*)\s$")
+#: Words that may stand right before a score ("Accuracy 87.3").
+_SCORE_WORDS = {
+    "accuracy",
+    "acc",
+    "score",
+    "scores",
+    "average",
+    "avg",
+    "mean",
+    "overall",
+    "total",
+    "em",
+    "f1",
+    "result",
+    "results",
+    "only",
+    "about",
+    "around",
+    "approximately",
+    "nearly",
+    "roughly",
+    "just",
+    "to",
+    "from",
+    "and",
+    "or",
+    "of",
+    "at",
+    "with",
+    "reaches",
+    "achieves",
+    "gets",
+    "on",
+    "in",
+    "for",
+    "across",
+    "over",
+    "by",
+    "all",
+    "is",
+    "was",
+    "are",
+    "were",
+    "than",
+}
+_REFERENCES = {
+    "table",
+    "tab",
+    "figure",
+    "fig",
+    "section",
+    "sec",
+    "appendix",
+    "eq",
+    "equation",
+    "chapter",
+    "step",
+    "round",
+    "level",
+    "phase",
+    "stage",
+    "version",
+    "part",
+    "row",
+    "column",
+    "line",
+    "page",
+    "item",
+    "task",
+    "question",
+    "problem",
+    "example",
+    "exercise",
+    "rule",
+    "footnote",
+}
 
 
 @dataclass(frozen=True)
@@ -142,7 +226,7 @@ def _classify(text: str, m: re.Match[str]) -> Number:
     if m_ := _SHOT.match(after):
         return make("count", "shot", m_.end(), "shot")
     if before.endswith("/") or _ITEMS_BEFORE.search(before):
-        return make("items")
+        return make("items", noun="n=" if re.search(r"\bn\s*=\s*$", before, re.I) else "")
     if not frac and (m_ := _COUNT_AFTER.match(after)):
         noun = m_.group("noun").lower()
         if re.fullmatch(ITEM_NOUNS, noun, re.I):
@@ -154,6 +238,10 @@ def _classify(text: str, m: re.Match[str]) -> Number:
                 return make("count", "", m_.end(), noun)
     if not frac and not sign and "," not in whole and 1900 <= int(whole) <= 2099:
         return make("year")
+    word = _NAME_BEFORE.search(before)
+    if word and word.group(1).lower() not in _SCORE_WORDS:
+        # "Table 3", "Llama 3.1", "Qwen 2.5", "Claude 3.5": a reference or a name.
+        return make("reference" if word.group(1).lower() in _REFERENCES else "version")
     return make("plain")
 
 
@@ -180,7 +268,8 @@ _CHANGE_AFTER = re.compile(
     re.I,
 )
 _CHANGE_BEFORE = re.compile(
-    r"(?:\bby|\bof|\bup|\bdown|\bimproves?|\bimproved|\bgains?|\bgained|\badds?|\bboosts?)\s+(?:about\s+|roughly\s+|nearly\s+|almost\s+|over\s+|around\s+|~\s*)?$",
+    r"(?:\bby|(?:improvement|increase|gain|boost|jump|rise|drop|decrease|decline|reduction|lift"
+    r"|uplift|margin|difference|delta|change)s?\s+of|\bup|\bdown|\bimproves?|\bimproved|\bgains?|\bgained|\badds?|\bboosts?)\s+(?:about\s+|roughly\s+|nearly\s+|almost\s+|over\s+|around\s+|~\s*)?$",
     re.I,
 )
 _LEVEL_AFTER = re.compile(

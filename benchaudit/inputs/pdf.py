@@ -28,8 +28,13 @@ if TYPE_CHECKING:
     from benchaudit.engine import Context
 
 LIGATURES = {
-    "\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
-    "\ufb05": "st", "\ufb06": "st",
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",
+    "\ufb06": "st",
 }
 _LIG = str.maketrans(LIGATURES)
 #: a word broken at the end of a line: "improve-" + "ment"
@@ -50,6 +55,7 @@ class PdfLine:
     text: str
     page: int
     table: int | None = None  # index into the document's tables
+    new_block: bool = False  # a paragraph starts here (page or column change, or a wide gap)
 
 
 def fix_ligatures(text: str) -> str:
@@ -137,6 +143,19 @@ def _reading_order(words: list[dict[str, Any]], width: float) -> list[list[dict[
     return above + left + right + below
 
 
+def _paragraph_starts(tops: list[float]) -> set[int]:
+    """Indices of lines that start a paragraph: the first line of the page, a
+    jump back up (the next column), or a gap well above the usual line spacing."""
+    steps = sorted(b - a for a, b in zip(tops, tops[1:]) if b > a)
+    usual = steps[len(steps) // 2] if steps else 0.0
+    out = {0}
+    for i in range(1, len(tops)):
+        step = tops[i] - tops[i - 1]
+        if step <= 0 or (usual and step > 1.6 * usual):
+            out.add(i)
+    return out
+
+
 def _line_text(line: list[dict[str, Any]]) -> str:
     return " ".join(w["text"] for w in line)
 
@@ -170,7 +189,10 @@ def read_pdf(path: Path, display: str) -> tuple[list[PdfLine], list[list[list[st
                     found = []
                 placed: list[tuple[float, int, list[list[str]]]] = []
                 for t in found:
-                    rows = [[fix_ligatures(c or "").replace("\n", " ").strip() for c in r] for r in t.extract()]
+                    rows = [
+                        [fix_ligatures(c or "").replace("\n", " ").strip() for c in r]
+                        for r in t.extract()
+                    ]
                     rows = [r for r in rows if any(r)]
                     if len(rows) >= 2 and max(len(r) for r in rows) >= 2:
                         placed.append((t.bbox[1], len(tables), rows))
@@ -179,14 +201,15 @@ def read_pdf(path: Path, display: str) -> tuple[list[PdfLine], list[list[list[st
                 prose = [w for w in words if not any(_inside(w, b) for b in boxes)]
                 lines = _reading_order(prose, float(page.width))
                 texts = [(ln[0]["top"], fix_ligatures(_line_text(ln))) for ln in lines]
+                breaks = _paragraph_starts([top for top, _ in texts])
                 # Tables sit among the prose lines at their top position (single-column order).
                 merged: list[PdfLine] = []
                 pending = sorted(placed)
-                for top, text in texts:
+                for k, (top, text) in enumerate(texts):
                     while pending and pending[0][0] < top:
                         _, idx, rows = pending.pop(0)
                         merged.extend(PdfLine(" | ".join(r), number, idx) for r in rows)
-                    merged.append(PdfLine(text, number))
+                    merged.append(PdfLine(text, number, new_block=k in breaks))
                 for _, idx, rows in pending:
                     merged.extend(PdfLine(" | ".join(r), number, idx) for r in rows)
                 out.extend(merged)
@@ -216,6 +239,19 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     prose = join_hyphenated([texts[i] for i in prose_idx])
     for i, t in zip(prose_idx, prose):
         texts[i] = t
+    # Paragraph breaks go in as blank lines (sharing the next line's number) so
+    # that sentences never run across a page, a column or a heading gap.
+    feed: list[str] = []
+    feed_lines: list[int] = []
+    feed_pages: list[int] = []
+    for i in prose_idx:
+        if lines[i].new_block and feed:
+            feed.append("")
+            feed_lines.append(i + 1)
+            feed_pages.append(lines[i].page)
+        feed.append(texts[i])
+        feed_lines.append(i + 1)
+        feed_pages.append(lines[i].page)
     tables: list[Table] = []
     for idx, rows in enumerate(raw_tables):
         at = [i + 1 for i, ln in enumerate(lines) if ln.table == idx]
@@ -233,11 +269,11 @@ def read(path: Path, display: str, ctx: Context) -> Source:
             )
         )
     claims, seen = extract(
-        prose,
+        feed,
         display,
         ctx,
-        line_numbers=[i + 1 for i in prose_idx],
-        page_of_line=[lines[i].page for i in prose_idx],
+        line_numbers=feed_lines,
+        page_of_line=feed_pages,
         tables=tables,
         markdown=False,
     )

@@ -73,7 +73,11 @@ class ResultSet:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.score = np.asarray(self.score, dtype=np.float64)
+        score = np.asarray(self.score)
+        # float32 holds 0/1 scores exactly in half the memory; everything else is float64.
+        if score.dtype != np.float32:
+            score = score.astype(np.float64, copy=False)
+        self.score = score
 
     @property
     def n_rows(self) -> int:

@@ -38,8 +38,7 @@ N_KEYS = ("n", "num_samples", "n_samples", "samples", "total")
 C_KEYS = ("c", "num_correct", "n_correct", "correct", "passes", "num_passed")
 CODE_KEYS = ("completion", "generation", "code", "solution")
 _PASSK_COL = re.compile(r"^pass(?:@|_at_|_at|at)(\d+)$", re.I)
-NO_RESULTS = ("no pass/fail results: run the harness's evaluator; "
-              "benchaudit never executes code")
+NO_RESULTS = "no pass/fail results: run the harness's evaluator; benchaudit never executes code"
 
 _TRUE = {"true", "1", "yes", "pass", "passed", "ok", "success", "t", "y"}
 _FALSE = {"false", "0", "no", "fail", "failed", "f", "n", "error", "timeout", "timed out"}
@@ -82,13 +81,22 @@ class SamplesData:
             if k > self.samples_min:
                 continue  # undefined for some problem; the rule says so
             est = estimate(self.n, self.c, k, 1 - ctx.alpha)
-            rows.append({
-                "file": self.path, "k": k, "estimate": est.estimate,
-                "ci_low": est.ci_low, "ci_high": est.ci_high, "ci_method": "normal over problems",
-                "plugin": est.plugin, "plugin_gap": est.plugin_gap, "pass_hat_k": est.pass_hat_k,
-                "n_problems": est.n_problems, "samples_per_problem": est.samples_min,
-                "samples_max": est.samples_max,
-            })
+            rows.append(
+                {
+                    "file": self.path,
+                    "k": k,
+                    "estimate": est.estimate,
+                    "ci_low": est.ci_low,
+                    "ci_high": est.ci_high,
+                    "ci_method": "normal over problems",
+                    "plugin": est.plugin,
+                    "plugin_gap": est.plugin_gap,
+                    "pass_hat_k": est.pass_hat_k,
+                    "n_problems": est.n_problems,
+                    "samples_per_problem": est.samples_min,
+                    "samples_max": est.samples_max,
+                }
+            )
         return {"passk": rows}
 
 
@@ -127,8 +135,13 @@ def _summary(path: Path, display: str) -> Source | None:
         stated[k] = float(value)
         pos = text.find(json.dumps(key))
         lines[k] = text.count("\n", 0, pos) + 1 if pos >= 0 else 1
-    return Source(path=display, kind="samples", data=PassAtKSummary(display, stated, lines),
-                  numbers_seen=len(stated), meta={"format": "pass@k summary (JSON)"})
+    return Source(
+        path=display,
+        kind="samples",
+        data=PassAtKSummary(display, stated, lines),
+        numbers_seen=len(stated),
+        meta={"format": "pass@k summary (JSON)"},
+    )
 
 
 def _ks_option(value: Any) -> list[int]:
@@ -198,8 +211,9 @@ def _records(path: Path, display: str, suffix: str) -> tuple[list[str], list[tup
         if not any(v.strip() for v in rec):
             continue
         if len(rec) != len(header):
-            raise InputError(display, f"ragged row: {len(rec)} fields, expected {len(header)}",
-                             line)
+            raise InputError(
+                display, f"ragged row: {len(rec)} fields, expected {len(header)}", line
+            )
         rows.append((line, dict(zip(header, rec))))
     return header, rows
 
@@ -254,8 +268,9 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         n_arr, c_arr = np.array(n_list, dtype=np.int64), np.array(c_list, dtype=np.int64)
     else:
         if not pkey:
-            raise InputError(display, "no problem column (expected one of: "
-                                      + ", ".join(PROBLEM_KEYS) + ")")
+            raise InputError(
+                display, "no problem column (expected one of: " + ", ".join(PROBLEM_KEYS) + ")"
+            )
         vkey = _pick(keys, PASS_KEYS)
         rkey = None if vkey else _pick(keys, RESULT_KEYS)
         if vkey is None and rkey is None:
@@ -281,11 +296,21 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         n_arr, c_arr = np.array(n_list, dtype=np.int64), np.array(c_list, dtype=np.int64)
         stated = {}
     data = SamplesData(
-        path=display, problems=problems, n=n_arr, c=c_arr, lines=lines, layout=layout,
+        path=display,
+        problems=problems,
+        n=n_arr,
+        c=c_arr,
+        lines=lines,
+        layout=layout,
         stated={k: np.array(v, dtype=np.float64) for k, v in stated.items()},
     )
-    return Source(path=display, kind="samples", data=data, numbers_seen=len(rows),
-                  meta={"format": f"pass@k samples ({layout})"})
+    return Source(
+        path=display,
+        kind="samples",
+        data=data,
+        numbers_seen=len(rows),
+        meta={"format": f"pass@k samples ({layout})"},
+    )
 
 
 # --------------------------------------------------------------------------- sniffing

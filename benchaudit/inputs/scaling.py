@@ -29,8 +29,17 @@ if TYPE_CHECKING:
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
 
-SIZE_KEYS = ("n_params", "params", "parameters", "num_params", "size", "model_size",
-             "compute", "flops", "train_flops")
+SIZE_KEYS = (
+    "n_params",
+    "params",
+    "parameters",
+    "num_params",
+    "size",
+    "model_size",
+    "compute",
+    "flops",
+    "train_flops",
+)
 MODEL_KEYS = ("model", "model_name", "name")
 SETTING_KEYS = ("shot", "setting", "num_fewshot", "n_shot", "fewshot")
 _SIZE_TEXT = re.compile(r"^\s*(\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*([kmbt]?)\s*$", re.I)
@@ -97,14 +106,22 @@ class ScalingData:
             ys = curve.values
             if is_perplexity_metric(metric):
                 ys = [math.log(v) for v in ys]  # per-token NLL: the linear ruler
-            rows.append({
-                "family": self.label, "task": task, "metric": metric, "kind": kind,
-                "n_scales": len(curve.points), "size_min": curve.points[0].size,
-                "size_max": curve.points[-1].size, "first": curve.points[0].value,
-                "last": curve.points[-1].value,
-                "transition_width": width(curve.log_sizes, ys, higher_is_better(metric)),
-                "sparse": len(curve.points) < SPARSE_SCALES, "note": curve.note,
-            })
+            rows.append(
+                {
+                    "family": self.label,
+                    "task": task,
+                    "metric": metric,
+                    "kind": kind,
+                    "n_scales": len(curve.points),
+                    "size_min": curve.points[0].size,
+                    "size_max": curve.points[-1].size,
+                    "first": curve.points[0].value,
+                    "last": curve.points[-1].value,
+                    "transition_width": width(curve.log_sizes, ys, higher_is_better(metric)),
+                    "sparse": len(curve.points) < SPARSE_SCALES,
+                    "note": curve.note,
+                }
+            )
         return {"scaling": rows}
 
 
@@ -118,8 +135,9 @@ def family_of(model: str | None) -> str:
     """A model name with its size replaced by ``*``: ``pythia-v1.1-1b-bf16`` -> ``pythia-v1.1-*``."""
     if not model:
         return "?"
-    name = re.sub(r"(?<![a-z0-9.])\d+(?:\.\d+)?[mbt](?![a-z0-9])", "*", model.replace("_", "-"),
-                  flags=re.I)
+    name = re.sub(
+        r"(?<![a-z0-9.])\d+(?:\.\d+)?[mbt](?![a-z0-9])", "*", model.replace("_", "-"), flags=re.I
+    )
     return re.sub(r"-(bf16|fp16|fp32|int8|int4|hf)$", "", name, flags=re.I)
 
 
@@ -172,21 +190,38 @@ def from_harness(sources: list[Source]) -> list[ScalingData]:
             summary = m.data
             tasks = dict(summary.tasks)
             merged = _combine_mmlu(tasks)
-            entries = [(name, t.metrics, t.stderr, t.line) for name, t in tasks.items()
-                       if not _MMLU_PART.match(name) or merged is None]
+            entries = [
+                (name, t.metrics, t.stderr, t.line)
+                for name, t in tasks.items()
+                # MMLU subjects count once: merged (legacy files) or through the group (v0.4).
+                if not _MMLU_PART.match(name) or (merged is None and "mmlu" not in tasks)
+            ]
             if merged is not None:
                 entries.append((merged[0], merged[1], merged[2], None))
             for name, metrics, stderr, line in entries:
                 for metric, value in metrics.items():
                     if value is None or not math.isfinite(value):
                         continue
-                    buckets.setdefault((name, metric), []).append(Point(
-                        summary.size_params, value, stderr.get(metric), m.path, line,
-                        summary.model))
+                    buckets.setdefault((name, metric), []).append(
+                        Point(
+                            summary.size_params,
+                            value,
+                            stderr.get(metric),
+                            m.path,
+                            line,
+                            summary.model,
+                        )
+                    )
         for key, pts in buckets.items():
             if len({p.size for p in pts}) >= 2:
-                note = (f"{sum(1 for t in members[0].data.tasks if _MMLU_PART.match(t))} subjects, "
-                        "unweighted mean") if key[0] == "mmlu" and "mmlu" not in tasks else None
+                note = (
+                    (
+                        f"{sum(1 for t in members[0].data.tasks if _MMLU_PART.match(t))} subjects, "
+                        "unweighted mean"
+                    )
+                    if key[0] == "mmlu" and "mmlu" not in tasks
+                    else None
+                )
                 data.curves[key] = Curve(key[0], key[1], sorted(pts, key=lambda p: p.size), note)
         out.append(data)
     return out
@@ -240,21 +275,27 @@ def read(path: Path, display: str, ctx: Context) -> list[Source]:
         if not any(v.strip() for v in raw):
             continue
         if len(raw) != len(header):
-            raise InputError(display, f"ragged row: {len(raw)} fields, expected {len(header)}",
-                             line)
+            raise InputError(
+                display, f"ragged row: {len(raw)} fields, expected {len(header)}", line
+            )
         rec = dict(zip(header, raw))
         size = parse_size_value(rec[size_key])
         if size is None:
-            raise InputError(display, f"{size_key} must be a positive number, got "
-                                      f"{rec[size_key]!r}", line)
+            raise InputError(
+                display, f"{size_key} must be a positive number, got {rec[size_key]!r}", line
+            )
         setting = rec[setting_key].strip() if setting_key else None
         model = rec[model_key].strip() if model_key else None
         data = datasets.get(setting)
         if data is None:
             data = datasets[setting] = ScalingData(
-                path=display, family=Path(display).stem,
-                setting=setting, size_kind="compute" if "flop" in size_key.lower()
-                or "compute" in size_key.lower() else "params")
+                path=display,
+                family=Path(display).stem,
+                setting=setting,
+                size_kind="compute"
+                if "flop" in size_key.lower() or "compute" in size_key.lower()
+                else "params",
+            )
         for col in metric_cols:
             cell = rec[col].strip()
             if cell == "":
@@ -276,9 +317,15 @@ def read(path: Path, display: str, ctx: Context) -> list[Source]:
             curve.points.sort(key=lambda p: p.size)
             if len({p.size for p in curve.points}) < 2:
                 del data.curves[key]
-        out.append(Source(path=display, kind="scaling", data=data,
-                          numbers_seen=sum(len(c.points) for c in data.curves.values()),
-                          meta={"format": "scaling curves (CSV)", "setting": setting}))
+        out.append(
+            Source(
+                path=display,
+                kind="scaling",
+                data=data,
+                numbers_seen=sum(len(c.points) for c in data.curves.values()),
+                meta={"format": "scaling curves (CSV)", "setting": setting},
+            )
+        )
     return out
 
 

@@ -133,36 +133,63 @@ def numbers_in(tables: list[Table]) -> int:
     return total
 
 
-def _orientation(table: Table, ctx: Context) -> tuple[bool, list]:
-    """Whether benchmarks run down the first column (transposed), and the column mentions."""
-    from benchaudit.inputs.claims import find_benchmarks
+def _layout(table: Table, ctx: Context) -> tuple[bool, int, list]:
+    """How to read a table: ``(transposed, key, mentions)``.
+
+    Usually benchmarks head the columns and the first column names the model
+    (``key = 0``, ``mentions`` per column). When some column names benchmarks
+    in more rows than the header does, benchmarks run down that column
+    (``key``), models head the columns to its right, and ``mentions`` are per
+    row; columns left of the key (a category) are skipped.
+    """
+    from benchaudit.inputs.sentences import find_benchmarks
 
     reg = ctx.benchmarks
-    col_marks = [find_benchmarks(h, reg) for h in table.header]
-    row_marks = [find_benchmarks(r[0], reg) if r else [] for r in table.rows]
-    by_col = sum(1 for m in col_marks[1:] if m)
-    by_row = sum(1 for m in row_marks if m)
-    return by_row > by_col, (row_marks if by_row > by_col else col_marks)
+    col_marks = [find_benchmarks(clean_cell(h), reg) for h in table.header]
+    by_header = sum(1 for m in col_marks[1:] if m)
+    rows = _left_padded(table)
+    best_j, best = 0, 0
+    for j in range(len(table.header)):
+        count = sum(1 for r in rows if j < len(r) and find_benchmarks(clean_cell(r[j]), reg))
+        if count > best:
+            best_j, best = j, count
+    if best > by_header:
+        marks = [
+            find_benchmarks(clean_cell(r[best_j]), reg) if best_j < len(r) else [] for r in rows
+        ]
+        return True, best_j, marks
+    return False, 0, col_marks
+
+
+def _left_padded(table: Table) -> list[list[str]]:
+    """Rows padded on the left to the header's width.
+
+    A row shorter than the header has lost leading cells to a ``rowspan``
+    (a category spanning several rows) when benchmarks run down a column.
+    """
+    width = len(table.header)
+    return [[""] * (width - len(r)) + r if len(r) < width else r for r in table.rows]
 
 
 def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim]:
     """One ``score`` claim per score cell of every table."""
-    from benchaudit.inputs.claims import protocols_in
+    from benchaudit.inputs.protocols import protocols_in
 
     out: list[Claim] = []
     for table in tables:
         if not table.rows:
             continue
-        transposed, marks = _orientation(table, ctx)
+        transposed, key, marks = _layout(table, ctx)
         table_protocols = protocols_in(table.context)
         proportion_cols = _proportion_columns(table)
-        for i, row in enumerate(table.rows):
+        rows = _left_padded(table) if transposed else table.rows
+        for i, row in enumerate(rows):
             for j, cell in enumerate(row):
-                if j == 0 or j >= len(table.header):
+                if j <= key or j >= len(table.header):
                     continue
-                label = row[0] if transposed else table.header[j]
+                label = row[key] if transposed else table.header[j]
                 model = table.header[j] if transposed else row[0]
-                mention = marks[i] if transposed else marks[j] if j < len(marks) else []
+                mention = marks[i] if transposed else marks[j]
                 if _AGGREGATE.match(clean_cell(label)) or _NON_SCORE_HEADER.search(label):
                     continue
                 if transposed and _NON_SCORE_HEADER.search(table.header[j]):
@@ -170,12 +197,13 @@ def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim
                 m = _CELL.match(clean_cell(cell))
                 if not m:
                     continue
+                shift = len(row) - len(table.rows[i])  # cells added by left padding
                 claim = _cell_claim(
                     table,
                     i,
-                    j,
+                    (j - shift, cell),
                     path,
-                    label,
+                    clean_cell(label),
                     clean_cell(model),
                     m,
                     mention,
@@ -202,10 +230,11 @@ def _proportion_columns(table: Table) -> dict[int, bool]:
 
 
 def _cell_claim(
-    table, i, j, path, label, model, m, mention, table_protocols, proportion
+    table, i, where, path, label, model, m, mention, table_protocols, proportion
 ) -> Claim | None:
-    from benchaudit.inputs.claims import protocols_in
+    from benchaudit.inputs.protocols import protocols_in
 
+    j, cell_text = where
     value = m.group("v")
     if m.group("pct"):
         unit = "percent"
@@ -221,7 +250,7 @@ def _cell_claim(
     line = table.line_of(i)
     claim = Claim(
         kind="score",
-        text=f"{model} | {label}: {table.rows[i][j].strip()}",
+        text=f"{model} | {label}: {cell_text.strip()}",
         location=Location(path, line, table.column_of(i, j), table.page),
         confidence=Confidence.HIGH if mention else Confidence.MEDIUM,
         value=value,
@@ -239,9 +268,9 @@ def _cell_claim(
     if protos:
         claim.protocol, claim.samples = protos[0].protocol, protos[0].samples
         claim.fields["protocol_text"] = protos[0].metric
-    from benchaudit.inputs.claims import _NOT_GRID
+    from benchaudit.inputs.scores import NOT_GRID
 
-    if _NOT_GRID.search(label):
+    if NOT_GRID.search(label):
         claim.fields["grid"] = False
     if m.group("pm"):
         claim.plus_minus = m.group("pm")

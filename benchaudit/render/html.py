@@ -21,7 +21,8 @@ from benchaudit.render.tables import COLUMNS, result_tables
 
 #: Numbers in a claim, highlighted in the page: 87.3%, 1,319, ±0.1, 95% CI ...
 _NUMBER = re.compile(
-    r"(?<![\w.])[+\u2212\u00b1-]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?(?:%|pp\b|points?\b))?(?!\w|\.\d)"
+    r"(?<![\w.-])[+\u2212\u00b1-]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?(?:%|pp\b|points?\b))?"
+    r"(?!\w|\.\d)"
 )
 
 
@@ -42,13 +43,22 @@ def _template():
     return env.get_template("report.html.j2"), load("report.css")
 
 
-def claim_parts(claim: str | None) -> list[tuple[str, bool]]:
-    """The claim split into (text, is_number) pieces, numbers to be highlighted."""
+def claim_parts(claim: str | None, message: str = "") -> list[tuple[str, bool]]:
+    """The claim split into (text, highlighted) pieces.
+
+    The number highlighted is the one the finding's message leads with, else
+    those it names; when it names none of them, every number in the claim is.
+    """
     if not claim:
         return []
+    found = list(_NUMBER.finditer(claim))
+    said = [_bare(m.group(0)) for m in _NUMBER.finditer(message)]
+    # Messages lead with the number they are about; prefer it, then any they name.
+    hot = [m for m in found if said and _bare(m.group(0)) == said[0]]
+    hot = hot or [m for m in found if _bare(m.group(0)) in said] or found
     parts: list[tuple[str, bool]] = []
     pos = 0
-    for m in _NUMBER.finditer(claim):
+    for m in hot:
         if m.start() > pos:
             parts.append((claim[pos : m.start()], False))
         parts.append((m.group(0), True))
@@ -58,8 +68,24 @@ def claim_parts(claim: str | None) -> list[tuple[str, bool]]:
     return parts
 
 
+def _bare(number: str) -> str:
+    """87.3% -> 87.3, +3.0 pp -> 3.0: what two spellings of one number share."""
+    return re.sub(r"[^\d.]", "", number.replace(",", ""))
+
+
+def _rounded(value: Any) -> Any:
+    """Floats to 6 significant digits, at any depth: what a reader can use."""
+    if isinstance(value, float):
+        return float(f"{value:.6g}")
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value
+
+
 def _evidence_value(value: Any) -> str:
-    value = _jsonable(value)
+    value = _rounded(_jsonable(value))
     if isinstance(value, float):
         return f"{value:.6g}"
     if isinstance(value, (dict, list)):
@@ -80,18 +106,20 @@ def _finding_view(f: Finding) -> dict[str, Any]:
         "name": f.name,
         "where": where,
         "message": f.message,
-        "claim_parts": claim_parts(f.claim),
+        "claim_parts": claim_parts(f.claim, f.message),
         "suggestion": f.suggestion,
         "evidence": [(str(k), _evidence_value(v)) for k, v in f.evidence.items()],
         "fingerprint": f.fingerprint or "",
     }
 
 
-def _groups(report: Report) -> list[tuple[str, list[dict[str, Any]]]]:
-    out: dict[str, list[dict[str, Any]]] = {}
+def _groups(report: Report) -> list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]]:
+    """Per file: errors and warnings (shown), then information findings (folded)."""
+    out: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
     for f in report.findings:
-        out.setdefault(f.location.file, []).append(_finding_view(f))
-    return list(out.items())
+        serious, infos = out.setdefault(f.location.file, ([], []))
+        (infos if f.severity.label == "info" else serious).append(_finding_view(f))
+    return [(file, serious, infos) for file, (serious, infos) in out.items()]
 
 
 def _can_plot() -> bool:
@@ -178,5 +206,5 @@ def render(report: Report, alpha: float = 0.05) -> str:
         sections=_sections(report, alpha),
         notes=notes,
         rules=_rules(report),
-        css=css,
+        css=_markup(css),  # our own stylesheet: escaping would break quotes and ">"
     )

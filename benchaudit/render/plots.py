@@ -102,37 +102,45 @@ def _groups(rows: list[dict[str, Any]], key: str = "file") -> list[tuple[str | N
     return list(out.items())
 
 
-def forest_svg(rows: list[dict[str, Any]], *, salt: str = "forest") -> list[tuple[str, str]]:
-    """Per-model score with its interval, one panel per file."""
+def forest_svg(
+    rows: list[dict[str, Any]],
+    *,
+    salt: str = "forest",
+    percent: bool = True,
+    title: str = "Per-model scores with 95% intervals",
+) -> list[tuple[str, str]]:
+    """Per-model score with its interval, one panel per file (proportions drawn as %)."""
     import matplotlib
 
+    scale = 100.0 if percent else 1.0
     out = []
     for gi, (file, group) in enumerate(_groups(rows)):
         pts = []
         for r in group[:MAX_ROWS]:
-            s, lo, hi = (_num(r.get(k)) for k in ("score", "ci_low", "ci_high"))
-            if s is not None:
-                pts.append((_label(r.get("model", "?")), s, lo, hi))
+            v, lo, hi = (_num(r.get(k)) for k in ("score", "ci_low", "ci_high"))
+            if v is not None:
+                pts.append((_label(r.get("model", "?")), v, lo, hi))
         if not pts:
             continue
         with matplotlib.rc_context(_RC):
             fig, ax = _figure(6.4, 0.9 + 0.32 * len(pts))
             ys = list(range(len(pts)))[::-1]
-            for y, (_, s, lo, hi) in zip(ys, pts):
+            for y, (_, v, lo, hi) in zip(ys, pts):
                 if lo is not None and hi is not None:
                     ax.plot(
-                        [100 * lo, 100 * hi],
+                        [scale * lo, scale * hi],
                         [y, y],
                         color=OKABE_ITO["blue"],
                         lw=2,
                         solid_capstyle="butt",
                     )
-                ax.plot([100 * s], [y], "o", color=OKABE_ITO["vermillion"], ms=5)
+                ax.plot([scale * v], [y], "o", color=OKABE_ITO["vermillion"], ms=5)
             ax.set_yticks(ys, [p[0] for p in pts])
-            ax.set_xlabel("score, % (dot) with 95% interval (bar)")
+            unit = "score, %" if percent else "score as published"
+            ax.set_xlabel(f"{unit} (dot) with 95% interval (bar)")
             ax.grid(axis="x", color="#EEEEEE")
             ax.set_ylim(-0.7, len(pts) - 0.3)
-        caption = "Per-model scores with 95% intervals" + (f" \u2014 {file}" if file else "")
+        caption = title + (f" \u2014 {file}" if file else "")
         out.append((caption, _svg(fig, f"{salt}{gi}")))
     return out
 
@@ -281,31 +289,20 @@ def reliability_svg(
 _X = ("params", "parameters", "n_params", "size", "scale", "flops", "compute", "tokens", "step")
 _Y = ("value", "score", "metric_value", "accuracy", "y")
 
+Point = tuple[float, float, "float | None", "float | None"]
 
-def scaling_svg(rows: list[dict[str, Any]], *, salt: str = "scaling") -> list[tuple[str, str]]:
-    """Metric against scale, one line per (model family, metric)."""
+
+def _curves_svg(
+    series: dict[str, list[Point]], xlabel: str, ylabel: str, salt: str, *, logx: bool | None = None
+) -> str:
+    """Lines with optional vertical interval bars; log x when the sizes span a decade."""
     import matplotlib
 
-    xkey = next((k for k in _X if any(k in r for r in rows)), None)
-    ykey = next((k for k in _Y if any(k in r for r in rows)), None)
-    if xkey is None or ykey is None:
-        return []
-    series: dict[str, list[tuple[float, float, float | None, float | None]]] = {}
-    for r in rows:
-        x, y = _num(r.get(xkey)), _num(r.get(ykey))
-        if x is None or y is None:
-            continue
-        name = " / ".join(str(r[k]) for k in ("model", "family", "metric") if r.get(k) is not None)
-        series.setdefault(name or ykey, []).append(
-            (x, y, _num(r.get("ci_low")), _num(r.get("ci_high")))
-        )
-    if not series:
-        return []
     xs_all = [p[0] for pts in series.values() for p in pts]
     with matplotlib.rc_context(_RC):
         fig, ax = _figure(6.0, 3.8)
         for i, (name, pts) in enumerate(list(series.items())[: len(SERIES)]):
-            pts.sort()
+            pts.sort(key=lambda p: p[0])
             colour = SERIES[i % len(SERIES)]
             ax.plot(
                 [p[0] for p in pts],
@@ -313,7 +310,7 @@ def scaling_svg(rows: list[dict[str, Any]], *, salt: str = "scaling") -> list[tu
                 "o-",
                 color=colour,
                 ms=4,
-                label=_label(name),
+                label=_label(name, 60),
             )
             bars = [p for p in pts if p[2] is not None and p[3] is not None]
             if bars:
@@ -324,13 +321,75 @@ def scaling_svg(rows: list[dict[str, Any]], *, salt: str = "scaling") -> list[tu
                     color=colour,
                     lw=1,
                 )
-        if min(xs_all) > 0 and max(xs_all) / min(xs_all) >= 10:
+        if logx is None:
+            logx = min(xs_all) > 0 and max(xs_all) / min(xs_all) >= 10
+        if logx:
             ax.set_xscale("log")
-        ax.set_xlabel(xkey)
-        ax.set_ylabel(ykey)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
         ax.grid(color="#EEEEEE")
         ax.legend(fontsize=7, frameon=False)
-    return [("Scaling curves", _svg(fig, salt))]
+    return _svg(fig, salt)
+
+
+def _point(item: Any) -> Point | None:
+    if isinstance(item, dict):
+        x, y = _num(_first(item, _X)), _num(_first(item, _Y))
+        lo, hi = _num(item.get("ci_low")), _num(item.get("ci_high"))
+    elif isinstance(item, (list, tuple)) and len(item) >= 2:
+        x, y = _num(item[0]), _num(item[1])
+        lo = _num(item[2]) if len(item) > 3 else None
+        hi = _num(item[3]) if len(item) > 3 else None
+    else:
+        return None
+    return None if x is None or y is None else (x, y, lo, hi)
+
+
+def scaling_svg(rows: list[dict[str, Any]], *, salt: str = "scaling") -> list[tuple[str, str]]:
+    """Metric against scale, one line per curve.
+
+    Rows are either points (a size column and a value column, one row per
+    size) or curves (a ``points`` list of ``[size, value]`` pairs or of dicts).
+    Summary rows with neither are left to the table.
+    """
+    series: dict[str, list[Point]] = {}
+    names = ("model", "family", "task", "metric")
+    for r in rows:
+        name = " / ".join(str(r[k]) for k in names if r.get(k) is not None) or "curve"
+        if isinstance(r.get("points"), (list, tuple)):
+            pts = [p for p in map(_point, r["points"]) if p is not None]
+            if pts:
+                series.setdefault(name, []).extend(pts)
+            continue
+        p = _point(r)
+        if p is not None:
+            series.setdefault(name, []).append(p)
+    if not series:
+        return []
+    xkey = next((k for k in _X if any(k in r for r in rows)), None)
+    xlabel = xkey or str(rows[0].get("size_kind") or "model size")
+    return [("Scaling curves", _curves_svg(series, xlabel, "metric value", salt))]
+
+
+def passk_svg(rows: list[dict[str, Any]], *, salt: str = "passk") -> list[tuple[str, str]]:
+    """pass@k against k: the unbiased estimate with its interval, and the plug-in."""
+    series: dict[str, list[Point]] = {}
+    groups = _groups(rows)
+    for file, group in groups:
+        tag = f" \u2014 {file}" if file and len(groups) > 1 else ""
+        for r in group:
+            k, est = _num(r.get("k")), _num(r.get("estimate"))
+            if k is None or est is None:
+                continue
+            series.setdefault(f"unbiased{tag}", []).append(
+                (k, est, _num(r.get("ci_low")), _num(r.get("ci_high")))
+            )
+            plug = _num(r.get("plugin"))
+            if plug is not None:
+                series.setdefault(f"plug-in 1-(1-c/n)^k{tag}", []).append((k, plug, None, None))
+    if not series or max(len(v) for v in series.values()) < 2:
+        return []
+    return [("pass@k against k", _curves_svg(series, "k", "pass@k", salt))]
 
 
 def ratings_svg(rows: list[dict[str, Any]], *, salt: str = "ratings") -> list[tuple[str, str]]:
@@ -377,12 +436,20 @@ def section_plots(
         return []
     if section == "models":
         return forest_svg(rows)
+    if section == "leaderboard":
+        return forest_svg(
+            rows, percent=False, salt="leaderboard", title="Leaderboard scores with 95% intervals"
+        )
     if section == "comparisons":
         return significance_svg(rows, results.get("models") or [], alpha=alpha)
-    if section == "calibration":
+    if section == "reliability":
         return reliability_svg(rows)
+    if section == "calibration" and any(k in rows[0] for k in ("bin", "bin_low", "lo")):
+        return reliability_svg(rows, salt="calibration")
     if section == "scaling":
         return scaling_svg(rows)
+    if section == "passk":
+        return passk_svg(rows)
     if section == "ratings":
         return ratings_svg(rows)
     return []

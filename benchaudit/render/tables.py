@@ -28,6 +28,19 @@ COLUMNS: dict[str, tuple[str, list[tuple[str, str]]]] = {
          ("delta_points", "Δ points (95% CI)"), ("p_value", "p"), ("test", "test")],
     ),
     "setup": ("Setup", [("file", "file"), ("line", "setup")]),
+    "contamination": (
+        "Contamination (items by criterion; Llama 2 coverage subsets overlap)",
+        [("benchmark", "benchmark"), ("items", "items"), ("contaminated", "contaminated"),
+         ("dirty_ngram", "n-gram"), ("containment_70", "8-gram >=70%"),
+         ("near_duplicates", "near-dup"), ("clean", "clean"), ("not_clean", "not clean"),
+         ("not_dirty", "not dirty"), ("dirty", "dirty"), ("documents", "documents")],
+    ),
+    "contamination_scores": (
+        "Score on clean vs contaminated items (bootstrap 95% interval, Llama 2 Z)",
+        [("model", "model"), ("n_clean", "clean n"), ("n_dirty", "contam. n"),
+         ("score_clean", "clean"), ("score_dirty", "contam."), ("diff", "diff"),
+         ("ci_low", "low"), ("ci_high", "high"), ("z_clean", "Z clean"), ("z_dirty", "Z contam.")],
+    ),
     "ratings": (
         "Bradley–Terry ratings (Elo scale, 95% bootstrap intervals)",
         [("file", "file"), ("model", "model"), ("rating", "rating"), ("ci_low", "low"),

@@ -1,16 +1,77 @@
-"""Plain text for terminals and logs: one block per finding, then the summary."""
+"""Plain text for terminals and logs: one block per finding, then the summary.
+
+Colour is added only when the text goes to a terminal: standard output is a
+TTY, the text is not being written to an ``--output`` file, ``NO_COLOR`` is
+unset and ``TERM`` is not ``dumb`` (``FORCE_COLOR`` turns it on regardless).
+Without colour the output is the same text, byte for byte.
+"""
 
 from __future__ import annotations
+
+import os
+import sys
 
 from benchaudit.finding import Report
 from benchaudit.render.tables import result_tables
 
+_SGR = {
+    "error": "1;31",
+    "warning": "1;33",
+    "info": "1;34",
+    "bold": "1",
+    "dim": "2",
+    "A": "1;32",
+    "B": "1;34",
+    "C": "1;33",
+    "D": "1;33",
+    "F": "1;31",
+}
 
-def render(report: Report) -> str:
+
+def use_color() -> bool:
+    """Whether the text written now is headed for a terminal that shows colour."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        if not sys.stdout.isatty():
+            return False
+    except (AttributeError, ValueError):
+        return False
+    return not _text_goes_to_a_file()
+
+
+def _text_goes_to_a_file() -> bool:
+    """True when ``check --format text --output FILE`` is writing this text to FILE."""
+    try:
+        import click
+    except ImportError:  # pragma: no cover - click is a dependency
+        return False
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return False
+    formats = list(ctx.params.get("formats") or ())
+    outputs = list(ctx.params.get("outputs") or ())
+    if "text" not in formats:
+        return bool(outputs) and outputs[0] != "-"
+    i = formats.index("text")
+    return i < len(outputs) and outputs[i] != "-"
+
+
+def render(report: Report, color: bool | None = None) -> str:
+    on = use_color() if color is None else color
+
+    def paint(style: str, text: str) -> str:
+        return f"\x1b[{_SGR[style]}m{text}\x1b[0m" if on else text
+
     out: list[str] = []
     for f in report.findings:
         out.append(
-            f"{f.location}: {f.code} {f.severity.label} [{f.confidence.label}] {f.name}: {f.message}"
+            f"{paint('bold', str(f.location))}: {f.code} {paint(f.severity.label, f.severity.label)} "
+            f"[{f.confidence.label}] {f.name}: {_one_line(f.message)}"
         )
         if f.claim:
             out.append(f"    claim: {_one_line(f.claim)}")
@@ -18,17 +79,17 @@ def render(report: Report) -> str:
             out.append(f"    suggestion: {_one_line(f.suggestion)}")
     for title, header, rows in result_tables(report):
         out.append("")
-        out.append(title)
+        out.append(paint("bold", title))
         widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
         for row in [header, *rows]:
             out.append("  " + "  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
     for note in report.notes:
-        out.append(f"note: {note}")
+        out.append(f"note: {_one_line(note)}")
     s = report.summary()
     out.append("")
     out.append(
-        f"grade {report.grade}: {s['errors']} error(s), {s['warnings']} warning(s), "
-        f"{s['infos']} info; {s['numbers_seen']} number(s) seen, "
+        f"{paint(report.grade, f'grade {report.grade}')}: {s['errors']} error(s), "
+        f"{s['warnings']} warning(s), {s['infos']} info; {s['numbers_seen']} number(s) seen, "
         f"{s['claims_checked']} claim(s) checked"
     )
     return "\n".join(out).lstrip("\n") + "\n"

@@ -62,7 +62,8 @@ def kappa_from_table(
         # Fleiss, Cohen & Everitt (1969), variance of kappa when kappa != 0.
         diag = sum(p[i][i] * (1 - (row[i] + col[i]) * (1 - kap)) ** 2 for i in range(k))
         off = (1 - kap) ** 2 * sum(
-            p[i][j] * (col[i] + row[j]) ** 2 for i in range(k) for j in range(k) if i != j)
+            p[i][j] * (col[i] + row[j]) ** 2 for i in range(k) for j in range(k) if i != j
+        )
         var = (diag + off - (kap - pe * (1 - kap)) ** 2) / (n * (1 - pe) ** 2)
         se = math.sqrt(max(var, 0.0))
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
@@ -85,7 +86,10 @@ def cohen_kappa(a: Sequence[str], b: Sequence[str], confidence: float = 0.95) ->
 
 
 def kappa_bootstrap(
-    a: Sequence[str], b: Sequence[str], resamples: int = 2000, seed: int = 0,
+    a: Sequence[str],
+    b: Sequence[str],
+    resamples: int = 2000,
+    seed: int = 0,
     confidence: float = 0.95,
 ) -> tuple[float, float]:
     """Percentile bootstrap interval for kappa (items resampled), vectorised."""
@@ -97,8 +101,12 @@ def kappa_bootstrap(
     cell = np.array([index[str(x)] * k + index[str(y)] for x, y in zip(a, b)])
     n = len(cell)
     rng = np.random.default_rng(seed)
-    counts = np.stack([np.bincount(cell[rng.integers(0, n, n)], minlength=k * k)
-                       for _ in range(resamples)]).reshape(resamples, k, k) / n
+    counts = (
+        np.stack(
+            [np.bincount(cell[rng.integers(0, n, n)], minlength=k * k) for _ in range(resamples)]
+        ).reshape(resamples, k, k)
+        / n
+    )
     po = np.trace(counts, axis1=1, axis2=2)
     pe = (counts.sum(axis=2) * counts.sum(axis=1)).sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):

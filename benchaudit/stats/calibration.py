@@ -94,11 +94,16 @@ def reliability_table(
             lo = float(members.min()) if members.size else float("nan")
             hi = float(members.max()) if members.size else float("nan")
         c = int(count[m])
-        out.append(Bin(
-            index=m, lo=lo, hi=hi, count=c,
-            confidence=float(sum_conf[m] / c) if c else None,
-            accuracy=float(sum_ok[m] / c) if c else None,
-        ))
+        out.append(
+            Bin(
+                index=m,
+                lo=lo,
+                hi=hi,
+                count=c,
+                confidence=float(sum_conf[m] / c) if c else None,
+                accuracy=float(sum_ok[m] / c) if c else None,
+            )
+        )
     return out
 
 
@@ -158,7 +163,7 @@ def nll(logits: Any, labels: Any, temperature: float = 1.0) -> float:
     z = np.asarray(logits, dtype=np.float64) / temperature
     y = np.asarray(labels, dtype=np.int64)
     zmax = z.max(axis=1, keepdims=True)
-    lse = (zmax[:, 0] + np.log(np.exp(z - zmax).sum(axis=1)))
+    lse = zmax[:, 0] + np.log(np.exp(z - zmax).sum(axis=1))
     return float((lse - z[np.arange(len(y)), y]).mean())
 
 
@@ -170,10 +175,13 @@ def fit_temperature(logits: Any, labels: Any) -> float:
     """
     from scipy.optimize import minimize_scalar
 
-    res = minimize_scalar(lambda t: nll(logits, labels, float(10.0**t)),
-                          bounds=(-2.0, 2.0), method="bounded",
-                          options={"xatol": 1e-8})
-    return float(10.0 ** res.x)
+    res = minimize_scalar(
+        lambda t: nll(logits, labels, float(10.0**t)),
+        bounds=(-2.0, 2.0),
+        method="bounded",
+        options={"xatol": 1e-8},
+    )
+    return float(10.0**res.x)
 
 
 @dataclass(frozen=True)
@@ -193,8 +201,12 @@ class CalibrationSummary:
 
 
 def summarise(
-    confidence: Any, correct: Any, n_bins: int = 10, binning: str = "equal-width",
-    logits: Any = None, labels: Any = None,
+    confidence: Any,
+    correct: Any,
+    n_bins: int = 10,
+    binning: str = "equal-width",
+    logits: Any = None,
+    labels: Any = None,
 ) -> CalibrationSummary:
     """ECE / MCE / Brier at the stated binning, and temperature scaling when logits are given."""
     conf, ok = _arrays(confidence, correct)
@@ -204,8 +216,14 @@ def summarise(
         c2, ok2 = confidence_and_correct(softmax(logits, t), labels, logits=False)
         after = ece(c2, ok2, n_bins, binning)
     return CalibrationSummary(
-        n_items=int(conf.size), accuracy=float(ok.mean()), mean_confidence=float(conf.mean()),
-        ece=ece(conf, ok, n_bins, binning), bins=n_bins, binning=binning,
-        mce=mce(conf, ok, n_bins, binning), brier=brier(conf, ok),
-        temperature=t, ece_after_temperature=after,
+        n_items=int(conf.size),
+        accuracy=float(ok.mean()),
+        mean_confidence=float(conf.mean()),
+        ece=ece(conf, ok, n_bins, binning),
+        bins=n_bins,
+        binning=binning,
+        mce=mce(conf, ok, n_bins, binning),
+        brier=brier(conf, ok),
+        temperature=t,
+        ece_after_temperature=after,
     )

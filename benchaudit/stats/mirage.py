@@ -22,22 +22,47 @@ ALL_OR_NOTHING = "all-or-nothing"
 CONTINUOUS = "continuous"
 
 #: Metric names by kind; matched on the name without filter or "_stderr".
-_AON = re.compile(r"^(acc|acc_norm|accuracy|exact_match|em|exact|mc1|mc2_acc|pass@1|pass_at_1|"
-                  r"correct|solve_rate|strict_match|quasi_exact_match)$", re.I)
-_CONT_LOWER = re.compile(r"^(ppl|perplexity|word_perplexity|byte_perplexity|token_perplexity|"
-                         r"bits_per_byte|nll|neg_log_likelihood|brier|brier_score|"
-                         r"edit_distance|loss|cross_entropy)$", re.I)
-_CONT_HIGHER = re.compile(r"^(loglik|log_likelihood|logprob|mean_logprob|edit_similarity|"
-                          r"token_edit_similarity|f1|bleu|rouge\w*|chrf|ter_similarity|"
-                          r"mc2|target_prob|prob_correct)$", re.I)
+_AON = re.compile(
+    r"^(acc|acc_norm|accuracy|exact_match|em|exact|mc1|mc2_acc|pass@1|pass_at_1|"
+    r"correct|solve_rate|strict_match|quasi_exact_match)$",
+    re.I,
+)
+_CONT_LOWER = re.compile(
+    r"^(ppl|perplexity|word_perplexity|byte_perplexity|token_perplexity|"
+    r"bits_per_byte|nll|neg_log_likelihood|brier|brier_score|"
+    r"edit_distance|loss|cross_entropy)$",
+    re.I,
+)
+_CONT_HIGHER = re.compile(
+    r"^(loglik|log_likelihood|logprob|mean_logprob|edit_similarity|"
+    r"token_edit_similarity|f1|bleu|rouge\w*|chrf|ter_similarity|"
+    r"mc2|target_prob|prob_correct)$",
+    re.I,
+)
 _PERPLEXITY = re.compile(r"perplexity|^ppl$", re.I)
 
 #: Chance accuracy of common multiple-choice tasks (1 / number of options).
 CHANCE = {
-    "mmlu": 0.25, "hendrycksTest": 0.25, "arc_challenge": 0.25, "arc_easy": 0.25,
-    "hellaswag": 0.25, "logiqa": 0.25, "sciq": 0.25, "openbookqa": 0.25, "mathqa": 0.2,
-    "piqa": 0.5, "winogrande": 0.5, "wsc": 0.5, "wsc273": 0.5, "boolq": 0.5, "copa": 0.5,
-    "rte": 0.5, "wic": 0.5, "cb": 1 / 3, "anli": 1 / 3, "truthfulqa_mc1": None,
+    "mmlu": 0.25,
+    "hendrycksTest": 0.25,
+    "arc_challenge": 0.25,
+    "arc_easy": 0.25,
+    "hellaswag": 0.25,
+    "logiqa": 0.25,
+    "sciq": 0.25,
+    "openbookqa": 0.25,
+    "mathqa": 0.2,
+    "piqa": 0.5,
+    "winogrande": 0.5,
+    "wsc": 0.5,
+    "wsc273": 0.5,
+    "boolq": 0.5,
+    "copa": 0.5,
+    "rte": 0.5,
+    "wic": 0.5,
+    "cb": 1 / 3,
+    "anli": 1 / 3,
+    "truthfulqa_mc1": None,
 }
 
 
@@ -80,7 +105,7 @@ def format_size(size: float) -> str:
 
 
 def curve_name(task: str, metric: str) -> str:
-    """"lambada_openai acc", or just "exact_match" for a file of one task."""
+    """ "lambada_openai acc", or just "exact_match" for a file of one task."""
     return f"{task} {metric}" if task else metric
 
 
@@ -98,8 +123,11 @@ def _improving(values: Sequence[float], higher: bool) -> list[float]:
 
 
 def transition_width(
-    log_sizes: Sequence[float], values: Sequence[float], higher: bool = True,
-    lo: float = 0.1, hi: float = 0.9,
+    log_sizes: Sequence[float],
+    values: Sequence[float],
+    higher: bool = True,
+    lo: float = 0.1,
+    hi: float = 0.9,
 ) -> float | None:
     """Decades of scale a curve takes to go from ``lo`` to ``hi`` of its observed range.
 
@@ -141,8 +169,9 @@ class Step:
     ratio: float  # share_of_gain / share_of_span: 1 for an even log-linear rise
 
 
-def steepest_step(log_sizes: Sequence[float], values: Sequence[float],
-                  higher: bool = True) -> Step | None:
+def steepest_step(
+    log_sizes: Sequence[float], values: Sequence[float], higher: bool = True
+) -> Step | None:
     """The adjacent step with the largest gain per decade, relative to the whole curve."""
     y = _improving(values, higher)
     if len(y) < 3:
@@ -163,8 +192,12 @@ def steepest_step(log_sizes: Sequence[float], values: Sequence[float],
     return best
 
 
-def monotone(values: Sequence[float], higher: bool = True,
-             stderr: Sequence[float | None] | None = None, z: float = 2.0) -> bool:
+def monotone(
+    values: Sequence[float],
+    higher: bool = True,
+    stderr: Sequence[float | None] | None = None,
+    z: float = 2.0,
+) -> bool:
     """True when every step improves, or falls back by no more than ``z`` standard errors."""
     y = _improving(values, higher)
     for i in range(1, len(y)):
@@ -199,8 +232,12 @@ JUMP_RATIO = 1.5
 SPARSE_SCALES = 5
 
 
-def apparent_jump(log_sizes: Sequence[float], values: Sequence[float], higher: bool = True,
-                  stderr: Sequence[float | None] | None = None) -> Step | None:
+def apparent_jump(
+    log_sizes: Sequence[float],
+    values: Sequence[float],
+    higher: bool = True,
+    stderr: Sequence[float | None] | None = None,
+) -> Step | None:
     """The steepest step if it looks like a jump (and exceeds its noise), else ``None``."""
     step = steepest_step(log_sizes, values, higher)
     if step is None or step.share_of_gain < JUMP_SHARE or step.ratio < JUMP_RATIO:
@@ -211,8 +248,10 @@ def apparent_jump(log_sizes: Sequence[float], values: Sequence[float], higher: b
         return None  # a constant score with an outlier is not a trend (see constant-score)
     if stderr is not None:
         # Both the step and the whole rise must stand out from the noise.
-        for (a, b), gain in (((stderr[step.index - 1], stderr[step.index]), step.gain),
-                             ((stderr[0], stderr[-1]), step.gain / step.share_of_gain)):
+        for (a, b), gain in (
+            ((stderr[step.index - 1], stderr[step.index]), step.gain),
+            ((stderr[0], stderr[-1]), step.gain / step.share_of_gain),
+        ):
             if a is not None and b is not None and gain <= 2 * math.hypot(a, b):
                 return None
     return step
@@ -222,8 +261,9 @@ def apparent_jump(log_sizes: Sequence[float], values: Sequence[float], higher: b
 CHANCE_MARGIN = 0.05
 
 
-def at_chance(task: str, values: Sequence[float],
-              stderr: Sequence[float | None] | None = None) -> float | None:
+def at_chance(
+    task: str, values: Sequence[float], stderr: Sequence[float | None] | None = None
+) -> float | None:
     """The chance level when every value is within max(2 SE, 5 points) of it, else ``None``."""
     chance = chance_level(task)
     if chance is None or not values:
@@ -256,8 +296,9 @@ def degenerate(values: Sequence[float], digits: int = 4) -> tuple[float, int] | 
     return (value, count) if count >= 3 and 2 * count >= len(values) else None
 
 
-def step_share(log_sizes: Sequence[float], values: Sequence[float], higher: bool,
-               index: int) -> float | None:
+def step_share(
+    log_sizes: Sequence[float], values: Sequence[float], higher: bool, index: int
+) -> float | None:
     """Share of a curve's net gain made over the step ``index-1 -> index``."""
     y = _improving(values, higher)
     net = y[-1] - y[0]

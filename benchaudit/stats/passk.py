@@ -133,7 +133,9 @@ class PassAtK:
         return self.plugin - self.estimate
 
 
-def mean_interval(values: Any, confidence: float = 0.95) -> tuple[float, float | None, float | None]:
+def mean_interval(
+    values: Any, confidence: float = 0.95
+) -> tuple[float, float | None, float | None]:
     """Mean of per-problem values and its normal interval over problems, clipped to [0, 1].
 
     Problems are the unit of sampling; the samples within a problem only
@@ -161,10 +163,15 @@ def estimate(n: Any, c: Any, k: int, confidence: float = 0.95) -> PassAtK:
     per = pass_at_k_array(n, c, k)
     m, lo, hi = mean_interval(per, confidence)
     return PassAtK(
-        k=k, estimate=m, ci_low=lo, ci_high=hi,
+        k=k,
+        estimate=m,
+        ci_low=lo,
+        ci_high=hi,
         plugin=float(plugin_array(n, c, k).mean()),
         pass_hat_k=float(pass_hat_k_array(n, c, k).mean()),
-        n_problems=int(n.size), samples_min=int(n.min()), samples_max=int(n.max()),
+        n_problems=int(n.size),
+        samples_min=int(n.min()),
+        samples_max=int(n.max()),
     )
 
 
@@ -193,8 +200,11 @@ def _binom_pmf(c: int, n: int, p: float) -> float:
     if p == 1.0:
         return 1.0 if c == n else 0.0
     return math.exp(
-        math.lgamma(n + 1) - math.lgamma(c + 1) - math.lgamma(n - c + 1)
-        + c * math.log(p) + (n - c) * math.log1p(-p)
+        math.lgamma(n + 1)
+        - math.lgamma(c + 1)
+        - math.lgamma(n - c + 1)
+        + c * math.log(p)
+        + (n - c) * math.log1p(-p)
     )
 
 

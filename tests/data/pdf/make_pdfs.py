@@ -89,6 +89,24 @@ def with_table() -> None:
     page(lines, "table.pdf", extra=draw)
 
 
+def two_pages() -> None:
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    pages = [
+        ["Page one has three lines.", "Nothing here is a claim.", "1"],
+        ["On the same 500 questions, model A (73.0%) outperforms model B (70.0%).", "2"],
+    ]
+    with PdfPages(
+        HERE / "two_pages.pdf", metadata={"CreationDate": None, "Producer": "benchaudit tests"}
+    ) as pdf:
+        for lines in pages:
+            fig = plt.figure(figsize=(8.5, 11))
+            for i, text in enumerate(lines):
+                fig.text(0.08, 0.9 - 0.03 * i, text, fontsize=9)
+            pdf.savefig(fig)
+            plt.close(fig)
+
+
 def scanned() -> None:
     import numpy as np
 
@@ -96,7 +114,9 @@ def scanned() -> None:
     ax = fig.add_axes([0, 0, 1, 1])
     ax.imshow(np.random.default_rng(0).random((32, 32)), cmap="gray")
     ax.axis("off")
-    fig.savefig(HERE / "scanned.pdf", metadata={"CreationDate": None, "Producer": "benchaudit tests"})
+    fig.savefig(
+        HERE / "scanned.pdf", metadata={"CreationDate": None, "Producer": "benchaudit tests"}
+    )
     plt.close(fig)
 
 
@@ -104,4 +124,5 @@ if __name__ == "__main__":
     one_column()
     two_column()
     with_table()
+    two_pages()
     scanned()

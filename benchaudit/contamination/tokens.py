@@ -1,0 +1,135 @@
+"""Vectorised tokenising of normalised bytes, and the word -> id table.
+
+After :func:`~benchaudit.contamination.normalize.normalize`, words are runs of
+non-space bytes. Their boundaries come from one numpy comparison; each word
+gets a 64-bit key: its bytes packed into an integer when it has at most 8
+(exact, so no two short words share a key), else a hash of its first and last
+8 bytes and its length. Keys map to benchmark word ids through an open-addressing table
+probed with numpy gathers, so no Python code runs per word. Every match the
+scan reports is still re-checked against the words themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+_U64 = np.uint64
+_SPACE = 0x20
+_LONG = _U64(0x8000000000000000)
+
+
+def _mix(h: np.ndarray) -> np.ndarray:
+    h = h ^ (h >> _U64(30))
+    h = h * _U64(0xBF58476D1CE4E5B9)
+    h = h ^ (h >> _U64(27))
+    h = h * _U64(0x94D049BB133111EB)
+    return h ^ (h >> _U64(31))
+
+
+def spans(norm: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(bytes as uint8, word starts, word ends) of normalised text."""
+    buf = np.frombuffer(norm, dtype=np.uint8)
+    word = np.zeros(len(buf) + 2, dtype=bool)
+    np.not_equal(buf, _SPACE, out=word[1:-1])
+    edges = np.flatnonzero(word[1:] ^ word[:-1])  # alternately a start and an end
+    return buf, edges[0::2], edges[1::2]
+
+
+#: MASKS[n] keeps the low n bytes of a packed word.
+MASKS = np.array([(1 << (8 * n)) - 1 if n < 8 else (1 << 64) - 1 for n in range(9)],
+                 dtype=_U64)
+
+
+def _unaligned(norm: bytes) -> np.ndarray:
+    """The text as uint64 words starting at every byte offset (an unaligned view)."""
+    padded = norm + bytes(8)
+    return np.ndarray((len(norm) + 1,), dtype=_U64, buffer=padded, strides=(1,))
+
+
+def keys(norm: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """64-bit key of each word ``norm[starts[i]:ends[i]]``.
+
+    A word of at most 8 bytes is its bytes, packed (exact). A longer word is a
+    hash of its first 8 bytes, its last 8 bytes and its length: exact up to 16
+    bytes before hashing; the scan re-reads every match, so a longer word that
+    shares a key cannot make a false match.
+    """
+    u = _unaligned(norm)
+    lens = ends - starts
+    first = u[starts]
+    out = first & MASKS[np.minimum(lens, 8)]
+    long_ = np.flatnonzero(lens > 8)
+    if len(long_):
+        last = u[ends[long_] - 8]
+        with np.errstate(over="ignore"):
+            h = _mix(first[long_] * _U64(0x9E3779B97F4A7C15)
+                     + (last ^ lens[long_].astype(_U64)))
+        out[long_] = h | _LONG
+    return out
+
+
+def word_key(word: bytes) -> int:
+    """The key of one word (the same as :func:`keys` gives inside a text)."""
+    _, starts, ends = spans(word)
+    return int(keys(word, starts, ends)[0])
+
+
+def _slot(ks: np.ndarray, shift: int) -> np.ndarray:
+    """Multiply-shift (Fibonacci) hashing of keys to table slots."""
+    with np.errstate(over="ignore"):
+        return ((ks * _U64(0x9E3779B97F4A7C15)) >> _U64(shift)).astype(np.int64)
+
+
+@dataclass
+class WordTable:
+    """Open-addressing hash table from word keys to ids (0 = not a benchmark word)."""
+
+    slots: np.ndarray  # uint64 keys, 0 = empty
+    ids: np.ndarray  # int32
+    shift: int
+    max_probe: int
+
+    @classmethod
+    def build(cls, words: Sequence[bytes], word_ids: Sequence[int]) -> WordTable:
+        bits = max(10, int(np.ceil(np.log2(max(len(words), 1) * 8))))
+        size = 1 << bits
+        slots = np.zeros(size, dtype=_U64)
+        ids = np.zeros(size, dtype=np.int32)
+        if words:
+            text = b" ".join(words)
+            _, starts, ends = spans(text)
+            ks = keys(text, starts, ends)
+        else:
+            ks = np.zeros(0, _U64)
+        home = _slot(ks, 64 - bits)
+        max_probe = 1
+        for k, h, i in zip(ks.tolist(), home.tolist(), word_ids):
+            probe = 0
+            while slots[(h + probe) & (size - 1)] not in (0, k):
+                probe += 1
+            slots[(h + probe) & (size - 1)] = k
+            ids[(h + probe) & (size - 1)] = i
+            max_probe = max(max_probe, probe + 1)
+        return cls(slots=slots, ids=ids, shift=64 - bits, max_probe=max_probe)
+
+    def lookup(self, ks: np.ndarray) -> np.ndarray:
+        size = len(self.slots)
+        slot = _slot(ks, self.shift)
+        found = self.slots[slot]
+        hit = found == ks
+        out = np.where(hit, self.ids[slot], 0).astype(np.int32)
+        # Most words settle at the first probe; follow the chains of the rest.
+        pending = np.flatnonzero(~hit & (found != 0))
+        for _ in range(1, self.max_probe):
+            if not len(pending):
+                break
+            s = (slot[pending] + 1) & (size - 1)
+            slot[pending] = s
+            found = self.slots[s]
+            hit = found == ks[pending]
+            out[pending[hit]] = self.ids[s[hit]]
+            pending = pending[~hit & (found != 0)]
+        return out

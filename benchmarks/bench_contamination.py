@@ -1,0 +1,180 @@
+"""Contamination scan throughput, against a naive reference and against gzip.
+
+Generates a corpus of at least 500 MB of text in gzip JSONL shards (in a
+temporary folder), plants a few benchmark items in it, and prints:
+
+* the exact n-gram scan's rate in MB/s of uncompressed text on one core,
+* a naive reference's rate on the same data (a Python set of 13-gram tuples),
+  and the ratio (target: at least 10x),
+* the ratio of the scan's per-core rate to ``gzip -dc`` on the same shards,
+* peak memory (max RSS) of a one-worker scan over a small and over the full
+  corpus (it must not grow with the corpus).
+
+Rates are per CPU second (process time), so they measure one core even on a
+busy machine. Run: python benchmarks/bench_contamination.py [--mb 520] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+BENCHMARK = HERE.parent / "tests" / "data" / "contamination" / "gsm8k_test.jsonl"
+SHARD_MB = 65
+
+
+def make_corpus(folder: Path, total_mb: int, seed: int = 0) -> list[Path]:
+    """Zipf-distributed words over a 30k-word vocabulary, ~2 KB documents."""
+    rng = np.random.default_rng(seed)
+    letters = np.frombuffer(b"abcdefghijklmnopqrstuvwxyz", dtype=np.uint8)
+    vocab = []
+    for _ in range(30000):
+        n = int(rng.integers(2, 10))
+        vocab.append(bytes(letters[rng.integers(0, 26, n)]).decode())
+    # Common English words too, so benchmark n-grams meet partial matches.
+    items = [json.loads(line) for line in BENCHMARK.read_text().splitlines()]
+    for it in items[:200]:
+        vocab.extend(it["question"].split())
+    vocab_arr = np.array(vocab, dtype=object)
+    ranks = np.arange(1, len(vocab) + 1)
+    p = 1.0 / ranks
+    p /= p.sum()
+    shards = []
+    n_shards = max(1, -(-total_mb // SHARD_MB))
+    planted = 0
+    for s in range(n_shards):
+        path = folder / f"shard-{s:03d}.jsonl.gz"
+        written = 0
+        with gzip.open(path, "wb", compresslevel=1) as fh:
+            while written < SHARD_MB * 1_000_000:
+                words = vocab_arr[rng.choice(len(vocab), size=(2000, 330), p=p)]
+                lines = []
+                for row in words:
+                    text = " ".join(row)
+                    if rng.random() < 0.001:
+                        text += " " + items[planted % len(items)]["question"]
+                        planted += 1
+                    lines.append(json.dumps({"text": text}))
+                blob = ("\n".join(lines) + "\n").encode()
+                fh.write(blob)
+                written += len(blob)
+        shards.append(path)
+    return shards
+
+
+def uncompressed_mb(shards: list[Path]) -> float:
+    total = 0
+    for s in shards:
+        with gzip.open(s, "rb") as fh:
+            while chunk := fh.read(1 << 24):
+                total += len(chunk)
+    return total / 1e6
+
+
+def naive_rate(shard: Path, limit_mb: float = 15.0) -> float:
+    """MB/s of a Python-set scan of 13-gram tuples over the first ``limit_mb`` of a shard."""
+    from benchaudit.contamination.normalize import words
+
+    grams = set()
+    for line in BENCHMARK.read_text().splitlines():
+        rec = json.loads(line)
+        ws = words(rec["question"] + "\n" + rec["answer"])
+        grams.update(tuple(ws[i:i + 13]) for i in range(len(ws) - 12))
+    start = time.process_time()
+    seen = 0
+    hits = 0
+    with gzip.open(shard, "rb") as fh:
+        for line in fh:
+            text = json.loads(line)["text"].encode()
+            ws = words(text)
+            for i in range(len(ws) - 12):
+                if tuple(ws[i:i + 13]) in grams:
+                    hits += 1
+            seen += len(text)
+            if seen >= limit_mb * 1e6:
+                break
+    return seen / 1e6 / (time.process_time() - start)
+
+
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def gzip_rate(shards: list[Path], mb: float) -> float:
+    """MB/s of text per CPU second of ``gzip -dc``."""
+    start = _children_cpu()
+    for s in shards:
+        subprocess.run(["gzip", "-dc", str(s)], stdout=subprocess.DEVNULL, check=True)
+    return mb / (_children_cpu() - start)
+
+
+_CHILD = """
+import resource, sys, time
+from benchaudit.contamination.audit import Settings, run
+t = time.process_time()
+out = run(Settings(benchmark=sys.argv[1], corpus=sys.argv[2:], workers=1, progress=False))
+dt = time.process_time() - t
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(dt, rss, out.summary.nbytes, sum(s.contaminated for s in out.summary.items))
+"""
+
+
+def scan_in_child(shards: list[Path]) -> tuple[float, float, int, int]:
+    got = subprocess.run([sys.executable, "-c", _CHILD, str(BENCHMARK), *map(str, shards)],
+                         capture_output=True, text=True, check=True)
+    dt, rss, nbytes, flagged = got.stdout.split()
+    return float(dt), float(rss), int(nbytes), int(flagged)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mb", type=int, default=520, help="corpus size in MB of text")
+    ap.add_argument("--keep", default=None, help="generate into (and keep) this folder")
+    args = ap.parse_args()
+    tmp = None
+    if args.keep:
+        folder = Path(args.keep)
+        folder.mkdir(parents=True, exist_ok=True)
+    else:
+        tmp = tempfile.TemporaryDirectory()
+        folder = Path(tmp.name)
+    t = time.perf_counter()
+    shards = sorted(folder.glob("shard-*.jsonl.gz")) or make_corpus(folder, args.mb)
+    total = uncompressed_mb(shards)
+    gz = sum(os.path.getsize(s) for s in shards) / 1e6
+    print(f"corpus: {len(shards)} shards, {total:.0f} MB text, {gz:.0f} MB gzip "
+          f"(ready in {time.perf_counter() - t:.0f} s)")
+
+    gzip_mbs = gzip_rate(shards, total)
+    print(f"gzip -dc:            {gzip_mbs:8.1f} MB/s")
+
+    small = shards[:1]
+    dt_s, rss_s, nb_s, _ = scan_in_child(small)
+    dt, rss, nb, flagged = scan_in_child(shards)
+    scan_mbs = nb / 1e6 / dt
+    print(f"exact scan, 1 core:  {scan_mbs:8.1f} MB/s  ({nb / 1e6:.0f} MB in {dt:.1f} CPU s, "
+          f"{flagged} items flagged)")
+    naive = naive_rate(shards[0])
+    print(f"naive set of tuples: {naive:8.1f} MB/s")
+    print(f"scan / naive:        {scan_mbs / naive:8.1f} x   (target >= 10)")
+    print(f"scan / gzip -dc:     {scan_mbs / gzip_mbs:8.2f}")
+    print(f"peak RSS, {nb_s / 1e6:5.0f} MB corpus: {rss_s:7.0f} MB")
+    print(f"peak RSS, {nb / 1e6:5.0f} MB corpus: {rss:7.0f} MB  (ratio {rss / rss_s:.2f})")
+    if tmp is not None:
+        tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""Audit of a large per-item file against the cost of reading it.
+
+Generates a long-form file of 100 models x 100,000 items (10 million rows) in a
+temporary folder, then measures in the same run:
+
+* the reference: pyarrow alone reading the file into a table;
+* the full audit: ``benchaudit.engine.audit`` (reading, every per-model
+  interval, all 4,950 paired comparisons, Holm, rank groups, and every rule
+  that reads per-item files).
+
+It prints the time ratio (target: at most 2) and the peak memory of the audit,
+measured in a fresh process as the growth of its peak resident set over the
+resident set after imports, as a multiple of the score matrix (models x items
+float64; target: at most 3).
+
+    python benchmarks/bench_results.py [--models 100] [--items 100000] [--format parquet|csv]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+CHILD = r"""
+import json, resource, sys, time
+import numpy, pyarrow, pyarrow.parquet, pyarrow.csv, scipy.special, scipy.stats
+import benchaudit.analysis.results, benchaudit.engine, benchaudit.registry
+benchaudit.registry.all_rules()
+from benchaudit.config import Config
+from benchaudit.engine import audit
+
+def rss_kb():
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+
+path, what = sys.argv[1], sys.argv[2]
+base = rss_kb()
+t = time.perf_counter()
+if what == "read":
+    if path.endswith(".parquet"):
+        table = pyarrow.parquet.read_table(path)
+    else:
+        table = pyarrow.csv.read_csv(path)
+    rows = table.num_rows
+else:
+    report = audit([path], Config())
+    rows = report.results["setup"][0]["rows"]
+elapsed = time.perf_counter() - t
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"seconds": elapsed, "rows": rows, "base_kb": base, "peak_kb": peak}))
+"""
+
+
+def generate(folder: str, models: int, items: int, fmt: str) -> str:
+    import numpy as np
+    import pyarrow as pa
+
+    rng = np.random.default_rng(0)
+    difficulty = rng.random(items)
+    skill = np.linspace(-0.1, 0.1, models)
+    model_names = pa.array([f"model-{m:03d}" for m in range(models)])
+    item_names = pa.array([f"item-{i:06d}" for i in range(items)])
+    model_idx = np.repeat(np.arange(models, dtype=np.int32), items)
+    item_idx = np.tile(np.arange(items, dtype=np.int32), models)
+    correct = (rng.random(models * items) < np.clip(difficulty[item_idx] + skill[model_idx],
+                                                      0, 1)).astype(np.int8)
+    table = pa.table({
+        "model": pa.DictionaryArray.from_arrays(pa.array(model_idx), model_names),
+        "item": pa.DictionaryArray.from_arrays(pa.array(item_idx), item_names),
+        "correct": pa.array(correct),
+    })
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        path = os.path.join(folder, "scores.parquet")
+        pq.write_table(table, path)
+    else:
+        import pyarrow.csv as pcsv
+
+        path = os.path.join(folder, "scores.csv")
+        plain = table.cast(pa.schema([("model", pa.string()), ("item", pa.string()),
+                                      ("correct", pa.int8())]))
+        pcsv.write_csv(plain, path)
+    return path
+
+
+def measure(path: str, what: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", CHILD, path, what], capture_output=True,
+                         text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models", type=int, default=100)
+    ap.add_argument("--items", type=int, default=100_000)
+    ap.add_argument("--format", choices=("parquet", "csv"), default="parquet")
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        t = time.perf_counter()
+        path = generate(folder, args.models, args.items, args.format)
+        size = os.path.getsize(path)
+        print(f"generated {args.models} models x {args.items:,} items "
+              f"({args.models * args.items:,} rows, {size / 1e6:.0f} MB {args.format}) "
+              f"in {time.perf_counter() - t:.1f} s")
+        # Alternate the two measurements so both see the same cache state.
+        reads, audits = [], []
+        for _ in range(args.repeat):
+            reads.append(measure(path, "read"))
+            audits.append(measure(path, "audit"))
+        read_s = min(r["seconds"] for r in reads)
+        audit_s = min(a["seconds"] for a in audits)
+        a = min(audits, key=lambda r: r["seconds"])
+        matrix = args.models * args.items * 8
+        grown = (a["peak_kb"] - a["base_kb"]) * 1024
+        print(f"pyarrow read          {read_s:8.2f} s")
+        print(f"full audit            {audit_s:8.2f} s   ratio {audit_s / read_s:.2f} (target <= 2)")
+        print(f"score matrix          {matrix / 1e6:8.0f} MB (models x items float64)")
+        print(f"audit peak growth     {grown / 1e6:8.0f} MB   ratio {grown / matrix:.2f} "
+              "(target <= 3)")
+
+
+if __name__ == "__main__":
+    main()

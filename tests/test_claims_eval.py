@@ -1,0 +1,131 @@
+"""The labelled claim set: recall and precision of the comparison and procedure rules.
+
+Each entry of tests/data/claims_eval/claims.yaml is written to a markdown file
+and audited with the rules below. A line that carries a problem counts as
+caught when every expected rule fires on it at warning or error; a correct
+line passes when none of these rules gives a warning or an error. The test
+prints recall and precision per rule, and the coverage (numbers seen vs
+claims parsed) on the real documents in claims_eval/real.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from benchaudit.config import Config
+from benchaudit.engine import audit
+from benchaudit.finding import Severity
+
+DATA = Path(__file__).parent / "data" / "claims_eval"
+RULES = [
+    "within-noise",
+    "unpaired-comparison",
+    "overlap-fallacy",
+    "null-as-equivalence",
+    "underpowered",
+    "p-value-inconsistent",
+    "multiple-comparisons",
+    "winners-curse",
+    "seed-interval",
+    "generations-as-items",
+    "wrong-chance-level",
+    "biased-pass-at-k",
+    "metric-mirage",
+    "judge-agreement",
+]
+
+
+def _entries() -> list[dict]:
+    return yaml.safe_load((DATA / "claims.yaml").read_text(encoding="utf-8"))["claims"]
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("claims")
+    out = []
+    for i, entry in enumerate(_entries()):
+        path = folder / f"claim_{i:03d}.md"
+        path.write_text(
+            (entry.get("document") or entry["text"]).rstrip("\n") + "\n", encoding="utf-8"
+        )
+        report = audit([str(path)], Config(select=RULES))
+        fired = {f.name for f in report.findings if f.severity >= Severity.WARNING}
+        out.append((entry, set(entry.get("expect") or []), fired))
+    return out
+
+
+def test_the_set_is_large_enough_and_sourced():
+    entries = _entries()
+    assert len(entries) >= 60
+    assert all(e.get("source") for e in entries)
+    real = [e for e in entries if not str(e["source"]).startswith("constructed")]
+    assert len(real) >= 15
+    unknown = {r for e in entries for r in e.get("expect") or []} - set(RULES)
+    assert not unknown, unknown
+
+
+def test_recall_and_precision(results):
+    tp, fp, fn = Counter(), Counter(), Counter()
+    for _, want, got in results:
+        for r in RULES:
+            tp[r] += r in want and r in got
+            fp[r] += r not in want and r in got
+            fn[r] += r in want and r not in got
+    print("\nrule                    recall  precision  (tp/fp/fn)")
+    for r in RULES:
+        rec = tp[r] / (tp[r] + fn[r]) if tp[r] + fn[r] else float("nan")
+        prec = tp[r] / (tp[r] + fp[r]) if tp[r] + fp[r] else float("nan")
+        print(f"{r:24s} {rec:6.2f} {prec:9.2f}    ({tp[r]}/{fp[r]}/{fn[r]})")
+    problems = [(e, w, g) for e, w, g in results if w]
+    clean = [(e, w, g) for e, w, g in results if not w]
+    caught = [x for x in problems if x[1] <= x[2]]
+    quiet = [x for x in clean if not x[2]]
+    recall = len(caught) / len(problems)
+    specificity = len(quiet) / len(clean)
+    print(f"lines with a problem caught: {len(caught)}/{len(problems)} = {recall:.3f}")
+    print(f"correct lines with no warning or error: {len(quiet)}/{len(clean)} = {specificity:.3f}")
+    missed = [
+        (e.get("text") or e["document"])[:90] + f" -> {sorted(w - g)}"
+        for e, w, g in problems
+        if not w <= g
+    ]
+    noisy = [(e.get("text") or e["document"])[:90] + f" -> {sorted(g)}" for e, w, g in clean if g]
+    extra = [
+        (e.get("text") or e["document"])[:90] + f" -> {sorted(g - w)}"
+        for e, w, g in problems
+        if g - w
+    ]
+    for line in missed:
+        print("  missed:", line)
+    for line in noisy + extra:
+        print("  extra: ", line)
+    assert recall >= 0.9, missed
+    assert specificity >= 0.95, noisy
+
+
+def test_coverage_on_real_documents():
+    print("\ncoverage on real documents (numbers seen vs claims parsed):")
+    total_seen = total_claims = 0
+    for path in sorted((DATA / "real").glob("*.md")):
+        if path.name == "PROVENANCE.md":
+            continue
+        report = audit([str(path)], Config())
+        kinds = Counter()
+        from benchaudit.engine import Context, load_sources
+
+        for source in load_sources([str(path)], Context(Config())):
+            kinds.update(c.kind for c in source.claims)
+        total_seen += report.numbers_seen
+        total_claims += report.claims_checked
+        print(
+            f"  {path.name}: {report.numbers_seen} numbers seen, {report.claims_checked} claims "
+            f"parsed ({dict(sorted(kinds.items()))}); grade {report.grade}"
+        )
+        # Correct reporting must not be called impossible by the comparison rules.
+        mine = [f for f in report.findings if f.name in RULES and f.severity is Severity.ERROR]
+        assert not mine, [f.message for f in mine]
+    assert total_seen > 0 and total_claims > 0

@@ -1,0 +1,111 @@
+"""Plain text (colour only on a terminal) and markdown for pull-request comments."""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+
+from click.testing import CliRunner
+from report_samples import EVIL, sample_report
+
+from benchaudit.finding import Confidence, Finding, Location, Report, Severity
+from benchaudit.render import markdown, text
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_text_is_plain_by_default_and_when_piped(monkeypatch):
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    out = text.render(sample_report())
+    assert "\x1b[" not in out
+    assert out.splitlines()[0].startswith(
+        "docs/card.md:12:5: BA101 error [high] unreachable-score:"
+    )
+    assert out.rstrip().endswith(
+        "grade F: 1 error(s), 1 warning(s), 1 info; 11 number(s) seen, 7 claim(s) checked"
+    )
+    assert "within noise second line" in out  # a message stays on its line
+
+
+def test_text_colour_on_a_terminal_only(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setattr(sys, "stdout", _Tty())
+    coloured = text.render(sample_report())
+    assert "\x1b[1;31merror\x1b[0m" in coloured and "\x1b[1;31mgrade F\x1b[0m" in coloured
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert "\x1b[" not in text.render(sample_report())
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setenv("TERM", "dumb")
+    assert "\x1b[" not in text.render(sample_report())
+
+
+def test_text_without_colour_is_the_coloured_text_minus_escapes():
+    import re
+
+    plain = text.render(sample_report(), color=False)
+    coloured = text.render(sample_report(), color=True)
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
+
+
+def test_no_colour_in_an_output_file_even_from_a_terminal(monkeypatch, tmp_path):
+    import fake_env
+
+    from benchaudit.cli import main
+
+    fake_env.install(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    (tmp_path / "card.md").write_text("87.3%\n")
+    monkeypatch.setattr(text.sys.stdout.__class__, "isatty", lambda self: True, raising=False)
+    CliRunner().invoke(main, ["check", "card.md", "--format", "text", "--output", "out.txt"])
+    assert "\x1b[" not in (tmp_path / "out.txt").read_text()
+    assert "BA199" in (tmp_path / "out.txt").read_text()
+
+
+def test_markdown_comment_groups_by_file_and_escapes():
+    md = markdown.render(sample_report())
+    assert md.startswith("## 🔴 benchaudit: grade F\n")
+    assert "#### `docs/card.md`" in md and "#### `results/scores.csv`" in md
+    assert EVIL not in md.replace("`" + EVIL, "")  # raw only inside a code span
+    assert "&lt;script&gt;" in md or "`<script>alert(1)</script>" in md
+    assert "<details><summary>Per-model scores (95% intervals) (3 row(s))</summary>" in md
+    assert "| ❌ error | 12:5 | BA101 `unreachable-score` |" in md
+
+
+def test_markdown_neutralises_mentions_and_pipes():
+    f = Finding(
+        "BA201",
+        "within-noise",
+        Severity.WARNING,
+        Confidence.HIGH,
+        Location("a.md", 1),
+        "ping @octocat | now",
+        claim="a | b `c`",
+        suggestion="x @y",
+    )
+    md = markdown.render(Report(findings=[f]))
+    assert "@octocat" not in md and "&#64;octocat" in md
+    assert "ping &#64;octocat \\| now" in md
+    assert "`a \\| b 'c'`" in md
+
+
+def test_markdown_is_cut_to_comment_size():
+    f = Finding(
+        "BA103", "missing-interval", Severity.INFO, Confidence.HIGH, Location("a.md", 1), "x" * 400
+    )
+    report = Report(findings=[f] * 500, results={"models": [{"model": "m" * 50}] * 2000})
+    md = markdown.render(report)
+    assert len(md) <= markdown.MAX_CHARS
+    assert re.search(r"… and \d+ more finding\(s\)", md)
+
+
+def test_markdown_no_findings():
+    assert "No findings." in markdown.render(Report())

@@ -1,0 +1,57 @@
+"""`benchaudit check` on a markdown file stays light: no numpy, pandas, scipy, statsmodels."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+HEAVY = ("numpy", "pandas", "scipy", "statsmodels", "pyarrow")
+
+RUNNER = """
+import runpy, sys
+sys.argv = ["benchaudit", "check", *sys.argv[1:]]
+code = 0
+try:
+    runpy.run_module("benchaudit", run_name="__main__")
+except SystemExit as exc:
+    code = exc.code or 0
+loaded = [m for m in {heavy!r} if m in sys.modules]
+sys.stderr.write("LOADED " + ",".join(loaded) + "\\n")
+sys.stderr.write("EXIT %s\\n" % code)
+"""
+
+
+def _run(path: Path) -> tuple[list[str], int]:
+    proc = subprocess.run(
+        [sys.executable, "-c", RUNNER.format(heavy=HEAVY), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    tail = {
+        ln.split(" ", 1)[0]: ln.split(" ", 1)[1] if " " in ln else ""
+        for ln in proc.stderr.splitlines()
+        if ln.startswith(("LOADED", "EXIT"))
+    }
+    loaded = [m for m in tail.get("LOADED", "").split(",") if m]
+    return loaded, int(tail["EXIT"])
+
+
+def test_markdown_check_imports_no_heavy_library(tmp_path):
+    card = tmp_path / "README.md"
+    card.write_text(
+        "# Card\n\nWe reach 87.3% on HumanEval and 94.2% ± 0.1 on 1,000 items.\n\n"
+        "| Model | GSM8K |\n|---|---|\n| ours | 92.5 |\n",
+        encoding="utf-8",
+    )
+    loaded, code = _run(card)
+    assert loaded == [], f"the markdown path imported {loaded}"
+    assert code == 1
+
+
+def test_clean_document_exits_0(tmp_path):
+    card = tmp_path / "README.md"
+    card.write_text("We reach 87.2% on HumanEval (95% CI 81.2–91.5%).\n", encoding="utf-8")
+    loaded, code = _run(card)
+    assert loaded == [] and code == 0
