@@ -112,8 +112,8 @@ def parse(lines: list[str], markdown: bool = False) -> list[Suppression]:
         if "benchaudit:" not in line or i in code:
             continue
         m = COMMENT.search(line)
-        if not m:
-            continue
+        if not m or (markdown and line[: m.start()].count("`") % 2 == 1):
+            continue  # no comment, or one quoted in an inline code span
         names = tuple(n.strip() for n in m.group(1).split(",") if n.strip())
         reason = _CLOSER.sub("", m.group(2)).strip().lstrip("-:\u2014 ").strip()
         target = i + 1

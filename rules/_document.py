@@ -481,7 +481,12 @@ def _within_noise_claim(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]
     if not claims_win or f.get("direction") == "equal":
         return
     exact = [p for p in f.get("pvalues", []) if p["op"] in ("=", ">", ">=")]
-    if exact and all(_at_least(p, alpha) for p in exact) and not f.get("hedged"):
+    said_not_significant = f.get("significant") == "no" and f.get("significant_from") == "words"
+    if (
+        exact
+        and all(_at_least(p, alpha) for p in exact)
+        and not (f.get("hedged") or said_not_significant)
+    ):
         p = exact[0]
         yield emit(
             rule,

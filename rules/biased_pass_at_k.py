@@ -143,6 +143,8 @@ def _compare(rule: Rule, path: str, data: Any,
             continue
         unbiased, plugin = pass_at_k_array(data.n, data.c, k), plugin_array(data.n, data.c, k)
         est = float(unbiased.mean())
+        if np.nanmax(values) > 1:
+            values = np.asarray(values, dtype=np.float64) / 100  # stated in percent
         if np.ndim(values) == 0:
             got, ub, pl = np.array([values]), np.array([est]), np.array([plugin.mean()])
         else:

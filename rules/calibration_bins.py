@@ -56,7 +56,7 @@ class CalibrationBins(Rule):
     code = "BA406"
     name = "calibration-bins"
     severity = Severity.WARNING
-    reads = ("calibration", "document")
+    reads = ("calibration", "results", "document")
 
     def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
         branch = _BRANCHES.get(source.kind)
@@ -193,4 +193,48 @@ def _check_document(rule: Rule, source: Source, ctx: Context) -> Iterable[Findin
                 )
 
 
-_BRANCHES = {"calibration": _check_file, "document": _check_document}
+def _check_results(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
+    """Per-item results of several models with a confidence column: ECE per model (info)."""
+    import numpy as np
+
+    from benchaudit.inputs.calibration import binning_options
+    from benchaudit.stats.calibration import summarise
+
+    rs = source.data
+    conf = getattr(rs, "confidence", None)
+    if conf is None or not rs.binary:
+        return
+    n_bins, binning = binning_options(rule.options)
+    rows = []
+    for code, model in enumerate(rs.models):
+        mask = (rs.model.codes == code) & np.isfinite(conf) & (conf >= 0) & (conf <= 1)
+        if not mask.any():
+            continue
+        s = summarise(conf[mask], rs.score[mask], n_bins, binning)
+        wording = f"ECE = {s.ece:.4f} ({s.bins} {s.binning} bins, n = {s.n_items})"
+        ev = {
+            "model": model,
+            "ece": s.ece,
+            "bins": s.bins,
+            "binning": s.binning,
+            "mce": s.mce,
+            "brier": s.brier,
+            "accuracy": s.accuracy,
+            "n_items": s.n_items,
+        }
+        rows.append({"file": source.path, **ev, "mean_confidence": s.mean_confidence})
+        yield rule.finding(
+            Location(source.path, None),
+            f"{model}: {wording}, MCE {s.mce:.4f}, Brier "
+            f"{s.brier:.4f}, accuracy {s.accuracy:.4f} at mean confidence "
+            f"{s.mean_confidence:.4f}",
+            severity=Severity.INFO,
+            claim=f"{model} {wording}",
+            suggestion=f"Report {model}: {wording}.",
+            evidence=ev,
+        )
+    if rows:
+        ctx.add_results("calibration", rows)
+
+
+_BRANCHES = {"calibration": _check_file, "results": _check_results, "document": _check_document}

@@ -70,54 +70,48 @@ class ConstantScore(Rule):
 
 
 def _check(rule: Rule, data: ScalingData) -> Iterable[Finding]:
-    from benchaudit.stats import mirage as mg
+    from benchaudit.analysis.scaling import flat_curves
+    from benchaudit.stats.mirage import format_size
 
-    flagged: set[str] = set()
-    for (task, metric), curve in data.curves.items():
-        if task in flagged or mg.classify(metric) != mg.ALL_OR_NOTHING or len(curve.points) < 3:
-            continue
-        values, se = curve.values, curve.stderr
-        pts = curve.points
+    for flat in flat_curves(data):
+        pts = flat.points
+        values = [p.value for p in pts]
         ev = {
             "family": data.label,
-            "task": task,
-            "metric": metric,
+            "task": flat.task,
+            "metric": flat.metric,
             "sizes": [p.size for p in pts],
             "values": values,
             "n_scales": len(pts),
         }
         where = Location(pts[-1].file, pts[-1].line)
-        name = mg.curve_name(task, metric)
-        same = mg.degenerate(values)
-        if same is not None:
-            value, count = same
+        what = flat.task or flat.metric
+        if flat.repeated is not None:
+            value, count = flat.repeated
             others = [f"{v:.4g}" for v in values if round(v, 4) != value]
-            flagged.add(task)
             yield rule.finding(
                 where,
-                f"{name} is {value:.4g} at {count} of {len(values)} sizes "
+                f"{flat.name} is {value:.4g} at {count} of {len(values)} sizes "
                 f"({data.label})"
                 + (f"; the others score {', '.join(others)}" if others else "")
                 + ": a repeated score is a constant answer, not a scaling trend",
-                claim=name,
+                claim=flat.name,
                 evidence={**ev, "repeated_value": value, "repeats": count},
-                suggestion=f"Report {task or metric} as non-informative for {data.label} (the same score "
+                suggestion=f"Report {what} as non-informative for {data.label} (the same score "
                 f"{value:.4g} at {count} sizes, e.g. always the same class) and leave it out "
                 "of scaling plots and averages.",
             )
-            continue
-        chance = mg.at_chance(task, values, se)
-        if chance is not None:
-            flagged.add(task)
+        else:
+            chance, lo, hi = flat.chance, min(values), max(values)
             yield rule.finding(
                 where,
-                f"{name} stays at chance ({chance:.3g}) at every size of "
-                f"{data.label}: {min(values):.3g}-{max(values):.3g} over {len(values)} sizes, "
-                "so there is no scaling trend to read",
-                claim=name,
+                f"{flat.name} stays at chance ({chance:.3g}) at every size of "
+                f"{data.label}: {lo:.3g}-{hi:.3g} over {len(values)} sizes, so there is no "
+                "scaling trend to read",
+                claim=flat.name,
                 confidence=Confidence.MEDIUM,
-                evidence={**ev, "chance": chance, "max_above_chance": max(values) - chance},
-                suggestion=f"Say that {task or metric} is at chance ({min(values):.3g}-{max(values):.3g} "
-                f"against {chance:.3g}) for every size from {mg.format_size(pts[0].size)} to "
-                f"{mg.format_size(pts[-1].size)}, and draw no ranking or trend from it.",
+                evidence={**ev, "chance": chance, "max_above_chance": hi - chance},
+                suggestion=f"Say that {what} is at chance ({lo:.3g}-{hi:.3g} against "
+                f"{chance:.3g}) for every size from {format_size(pts[0].size)} to "
+                f"{format_size(pts[-1].size)}, and draw no ranking or trend from it.",
             )

@@ -70,9 +70,13 @@ class Contamination(Rule):
         settings = Settings(
             benchmark=_resolve(cfg.benchmark, bases),
             corpus=[_resolve(c, bases) for c in cfg.corpus],
-            ngram=cfg.ngram, minhash=bool(self.options.get("minhash", False)),
-            max_docs=int(self.options.get("max-docs", 10)), progress=False,
-            workers=self.options.get("workers"), seed=cfg.seed, resamples=cfg.resamples,
+            ngram=cfg.ngram,
+            minhash=bool(self.options.get("minhash", False)),
+            max_docs=int(self.options.get("max-docs", 10)),
+            progress=False,
+            workers=self.options.get("workers"),
+            seed=cfg.seed,
+            resamples=cfg.resamples,
             alpha=cfg.alpha,
         )
         outcome = run(settings)
@@ -111,28 +115,43 @@ def item_findings(rule: Rule, outcome: Any, display: str) -> list[Finding]:
         ex = s.example or {}
         where = f"{ex.get('shard')}:{ex.get('line')}" if ex else "the corpus"
         if s.dirty_ngram or s.longest_match:
-            how = (f"a {s.longest_match}-word exact match in {where} "
-                   f"({s.docs} document(s) hit); {100 * s.coverage:.0f}% of its "
-                   f"{s.tokens} words covered, {100 * s.containment:.0f}% of its 8-grams found")
+            how = (
+                f"a {s.longest_match}-word exact match in {where} "
+                f"({s.docs} document(s) hit); {100 * s.coverage:.0f}% of its "
+                f"{s.tokens} words covered, {100 * s.containment:.0f}% of its 8-grams found"
+            )
         else:
             how = f"a near-duplicate (Jaccard {s.near_duplicate:.2f}) in {where}"
         message = f"item {s.id} appears in the training corpus: {how} (bucket {s.bucket})"
-        suggestion = (f"Report the score on the {n_clean} of {n_all} items with no overlap "
-                      f"beside the full score, e.g. 'X% on all {n_all} items; Y% on the "
-                      f"{n_clean} items with no {summary.ngram}-gram overlap with the training "
-                      f"data', or drop item {s.id} from the test set.")
+        suggestion = (
+            f"Report the score on the {n_clean} of {n_all} items with no overlap "
+            f"beside the full score, e.g. 'X% on all {n_all} items; Y% on the "
+            f"{n_clean} items with no {summary.ngram}-gram overlap with the training "
+            f"data', or drop item {s.id} from the test set."
+        )
         evidence = {
-            "item_id": s.id, "bucket": s.bucket, "longest_match": s.longest_match,
-            "docs": s.docs, "coverage": round(s.coverage, 4),
-            "containment": round(s.containment, 4), "dirty_ngram": s.dirty_ngram,
-            "ngram": s.ngram, "near_duplicate": s.near_duplicate, "methods": list(s.methods),
+            "item_id": s.id,
+            "bucket": s.bucket,
+            "longest_match": s.longest_match,
+            "docs": s.docs,
+            "coverage": round(s.coverage, 4),
+            "containment": round(s.containment, 4),
+            "dirty_ngram": s.dirty_ngram,
+            "ngram": s.ngram,
+            "near_duplicate": s.near_duplicate,
+            "methods": list(s.methods),
             "example": ex,
         }
         item = outcome.items[s.index]
-        out.append(rule.finding(
-            Location(display, line=item.line), message, claim=" ".join(item.text.split())[:200],
-            suggestion=suggestion, evidence=evidence,
-            severity=Severity.ERROR if s.bucket == "dirty" else Severity.WARNING,
-            confidence=Confidence.HIGH if s.longest_match else Confidence.MEDIUM,
-        ))
+        out.append(
+            rule.finding(
+                Location(display, line=item.line),
+                message,
+                claim=" ".join(item.text.split())[:200],
+                suggestion=suggestion,
+                evidence=evidence,
+                severity=Severity.ERROR if s.bucket == "dirty" else Severity.WARNING,
+                confidence=Confidence.HIGH if s.longest_match else Confidence.MEDIUM,
+            )
+        )
     return out

@@ -73,7 +73,10 @@ class ExcessPrecision(Rule):
                 claim.location,
                 message,
                 claim=claim,
-                suggestion=f"Report {S.as_written(claim, better)} {S.on_what(claim)}",
+                suggestion=(
+                    f"Report {S.as_written(claim, better)} ({S.count(k)}/{S.count(total)}) "
+                    f"{S.on_what(claim)}"
+                ),
                 evidence={
                     "value": claim.value,
                     "n": claim.n,

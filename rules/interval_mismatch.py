@@ -32,6 +32,13 @@ class IntervalMismatch(Rule):
     A ``±`` that matches one standard error but is not labelled so is read by
     most readers as a 95% interval half as wide as it should be.
 
+    Severity: an error when the interval is too wide for any method, does not
+    contain its own score, or is too narrow for a stated single pass; a
+    warning when it is too narrow and the protocol is unstated (averaging over
+    several samples per item, if unstated, could make it narrower) or when it
+    matches an unlabelled standard error. A stated average over several
+    samples per item accepts any interval narrower than the binomial one.
+
     Bad::
 
         We obtain 94.2% ± 0.1 on 1,000 questions.
@@ -63,6 +70,7 @@ class IntervalMismatch(Rule):
 
     def _check(self, claim: Claim) -> Finding | None:
         sc, n = S.scale(claim), claim.n
+        outside = False
         level = claim.fields.get("level")
         p = S.proportion(claim)
         if not 0 <= p <= 1:
@@ -81,6 +89,8 @@ class IntervalMismatch(Rule):
                 return None
             if not float(lo) <= float(claim.value) <= float(hi):
                 v = I.Verdict(False, "wilson", I.expected(p, n, level or 0.95))
+                v.stated = (float(lo) / sc, float(hi) / sc)
+                outside = True
             else:
                 v = I.check_bounds(claim.value, lo, hi, n, sc, level)
             stated = f"{S.as_written(claim, claim.value)} ({lo}–{hi})"
@@ -90,6 +100,9 @@ class IntervalMismatch(Rule):
         wald_lo, wald_hi = v.expected["wald"]
         half = (wald_hi - wald_lo) / 2
         lvl = f"{round(conf * 100)}%"
+        narrow = (v.stated[1] - v.stated[0]) / 2 < half
+        if narrow and not outside and claim.protocol == "averaged" and (claim.samples or 0) > 1:
+            return None  # averaging over samples per item can make it narrower than binomial
         if v.only_as_se:
             severity = Severity.WARNING
             message = (
@@ -97,7 +110,10 @@ class IntervalMismatch(Rule):
                 f"interval (half-width {S.in_scale(claim, half, 2)}): label it or give the interval"
             )
         else:
-            severity = self.severity
+            # Too narrow with the protocol unstated: unstated averaging over samples
+            # could explain it, as for unreachable-score.
+            unstated = narrow and not outside and claim.protocol is None
+            severity = Severity.WARNING if unstated else self.severity
             kind = "± 1 SE" if claim.fields.get("pm_kind") == "se" else f"{lvl} interval"
             message = (
                 f"{stated} {S.on_what(claim)} does not fit n = {S.count(n)}: a {kind} "

@@ -11,7 +11,7 @@ from benchaudit.registry import Rule
 if TYPE_CHECKING:
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
-    from benchaudit.inputs.scaling import Curve, ScalingData
+    from benchaudit.inputs.scaling import ScalingData
 
 
 class MetricMirage(Rule):
@@ -101,128 +101,57 @@ class MetricMirage(Rule):
                 yield from branch(self, source, ctx)
 
 
-def _aligned(a: Curve, b: Curve) -> tuple[list, list]:
-    sizes = {p.size for p in a.points} & {p.size for p in b.points}
-    return ([p for p in a.points if p.size in sizes], [p for p in b.points if p.size in sizes])
-
-
 def _check_curves(rule: Rule, data: ScalingData) -> Iterable[Finding]:
-    import math
-
-    from benchaudit.stats import mirage as mg
+    from benchaudit.analysis.scaling import jumps
+    from benchaudit.stats.mirage import format_size as size
 
     lengths = {str(k): int(v) for k, v in dict(rule.options.get("answer-tokens", {})).items()}
-    informed: set[str] = set()
-    by_task: dict[str, list[Curve]] = {}
-    for (task, _), curve in data.curves.items():
-        by_task.setdefault(task, []).append(curve)
-    for task, curves in by_task.items():
-        conts = sorted(
-            (c for c in curves if mg.classify(c.metric) == mg.CONTINUOUS),
-            key=lambda c: not mg.is_perplexity(c.metric),
+    for j in jumps(data, lengths):
+        lo, hi, step = j.low, j.high, j.step
+        where = Location(hi.file, hi.line)
+        jump = (
+            f"{j.name} jumps from {lo.value:.3g} at {size(lo.size)} to {hi.value:.3g} at "
+            f"{size(hi.size)} ({step.share_of_gain:.0%} of its net gain in "
+            f"{step.share_of_span:.0%} of the decades spanned)"
         )
-        for aon in (c for c in curves if mg.classify(c.metric) == mg.ALL_OR_NOTHING):
-            for cont in conts or [None]:
-                pts = aon.points if cont is None else _aligned(aon, cont)[0]
-                cpts = [] if cont is None else _aligned(aon, cont)[1]
-                xs = [math.log10(p.size) for p in pts]
-                step = mg.apparent_jump(xs, [p.value for p in pts], True, [p.stderr for p in pts])
-                if (
-                    step is None
-                    or mg.at_chance(task, [p.value for p in pts], [p.stderr for p in pts])
-                    is not None
-                ):
-                    continue  # flat at chance is constant-score's finding, not a jump
-                lo, hi = pts[step.index - 1], pts[step.index]
-                name = mg.curve_name(task, aon.metric)
-                sparse = len(pts) < mg.SPARSE_SCALES
-                where = Location(hi.file, hi.line)
-                ev = {
-                    "family": data.label,
-                    "task": task,
-                    "metric": aon.metric,
-                    "sizes": [p.size for p in pts],
-                    "values": [p.value for p in pts],
-                    "step_from": lo.size,
-                    "step_to": hi.size,
-                    "step_gain": step.gain,
-                    "share_of_gain": step.share_of_gain,
-                    "share_of_span": step.share_of_span,
-                    "steepness": step.ratio,
-                    "n_scales": len(pts),
-                    "sparse": sparse,
-                    "transition_width": mg.transition_width(xs, [p.value for p in pts]),
-                }
-                length = lengths.get(task) or lengths.get(aon.metric) or lengths.get(name)
-                if length:
-                    ev["answer_tokens"] = length
-                    ev["implied_per_token"] = [mg.implied_per_token(p.value, length) for p in pts]
-                jump = (
-                    f"{name} jumps from {lo.value:.3g} at {mg.format_size(lo.size)} "
-                    f"to {hi.value:.3g} at {mg.format_size(hi.size)} ({step.share_of_gain:.0%} "
-                    f"of its net gain in {step.share_of_span:.0%} of the decades spanned)"
-                )
-                tail = (
-                    f"; only {len(pts)} sizes were sampled, too few to tell a step from a bend"
-                    if sparse
-                    else ""
-                )
-                if cont is None:
-                    if task in informed:
-                        continue  # one note per task is enough (acc and acc_norm agree)
-                    informed.add(task)
-                    yield rule.finding(
-                        where,
-                        f"{jump}, and no continuous metric of the task is given to tell "
-                        f"a jump in the skill from one made by an all-or-nothing metric{tail}",
-                        severity=Severity.INFO,
-                        confidence=Confidence.MEDIUM,
-                        evidence=ev,
-                        claim=name,
-                        suggestion=f"Re-score {task or 'the task'} with a continuous metric (per-token "
-                        "log-likelihood, Brier, edit similarity) before calling the rise "
-                        "emergent.",
-                    )
-                    continue
-                cvals = [p.value for p in cpts]
-                higher = mg.higher_is_better(cont.metric)
-                cx = [math.log(v) for v in cvals] if mg.is_perplexity(cont.metric) else cvals
-                share = mg.step_share(xs, cx, higher, step.index)
-                if not mg.monotone(cvals, higher, [p.stderr for p in cpts]) or not share:
-                    continue
-                fit = (
-                    mg.power_fit([1 / v for v in cvals], [p.value for p in pts])
-                    if mg.is_perplexity(cont.metric)
-                    else None
-                )
-                ev.update(
-                    continuous_metric=cont.metric,
-                    continuous_values=cvals,
-                    continuous_share_of_step=share,
-                    continuous_transition_width=mg.transition_width(xs, cx, higher),
-                )
-                if fit:
-                    ev.update(power_slope=fit[0], power_r2=fit[1])
-                rel = (
-                    f"; {aon.metric} is close to a power of per-token likelihood "
-                    f"({aon.metric} ~ (1/{cont.metric})^{fit[0]:.2f}, R^2 = {fit[1]:.2f})"
-                    if fit and fit[1] >= 0.9
-                    else ""
-                )
-                yield rule.finding(
-                    where,
-                    f"{jump}, while {cont.metric} improves at every size "
-                    f"({cvals[0]:.4g} -> {cvals[-1]:.4g}){rel}: an all-or-nothing metric on a "
-                    f"smoothly improving skill, not evidence of an emergent ability{tail}",
-                    evidence=ev,
-                    claim=name,
-                    suggestion=f"Describe {data.label}{' on ' + task if task else ''} as improving smoothly with "
-                    f"scale: show {cont.metric} ({cvals[0]:.4g} at {mg.format_size(pts[0].size)} -> "
-                    f"{cvals[-1]:.4g} at {mg.format_size(pts[-1].size)}) beside {aon.metric}, and do "
-                    f"not call the rise from {mg.format_size(lo.size)} to {mg.format_size(hi.size)} "
-                    "emergent.",
-                )
-                break  # one continuous metric is enough to show the mirage
+        tail = (
+            f"; only {len(j.points)} sizes were sampled, too few to tell a step from a bend"
+            if j.sparse
+            else ""
+        )
+        if j.continuous is None:
+            yield rule.finding(
+                where,
+                f"{jump}, and no continuous metric of the task is given to tell a jump in the "
+                f"skill from one made by an all-or-nothing metric{tail}",
+                severity=Severity.INFO,
+                confidence=Confidence.MEDIUM,
+                evidence=j.evidence,
+                claim=j.name,
+                suggestion=f"Re-score {j.task or 'the task'} with a continuous metric (per-token "
+                "log-likelihood, Brier, edit similarity) before calling the rise emergent.",
+            )
+            continue
+        cont, cvals, ev = j.continuous.metric, j.continuous_values, j.evidence
+        rel = (
+            f"; {j.metric} is close to a power of per-token likelihood ({j.metric} ~ "
+            f"(1/{cont})^{ev['power_slope']:.2f}, R^2 = {ev['power_r2']:.2f})"
+            if ev.get("power_r2", 0) >= 0.9
+            else ""
+        )
+        on = f" on {j.task}" if j.task else ""
+        yield rule.finding(
+            where,
+            f"{jump}, while {cont} improves at every size ({cvals[0]:.4g} -> {cvals[-1]:.4g})"
+            f"{rel}: an all-or-nothing metric on a smoothly improving skill, not evidence of "
+            f"an emergent ability{tail}",
+            evidence=ev,
+            claim=j.name,
+            suggestion=f"Describe {data.label}{on} as improving smoothly with scale: show "
+            f"{cont} ({cvals[0]:.4g} at {size(j.points[0].size)} -> {cvals[-1]:.4g} at "
+            f"{size(j.points[-1].size)}) beside {j.metric}, and do not call the rise from "
+            f"{size(lo.size)} to {size(hi.size)} emergent.",
+        )
 
 
 def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:

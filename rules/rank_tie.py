@@ -78,6 +78,15 @@ def _fmt(x: float) -> str:
     return f"{x:.1f}" if abs(x) < 1000 else f"{x:.0f}"
 
 
+#: Models named in a message; the evidence lists them all.
+SHOWN = 8
+
+
+def _first(items: list[str], sep: str) -> str:
+    more = len(items) - SHOWN
+    return sep.join(items[:SHOWN]) + (f"{sep}and {more} more" if more > 0 else "")
+
+
 def _leaderboard(rule: Rule, board) -> Iterable[Finding]:
     from benchaudit.stats.ranks import rank_ranges, tie_groups
 
@@ -92,18 +101,23 @@ def _leaderboard(rule: Rule, board) -> Iterable[Finding]:
         # A rank column that already gives the run one shared rank reports the tie.
         shown = bool(board.rank_column) and len(ranks) == 1 and None not in ranks
         first, last = group[0] + 1, group[-1] + 1
-        parts = [f"{e.model} {_fmt(e.score)} [{_fmt(e.low)}, {_fmt(e.high)}]" for e in members]
-        ranges = ", ".join(
-            f"{rows[k].model} (rank {best[k]}–{worst[k]})"
-            if best[k] != worst[k]
-            else f"{rows[k].model} (rank {best[k]})"
-            for k in group
+        parts = _first(
+            [f"{e.model} {_fmt(e.score)} [{_fmt(e.low)}, {_fmt(e.high)}]" for e in members], "; "
+        )
+        ranges = _first(
+            [
+                f"{rows[k].model} (rank {best[k]}–{worst[k]})"
+                if best[k] != worst[k]
+                else f"{rows[k].model} (rank {best[k]})"
+                for k in group
+            ],
+            ", ",
         )
         yield rule.finding(
             Location(board.path, members[0].line),
             f"{len(members)} neighbours ranked {first}–{last} are not separated: their 95% "
-            f"intervals overlap ({'; '.join(parts)})",
-            claim=", ".join(e.model for e in members),
+            f"intervals overlap ({parts})",
+            claim=_first([e.model for e in members], ", "),
             suggestion=f"Report rank ranges instead of a strict order: {ranges}.",
             evidence={
                 "models": [e.model for e in members],

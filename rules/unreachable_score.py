@@ -37,7 +37,9 @@ class UnreachableScore(Rule):
     Severity: an error when the text states the protocol (a single pass, or an
     average over a stated number of samples that still cannot give the value);
     a warning when the protocol is unstated (an average over unstated samples
-    could explain it); info when the parse is unsure.
+    could explain it) or is a majority vote (``maj@64``, ``cons@64``: one
+    answer per item, unless several votes were averaged); info when the parse
+    is unsure.
 
     Bad::
 
@@ -94,7 +96,7 @@ class UnreachableScore(Rule):
     def _check(self, claim: Claim, samples: int) -> Finding | None:
         value, n, sc = claim.value, claim.n, S.scale(claim)
         if G.is_reachable(value, n, samples, sc):
-            return None
+            return self._check_stated_k(claim, samples)
         below, above = G.nearest(value, n, samples, sc)
         smin = G.min_samples(value, n, sc)
         total = f"{S.count(n)}" if samples == 1 else f"({S.count(n)} × {samples})"
@@ -110,6 +112,9 @@ class UnreachableScore(Rule):
         if claim.protocol == "single" or (claim.protocol == "averaged" and claim.samples):
             severity = Severity.ERROR
             if vote:
+                # A vote gives one answer per item, but several votes may have been
+                # averaged without saying so: not as certain as a stated single pass.
+                severity = Severity.WARNING
                 how = f"with one voted answer per item ({stated})"
             elif claim.protocol == "single":
                 how = "as a single pass"
@@ -152,5 +157,23 @@ class UnreachableScore(Rule):
             suggestion=fix,
             evidence=evidence,
             severity=S.severity_for(claim, severity),
+            confidence=claim.confidence,
+        )
+
+    def _check_stated_k(self, claim: Claim, samples: int) -> Finding | None:
+        """A score next to its own count ("87.8% (143/164)") that the count does not give."""
+        k = claim.fields.get("k")
+        if k is None or samples != 1 or k in G.counts(claim.value, claim.n, 1, S.scale(claim)):
+            return None
+        places = G.decimals(claim.value)
+        right = G.format_at(k, claim.n, places, S.scale(claim))
+        return self.finding(
+            claim.location,
+            f"{S.as_written(claim, claim.value)} does not match its own count: "
+            f"{k}/{S.count(claim.n)} = {S.as_written(claim, right)}",
+            claim=claim,
+            suggestion=f"Report {S.as_written(claim, right)} ({k}/{S.count(claim.n)})",
+            evidence={"value": claim.value, "n": claim.n, "k": k, "k_gives": right},
+            severity=S.severity_for(claim, Severity.ERROR),
             confidence=claim.confidence,
         )

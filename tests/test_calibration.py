@@ -30,8 +30,8 @@ from benchaudit.stats.calibration import (
 
 
 def simple_ece(conf, correct, m=10):
-    """Guo et al.'s definition as usually written: bins (lo, hi] between linspace edges."""
-    edges = np.linspace(0.0, 1.0, m + 1).tolist()
+    """Guo et al.'s definition as usually written: bins (lo, hi] between edges m/M."""
+    edges = [b / m for b in range(m + 1)]
     n = len(conf)
     total = 0.0
     for b in range(m):
@@ -69,8 +69,9 @@ def test_matches_simple_implementation_including_edges():
 
 
 def test_right_closed_bins():
-    idx = bin_index([0.0, 0.1, 0.10001, 0.3, 0.7, 1.0], 10)
-    assert idx.tolist() == [0, 0, 1, 2, 6, 9]
+    idx = bin_index([0.0, 0.1, 0.10001, 0.3, 0.6, 0.7, 0.9, 1.0], 10)
+    assert idx.tolist() == [0, 0, 1, 2, 5, 6, 8, 9]
+    assert bin_index([0.2, 0.4, 0.6, 0.8], 5).tolist() == [0, 1, 2, 3]
 
 
 def test_equal_mass_bins_have_equal_counts():

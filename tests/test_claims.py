@@ -6,6 +6,8 @@ import sys
 import types
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from benchaudit.config import Config
 from benchaudit.engine import Context
@@ -177,6 +179,10 @@ def test_benchmark_n_protocol(ctx):
         ("pass@1 averaged over 16 samples: 48.3% on GPQA Diamond", 16),
         ("79.8% on AIME 2024 (mean of 8 runs)", 8),
         ("79.8% on AIME 2024 with 64 samples per problem", 64),
+        ("AIME 2024 pass@1 (avg of 64): 79.8%", 64),
+        ("a 64-sample average of 79.8% on AIME 2024", 64),
+        ("pass@1 over 16 runs is 79.8% on AIME 2024", 16),
+        ("79.8% on AIME 2024 (64 responses per query)", 64),
     ],
 )
 def test_samples_per_item(text, samples, ctx):
@@ -364,7 +370,7 @@ def test_real_readme_table(ctx, data_dir):
         if f.severity.label != "info"
     ]
     # Only the two majority-vote (cons@64) cells that no k/30 can produce.
-    assert serious == [(45, "unreachable-score", "error"), (49, "unreachable-score", "error")]
+    assert serious == [(45, "unreachable-score", "warning"), (49, "unreachable-score", "warning")]
 
 
 @pytest.mark.parametrize(
@@ -399,3 +405,30 @@ def test_document_level_protocol_statement(ctx):
     text = "All scores are averaged over 64 samples per problem.\n\n## Math\n\nIt reaches 79.8% on AIME 2024."
     [c] = scores(text, ctx)
     assert (c.samples, c.protocol) == (64, "averaged")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=300))
+def test_extraction_never_raises(text):
+    ctx = Context(Config())
+    found, seen = C.extract(text.splitlines() or [""], "fuzz.md", ctx)
+    assert seen >= 0
+    for c in found:
+        assert c.location.line is None or c.location.line >= 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 164), st.integers(0, 2))
+def test_every_possible_humaneval_score_is_read_as_reachable(k, places):
+    from benchaudit.stats import granularity as G
+
+    value = G.format_at(k, 164, places)
+    ctx = Context(Config())
+    [c] = scores(f"We reach {value}% on HumanEval.", ctx)
+    assert (c.value, c.n) == (value, 164)
+    assert G.is_reachable(c.value, c.n)
+
+
+def test_table_cells_with_a_change_against_a_baseline(ctx):
+    text = "| Model | HumanEval |\n|---|---|\n| a | 87.3 (+2.1) |\n| b | 85.2 ↑1.0 |\n| c | 60.0-70.0 |"
+    assert [c.value for c in scores(text, ctx)] == ["87.3", "85.2"]

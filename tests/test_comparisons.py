@@ -224,16 +224,21 @@ def test_n_from_earlier_in_the_paragraph(tmp_path):
     assert f.location.line == 2 and f.evidence["n"] == 500
 
 
-def test_document_pass_inherits_n_from_nearby_claims(ctx):
+def test_document_pass_inherits_n_within_a_paragraph(ctx):
+    para, other = object(), object()
     a = extract_sentence(
-        Sentence("On the same 500 questions A beats B (p = 0.01).", Location("d.md", 1)), ctx
+        Sentence("On the same 500 questions A beats B (p = 0.01).", Location("d.md", 1), para), ctx
     )
     b = extract_sentence(
-        Sentence("Model A (73.0%) outperforms model B (70.0%).", Location("d.md", 3)), ctx
+        Sentence("Model A (73.0%) outperforms model B (70.0%).", Location("d.md", 2), para), ctx
     )
-    claims = extract_document([*a, *b], [], ctx)
-    late = [c for c in claims if c.location.line == 3 and c.kind == "comparison"][0]
-    assert late.n == 500 and late.n_source.startswith("context")
+    c = extract_sentence(
+        Sentence("Model C (73.0%) outperforms model D (70.0%).", Location("d.md", 4), other), ctx
+    )
+    claims = extract_document([*a, *b, *c], [], ctx)
+    by_line = {x.location.line: x for x in claims if x.kind == "comparison"}
+    assert by_line[2].n == 500 and by_line[2].n_source.startswith("context")
+    assert by_line[4].n is None  # another paragraph: no context carried over
 
 
 def test_end_to_end_markdown(tmp_path):
@@ -249,13 +254,24 @@ def test_end_to_end_markdown(tmp_path):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("abcdefpz tnx()=<>%.,;:±-−+0123456789vs^*/χ²F[]")), max_size=120))
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("abcdefpz tnx()=<>%.,;:±-−+0123456789vs^*/χ²F[]")),
+        max_size=120,
+    )
+)
 def test_extraction_never_raises(text):
     ctx = Context(Config())
     for c in extract_sentence(text, ctx):
         assert c.kind in {
-            "comparison", "selection", "seeds", "agreement", "pass-at-k", "emergence",
-            "chance-level", "generations",
+            "comparison",
+            "selection",
+            "seeds",
+            "agreement",
+            "pass-at-k",
+            "emergence",
+            "chance-level",
+            "generations",
         }
 
 

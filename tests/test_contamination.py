@@ -38,7 +38,17 @@ def _jsonl(path, records):
 
 def test_normalisation_lowercases_strips_punctuation_joins_lines_keeps_numbers():
     assert words("Janet’s ducks lay 16 eggs\nper-day: $2.50!") == [
-        b"janet", b"s", b"ducks", b"lay", b"16", b"eggs", b"per", b"day", b"2", b"50"]
+        b"janet",
+        b"s",
+        b"ducks",
+        b"lay",
+        b"16",
+        b"eggs",
+        b"per",
+        b"day",
+        b"2",
+        b"50",
+    ]
     assert words("Café  CAFÉ") == [b"caf\xc3\xa9", b"caf\xc3\x89"]  # ASCII case only
 
 
@@ -48,18 +58,23 @@ def test_gram_hashes_match_one_at_a_time():
     for n in (1, 3, 5):
         assert len(got[n]) == len(ids) - n + 1
         for i in range(len(ids) - n + 1):
-            assert got[n][i] == gram_hashes(ids[i:i + n], [n])[n][0]
+            assert got[n][i] == gram_hashes(ids[i : i + n], [n])[n][0]
     assert len(set(got[3].tolist())) == len(got[3])
 
 
 def test_hashes_are_the_same_in_every_process():
-    code = ("import numpy as np; from benchaudit.contamination.index import gram_hashes;"
-            "print(gram_hashes(np.arange(1, 40, dtype=np.int32), [13])[13].sum())")
+    code = (
+        "import numpy as np; from benchaudit.contamination.index import gram_hashes;"
+        "print(gram_hashes(np.arange(1, 40, dtype=np.int32), [13])[13].sum())"
+    )
     outs = set()
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        outs.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                                text=True, check=True).stdout)
+        outs.add(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+            ).stdout
+        )
     assert len(outs) == 1
 
 
@@ -77,8 +92,17 @@ def test_gsm8k_items_join_question_and_answer(gsm):
 def test_humaneval_gz_uses_task_id_prompt_and_solution(tmp_path):
     path = tmp_path / "HumanEval.jsonl.gz"
     with gzip.open(path, "wt", encoding="utf-8") as fh:
-        fh.write(json.dumps({"task_id": "HumanEval/0", "prompt": "def f(x):\n",
-                             "canonical_solution": "    return x\n", "test": "..."}) + "\n")
+        fh.write(
+            json.dumps(
+                {
+                    "task_id": "HumanEval/0",
+                    "prompt": "def f(x):\n",
+                    "canonical_solution": "    return x\n",
+                    "test": "...",
+                }
+            )
+            + "\n"
+        )
     (item,) = read_items(path)
     assert item.id == "HumanEval/0"
     assert item.text == "def f(x):\n\n    return x\n"
@@ -86,15 +110,19 @@ def test_humaneval_gz_uses_task_id_prompt_and_solution(tmp_path):
 
 @pytest.mark.parametrize("suffix", ["json", "csv", "tsv", "parquet"])
 def test_other_benchmark_formats(tmp_path, suffix):
-    rows = [{"problem": "What is two plus two", "solution": "four"},
-            {"problem": "Name a colour", "solution": "red"}]
+    rows = [
+        {"problem": "What is two plus two", "solution": "four"},
+        {"problem": "Name a colour", "solution": "red"},
+    ]
     path = tmp_path / f"b.{suffix}"
     if suffix == "json":
         path.write_text(json.dumps({"data": rows}))
     elif suffix in ("csv", "tsv"):
         sep = "," if suffix == "csv" else "\t"
-        path.write_text(f"problem{sep}solution\n" + "".join(
-            f"{r['problem']}{sep}{r['solution']}\n" for r in rows))
+        path.write_text(
+            f"problem{sep}solution\n"
+            + "".join(f"{r['problem']}{sep}{r['solution']}\n" for r in rows)
+        )
     else:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -105,11 +133,14 @@ def test_other_benchmark_formats(tmp_path, suffix):
     assert items[1].text == "Name a colour\nred"
 
 
-@pytest.mark.parametrize("content,message", [
-    ('{"question": "a"}\n{not json}\n', "invalid JSON"),
-    ('{"label": 1}\n', "no text field"),
-    ("", "no benchmark items"),
-])
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        ('{"question": "a"}\n{not json}\n', "invalid JSON"),
+        ('{"label": 1}\n', "no text field"),
+        ("", "no benchmark items"),
+    ],
+)
 def test_bad_benchmark_files(tmp_path, content, message):
     path = tmp_path / "b.jsonl"
     path.write_text(content)
@@ -135,11 +166,17 @@ def test_shard_formats_stream_the_same_documents(tmp_path):
     pq.write_table(pa.Table.from_pylist(recs), tmp_path / "e.parquet")
     shards = find_shards([str(tmp_path)])
     assert [os.path.basename(s.path) for s in shards] == [
-        "a.jsonl", "b.jsonl.gz", "c.jsonl.zst", "d.txt", "e.parquet"]
+        "a.jsonl",
+        "b.jsonl.gz",
+        "c.jsonl.zst",
+        "d.txt",
+        "e.parquet",
+    ]
     for s in shards:
         docs = list(documents(s.path))
-        assert [d for d, _ in docs] == [b"first document", b"second\ndocument"] or \
-            [d for d, _ in docs] == [b"first document\n", b"second\ndocument\n"]
+        assert [d for d, _ in docs] == [b"first document", b"second\ndocument"] or [
+            d for d, _ in docs
+        ] == [b"first document\n", b"second\ndocument\n"]
     assert [line for _, line in documents(str(tmp_path / "d.txt"))] == [1, 4]
 
 
@@ -176,8 +213,9 @@ def _scan_texts(tmp_path, items_text, docs_text, ngram=13, **kw):
     bench = _jsonl(tmp_path / "bench.jsonl", [{"text": t} for t in items_text])
     shard = _jsonl(tmp_path / "shard.jsonl", [{"text": t} for t in docs_text])
     index = build_index(read_items(bench), ngram=ngram)
-    res = scan_shard(index, find_shards([str(shard)])[0], ScanOptions(batch_bytes=kw.pop(
-        "batch_bytes", 4 << 20)))
+    res = scan_shard(
+        index, find_shards([str(shard)])[0], ScanOptions(batch_bytes=kw.pop("batch_bytes", 4 << 20))
+    )
     return merge(index, [res], **kw)
 
 
@@ -191,7 +229,7 @@ def test_longest_match_and_dirty_flag_equal_brute_force(tmp_path):
         if rng.random() < 0.5:
             src = rng.choice(items).split()
             a = rng.randint(0, len(src) - 1)
-            d[rng.randint(0, len(d)):0] = src[a:a + rng.randint(1, 20)]
+            d[rng.randint(0, len(d)) : 0] = src[a : a + rng.randint(1, 20)]
         docs.append(" ".join(d))
     summary = _scan_texts(tmp_path, items, docs, ngram=8, max_docs=0, batch_bytes=200)
     for s, text in zip(summary.items, items):
@@ -207,24 +245,31 @@ def test_longest_match_and_dirty_flag_equal_brute_force(tmp_path):
 
 
 def test_long_words_sharing_a_key_never_match(tmp_path, monkeypatch):
-    import benchaudit.contamination.tokens as tokens_mod
+    import benchaudit.contamination.scan as scan_mod
+    from benchaudit.contamination.tokens import keys, word_key
 
-    real = tokens_mod.keys
+    alias = {
+        word_key(b"unbelievable"): word_key(b"extraordinary"),
+        word_key(b"conjectures"): word_key(b"propositions"),
+    }
 
-    def coarse(norm, starts, ends):  # every word longer than 8 bytes gets one key
-        out = real(norm, starts, ends)
-        out[(ends - starts) > 8] = np.uint64(1 << 63)
+    def colliding(norm, starts, ends):  # two corpus words take the keys of item words
+        out = keys(norm, starts, ends)
+        for k, v in alias.items():
+            out[out == np.uint64(k)] = np.uint64(v)
         return out
 
-    monkeypatch.setattr(tokens_mod, "keys", coarse)
-    import benchaudit.contamination.scan as scan_mod
-
-    monkeypatch.setattr(scan_mod, "keys", coarse)
+    monkeypatch.setattr(scan_mod, "keys", colliding)
     item = "the extraordinary mathematician considered twelve remarkable propositions"
-    s = _scan_texts(tmp_path, [item], ["the extraordinary mathematician considered twelve "
-                                       "remarkable propositions",
-                                       "the unbelievable mathematician considered twelve "
-                                       "remarkable conjectures"], max_docs=0).items[0]
+    s = _scan_texts(
+        tmp_path,
+        [item],
+        [
+            "the extraordinary mathematician considered twelve remarkable propositions",
+            "the unbelievable mathematician considered twelve remarkable conjectures",
+        ],
+        max_docs=0,
+    ).items[0]
     assert s.longest_match == 7 and s.docs == 1
 
 
@@ -233,8 +278,10 @@ def test_hash_collisions_never_become_matches(tmp_path, monkeypatch):
     import benchaudit.contamination.scan as scan_mod
 
     items = ["alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi"]
-    docs = ["alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu",
-            "nu mu lambda kappa iota theta eta zeta epsilon delta gamma beta alpha"]
+    docs = [
+        "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu",
+        "nu mu lambda kappa iota theta eta zeta epsilon delta gamma beta alpha",
+    ]
     honest = _scan_texts(tmp_path, items, docs, max_docs=0)
 
     def weak(ids, lengths):  # every n-gram of a length gets the same key
@@ -281,8 +328,14 @@ def test_boilerplate_cap(tmp_path):
 
 
 def _gsm_run(gsm, corpus, **kw):
-    return run(Settings(benchmark=str(gsm / "gsm8k_test.jsonl"), corpus=[str(gsm / corpus)],
-                        progress=False, **kw)).summary.row("gsm8k")
+    return run(
+        Settings(
+            benchmark=str(gsm / "gsm8k_test.jsonl"),
+            corpus=[str(gsm / corpus)],
+            progress=False,
+            **kw,
+        )
+    ).summary.row("gsm8k")
 
 
 @pytest.mark.slow
@@ -318,8 +371,9 @@ def _planted_corpus(gsm, folder, seed=0, edit_rate=0.1, question_only=False):
     rng.shuffle(order)
     verbatim, numbers, edited, untouched = order[:120], order[120:240], order[240:360], order[360:]
     docs = [filler(150) + " " + text(i) + " " + filler(150) for i in verbatim]
-    docs += [re.sub(r"\d+", lambda m: str(int(m.group()) + rng.randint(1, 9)), text(i))
-             for i in numbers]
+    docs += [
+        re.sub(r"\d+", lambda m: str(int(m.group()) + rng.randint(1, 9)), text(i)) for i in numbers
+    ]
     for i in edited:
         ws = text(i).split()
         ws = [rng.choice(filler_words) if rng.random() < edit_rate else w for w in ws]
@@ -335,12 +389,18 @@ def _planted_corpus(gsm, folder, seed=0, edit_rate=0.1, question_only=False):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("question_only,minhash", [(False, False), (True, True)])
-def test_planted_items_are_found_and_untouched_ones_are_not(gsm, tmp_path, question_only,
-                                                            minhash):
-    verbatim, numbers, edited, untouched = _planted_corpus(gsm, tmp_path, seed=1,
-                                                           question_only=question_only)
-    out = run(Settings(benchmark=str(gsm / "gsm8k_test.jsonl"),
-                       corpus=[str(tmp_path / "*.jsonl.gz")], minhash=minhash, progress=False))
+def test_planted_items_are_found_and_untouched_ones_are_not(gsm, tmp_path, question_only, minhash):
+    verbatim, numbers, edited, untouched = _planted_corpus(
+        gsm, tmp_path, seed=1, question_only=question_only
+    )
+    out = run(
+        Settings(
+            benchmark=str(gsm / "gsm8k_test.jsonl"),
+            corpus=[str(tmp_path / "*.jsonl.gz")],
+            minhash=minhash,
+            progress=False,
+        )
+    )
     flag = [s.contaminated for s in out.summary.items]
     planted = verbatim + numbers + edited
     assert all(flag[i] for i in verbatim)

@@ -35,8 +35,9 @@ def corpus(data_dir, tmp_path):
 
 def _findings(results, index):
     s = merge(index, results)
-    return [(x.index, x.longest_match, x.docs, x.coverage, x.example) for x in s.items
-            if x.contaminated]
+    return [
+        (x.index, x.longest_match, x.docs, x.coverage, x.example) for x in s.items if x.contaminated
+    ]
 
 
 def test_process_pool_equals_in_process(corpus):
@@ -52,16 +53,22 @@ def test_process_pool_equals_in_process(corpus):
 def test_state_dir_resumes_without_rescanning(corpus, tmp_path, monkeypatch):
     bench, pattern = corpus
     state = tmp_path / "state"
-    first = run(Settings(benchmark=str(bench), corpus=[pattern], state_dir=str(state),
-                         workers=1, progress=False))
+    first = run(
+        Settings(
+            benchmark=str(bench), corpus=[pattern], state_dir=str(state), workers=1, progress=False
+        )
+    )
     assert len(list(state.glob("shard-*.done"))) == 4
 
     def boom(*_a, **_k):
         raise AssertionError("a finished shard was scanned again")
 
     monkeypatch.setattr(engines, "scan_shard", boom)
-    again = run(Settings(benchmark=str(bench), corpus=[pattern], state_dir=str(state),
-                         workers=1, progress=False))
+    again = run(
+        Settings(
+            benchmark=str(bench), corpus=[pattern], state_dir=str(state), workers=1, progress=False
+        )
+    )
     assert [s.__dict__ for s in again.summary.items] == [s.__dict__ for s in first.summary.items]
 
 
@@ -72,8 +79,11 @@ def test_ray_engine_equals_local_engine(corpus):
     local = run(Settings(benchmark=str(bench), corpus=[pattern], workers=1, progress=False))
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        remote = run(Settings(benchmark=str(bench), corpus=[pattern], engine="ray", workers=2,
-                              progress=False))
+        remote = run(
+            Settings(
+                benchmark=str(bench), corpus=[pattern], engine="ray", workers=2, progress=False
+            )
+        )
     finally:
         ray.shutdown()
     assert [s.__dict__ for s in remote.summary.items] == [s.__dict__ for s in local.summary.items]
@@ -103,8 +113,14 @@ def test_bootstrap_difference_matches_scipy():
     dirty = (rng.random(120) < 0.8).astype(float)
     clean = (rng.random(400) < 0.6).astype(float)
     lo, hi = bootstrap_diff(dirty, clean, 20000, seed=1)
-    ref = bootstrap((dirty, clean), lambda a, b, axis=-1: a.mean(axis) - b.mean(axis),
-                    n_resamples=20000, method="percentile", batch=2000, random_state=2)
+    ref = bootstrap(
+        (dirty, clean),
+        lambda a, b, axis=-1: a.mean(axis) - b.mean(axis),
+        n_resamples=20000,
+        method="percentile",
+        batch=2000,
+        random_state=2,
+    )
     assert lo == pytest.approx(ref.confidence_interval.low, abs=0.006)
     assert hi == pytest.approx(ref.confidence_interval.high, abs=0.006)
     assert bootstrap_diff(dirty, clean, 500, seed=3) == bootstrap_diff(dirty, clean, 500, seed=3)
@@ -112,8 +128,9 @@ def test_bootstrap_difference_matches_scipy():
 
 def test_compare_rows():
     scores = {"m": {"a": 1.0, "b": 1.0, "c": 0.0, "d": 0.0}}
-    (row,) = compare(scores, ["a", "b", "c", "d"], [True, True, False, False], 200, 0, 0.05,
-                     "s.csv")
+    (row,) = compare(
+        scores, ["a", "b", "c", "d"], [True, True, False, False], 200, 0, 0.05, "s.csv"
+    )
     assert (row["n_dirty"], row["n_clean"]) == (2, 2)
     assert row["score_dirty"] == 1.0 and row["score_clean"] == 0.0 and row["diff"] == 1.0
     assert row["ci_low"] == row["ci_high"] == 1.0
@@ -132,8 +149,18 @@ def test_cli_exit_codes_and_json(corpus, tmp_path):
     bench, pattern = corpus
     scores = tmp_path / "scores.csv"
     scores.write_text("item_id,score\n" + "".join(f"{i},{int(i % 3 == 0)}\n" for i in range(1319)))
-    res = _cli("--benchmark", str(bench), "--corpus", pattern, "--scores", str(scores),
-               "--format", "json", "--workers", "1")
+    res = _cli(
+        "--benchmark",
+        str(bench),
+        "--corpus",
+        pattern,
+        "--scores",
+        str(scores),
+        "--format",
+        "json",
+        "--workers",
+        "1",
+    )
     assert res.exit_code == 1, res.output
     doc = json.loads(res.output)
     assert doc["summary"]["warnings"] + doc["summary"]["errors"] == 40
@@ -143,8 +170,18 @@ def test_cli_exit_codes_and_json(corpus, tmp_path):
     assert doc["results"]["contamination"][0]["contaminated"] == 40
     (row,) = doc["results"]["contamination_scores"]
     assert row["n_dirty"] == 40 and row["ci_low"] <= row["diff"] <= row["ci_high"]
-    again = _cli("--benchmark", str(bench), "--corpus", pattern, "--scores", str(scores),
-                 "--format", "json", "--workers", "1")
+    again = _cli(
+        "--benchmark",
+        str(bench),
+        "--corpus",
+        pattern,
+        "--scores",
+        str(scores),
+        "--format",
+        "json",
+        "--workers",
+        "1",
+    )
     assert again.output == res.output  # deterministic, bootstrap included
 
 
@@ -159,3 +196,59 @@ def test_cli_clean_corpus_and_bad_input(corpus, data_dir, tmp_path):
     (tmp_path / "bad.jsonl").write_text('{"text": "x"}\nnot json\n')
     res = _cli("--benchmark", str(bench), "--corpus", str(tmp_path / "bad.jsonl"))
     assert res.exit_code == 2 and "bad.jsonl:2: invalid JSON" in res.output
+
+
+def test_scores_with_a_model_column_use_the_per_item_reader(corpus, tmp_path):
+    bench, pattern = corpus
+    scores = tmp_path / "results.csv"
+    scores.write_text(
+        "model,item_id,score\n"
+        + "".join(
+            f"{m},{i},{int((i + k) % 2 == 0)}\n" for k, m in enumerate("ab") for i in range(1319)
+        )
+    )
+    out = run(
+        Settings(
+            benchmark=str(bench),
+            corpus=[pattern],
+            scores=str(scores),
+            workers=1,
+            progress=False,
+            resamples=500,
+        )
+    )
+    rows = out.results["contamination_scores"]
+    assert [r["model"] for r in rows] == ["a", "b"]
+    assert all(r["n_dirty"] == 40 and r["n_clean"] == 1279 for r in rows)
+
+
+def test_check_runs_the_rule_from_pyproject_with_relative_paths(corpus, tmp_path):
+    bench, pattern = corpus
+    project = tmp_path / "project"
+    (project / "data").mkdir(parents=True)
+    (project / "data" / "bench.jsonl").write_bytes(bench.read_bytes())
+    for shard in sorted(tmp_path.glob("shard-*.jsonl")):
+        (project / "data" / shard.name).write_bytes(shard.read_bytes())
+    (project / "pyproject.toml").write_text(
+        '[tool.benchaudit]\nbenchmark = "data/bench.jsonl"\ncorpus = ["data/shard-*.jsonl"]\n'
+    )
+    (project / "card.md").write_text("We reach 71.2% on GSM8K.\n")
+    res = CliRunner().invoke(
+        main,
+        [
+            "check",
+            str(project / "card.md"),
+            "--config",
+            str(project / "pyproject.toml"),
+            "--select",
+            "contamination",
+            "--format",
+            "json",
+        ],
+        catch_exceptions=False,
+    )
+    doc = json.loads(res.output)
+    assert res.exit_code == 1  # the copied questions are "dirty" (>= 80% covered): errors
+    found = [f for f in doc["findings"] if f["name"] == "contamination"]
+    assert len(found) == 40 and found[0]["file"] == "data/bench.jsonl"
+    assert doc["results"]["contamination"][0]["contaminated"] == 40

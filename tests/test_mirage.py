@@ -239,10 +239,15 @@ def test_v04_harness_files_with_filtered_metrics(tmp_path):
     paths = []
     for size in em:
         doc = {
-            "results": {"toyqa": {"alias": "toyqa", "exact_match,strict-match": em[size],
-                                  "exact_match_stderr,strict-match": 0.005,
-                                  "word_perplexity,none": ppl[size],
-                                  "word_perplexity_stderr,none": "N/A"}},
+            "results": {
+                "toyqa": {
+                    "alias": "toyqa",
+                    "exact_match,strict-match": em[size],
+                    "exact_match_stderr,strict-match": 0.005,
+                    "word_perplexity,none": ppl[size],
+                    "word_perplexity_stderr,none": "N/A",
+                }
+            },
             "n-samples": {"toyqa": {"original": 1000, "effective": 1000}},
             "config": {"model": "hf", "model_args": f"pretrained=acme/toy-{size}"},
             "lm_eval_version": "0.4.3",

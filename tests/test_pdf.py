@@ -137,3 +137,68 @@ def test_lines_count_from_the_start_of_the_document_and_pages_are_kept():
     report = audit([str(PDF / "two_pages.pdf")], Config(select=["within-noise"]))
     [f] = report.findings
     assert (f.location.line, f.location.page) == (4, 2)
+
+
+def test_unruled_table_is_found_by_alignment():
+    lines, tables, _ = read_pdf(PDF / "unruled_table.pdf", "unruled_table.pdf")
+    assert tables == [
+        [["Benchmark", "FP16", "INT4"], ["HumanEval", "70.1", "63.4"], ["GSM8K", "80.2", "79.9"]]
+    ]
+    assert "The INT4 model does not suffer from significant performance degradation." in [
+        ln.text for ln in lines
+    ]
+
+
+def test_table_page_gives_the_same_findings_as_its_markdown():
+    pdf = audit([str(PDF / "unruled_table.pdf")], Config(select=MINE))
+    md = audit([str(PDF / "unruled_table.md")], Config(select=MINE))
+    assert [(f.code, f.message) for f in pdf.findings] == [(f.code, f.message) for f in md.findings]
+    assert [f.name for f in pdf.findings if f.severity.label == "warning"] == [
+        "null-as-equivalence"
+    ]
+
+
+@pytest.mark.slow
+def test_the_whole_claim_set_rendered_to_pdf_gives_the_same_findings(tmp_path):
+    """Every text line of the labelled claim set, wrapped into paragraphs over
+    several pages, gives the same findings from the PDF as from markdown."""
+    import textwrap
+
+    import matplotlib
+    import yaml
+
+    matplotlib.use("pdf")
+    import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    data = Path(__file__).parent / "data" / "claims_eval" / "claims.yaml"
+    paras = [
+        e["text"] for e in yaml.safe_load(data.read_text(encoding="utf-8"))["claims"] if "text" in e
+    ]
+    (tmp_path / "claims.md").write_text("\n\n".join(paras) + "\n", encoding="utf-8")
+    with matplotlib.rc_context({"pdf.fonttype": 42}), PdfPages(tmp_path / "claims.pdf") as pdf:
+        fig, y = None, 0.0
+        for text in paras:
+            wrapped = textwrap.wrap(text, 95)
+            if fig is None or y - 0.018 * len(wrapped) < 0.05:
+                if fig is not None:
+                    pdf.savefig(fig)
+                    plt.close(fig)
+                fig, y = plt.figure(figsize=(8.5, 11)), 0.95
+            for line in wrapped:
+                fig.text(0.06, y, line, fontsize=9)
+                y -= 0.018
+            y -= 0.012
+        pdf.savefig(fig)
+        plt.close(fig)
+
+    def key(report):
+        return sorted(
+            (f.code, f.severity.label, f.message, " ".join((f.claim or "").split()))
+            for f in report.findings
+        )
+
+    from_pdf = audit([str(tmp_path / "claims.pdf")], Config(select=MINE))
+    from_md = audit([str(tmp_path / "claims.md")], Config(select=MINE))
+    assert len(from_pdf.findings) > 50
+    assert key(from_pdf) == key(from_md)

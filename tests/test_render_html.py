@@ -270,3 +270,15 @@ def test_stylesheet_is_inlined_verbatim(page):
     assert 'content: "Suggested wording: "' in style
     assert "details.infos > summary" in style
     assert "&#34;" not in style and "&gt;" not in style
+
+
+def test_claim_highlights_the_number_the_message_is_about():
+    def hot(claim, message=""):
+        return [t for t, h in html.claim_parts(claim, message) if h]
+
+    claim = "On AIME 2024 it scores 39.2% in one pass, and 79.8% over 64 samples."
+    assert hot(claim, "39.2% on AIME 2024 (30 items) is not k/30") == ["39.2%"]
+    assert hot(claim, "79.8% needs 64 samples") == ["79.8%"]
+    assert hot("llama-3-8b vs GPT-4 on 1,000-item split: 94.2% ± 0.1") == ["1,000", "94.2%", "0.1"]
+    assert hot("a gain of +3.2 pp.", "nothing") == ["+3.2 pp"]
+    assert "".join(t for t, _ in html.claim_parts(claim, "x")) == claim

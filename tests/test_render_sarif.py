@@ -107,3 +107,51 @@ def test_a_finding_without_a_line_has_no_region(validator):
 
 def test_deterministic():
     assert sarif.render(sample_report()) == sarif.render(sample_report())
+
+
+@pytest.mark.slow
+def test_several_formats_from_one_run_of_the_command(tmp_path, validator):
+    """JSON, SARIF and GitHub annotations from one process, with the real rules."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    card = tmp_path / "card.md"
+    card.write_text("We reach 87.3% on HumanEval (greedy decoding, a single pass).\n")
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchaudit",
+            "check",
+            "card.md",
+            "--format",
+            "json",
+            "--output",
+            "a.json",
+            "--format",
+            "sarif",
+            "--output",
+            "b.sarif",
+            "--format",
+            "github",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert run.returncode in (0, 1), run.stderr
+    data = json.loads((tmp_path / "a.json").read_text())
+    log = json.loads((tmp_path / "b.sarif").read_text())
+    validator.validate(log)
+    results = log["runs"][0]["results"]
+    assert [
+        (r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in results
+    ] == [(f["rule"], f["line"]) for f in data["findings"]]
+    annotations = [ln for ln in run.stdout.splitlines() if ln.startswith("::")]
+    assert len(annotations) == len(data["findings"])
+    commands = {"error": "error", "warning": "warning", "info": "notice"}
+    for line, f in zip(annotations, data["findings"]):
+        assert line.startswith(f"::{commands[f['severity']]} file=card.md,line={f['line']}")

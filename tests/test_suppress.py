@@ -4,6 +4,8 @@ and the command line (with the test reader and rules of ``fake_env``)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import fake_env
 import pytest
@@ -284,3 +286,64 @@ def test_code_lines():
 
     lines = ["text", "", "    code", "    more", "text", "```", "x", "```", "    not code"]
     assert _code_lines(lines) == {2, 3, 5, 6, 7}
+
+
+def test_inline_code_span_is_not_a_suppression():
+    line = "write `<!-- benchaudit: ignore[...] reason -->` above the line"
+    assert parse([line], markdown=True) == []
+    assert len(parse([line])) == 1
+
+
+# --- the same with the real rules and the installed command ---------------------------
+
+REAL_CARD = """# Model card
+
+We reach 87.3% on HumanEval (greedy decoding, a single pass).
+
+Our second model reaches 87.3% on HumanEval (greedy decoding, a single pass) as well.
+"""
+
+
+def _cli(*args: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "benchaudit", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.fixture
+def real_rules():
+    from benchaudit.registry import all_rules
+
+    if "unreachable-score" not in all_rules():
+        pytest.skip("the unreachable-score rule is not available")
+
+
+def test_real_inline_suppression_removes_exactly_its_line(tmp_path, real_rules):
+    card = tmp_path / "card.md"
+    card.write_text(
+        REAL_CARD.replace(
+            "We reach",
+            "<!-- benchaudit: ignore[unreachable-score] mean of 10 samples -->\nWe reach",
+        )
+    )
+    report = audit([str(card)], Config(select=["unreachable-score", "BA9"]))
+    assert [(f.name, f.location.line) for f in report.findings] == [("unreachable-score", 6)]
+
+
+@pytest.mark.slow
+def test_real_baseline_round_trip_through_the_command(tmp_path, real_rules):
+    (tmp_path / "card.md").write_text(REAL_CARD)
+    first = _cli("check", "card.md", "--write-baseline", "baseline.json", cwd=tmp_path)
+    assert first.returncode == 1, first.stdout + first.stderr
+    again = _cli("check", "card.md", "--baseline", "baseline.json", cwd=tmp_path)
+    assert again.returncode == 0, again.stdout + again.stderr
+    (tmp_path / "card.md").write_text("Intro.\n\n" * 5 + REAL_CARD)
+    moved = _cli(
+        "check", "card.md", "--baseline", "baseline.json", "--format", "json", cwd=tmp_path
+    )
+    assert moved.returncode == 0, moved.stdout + moved.stderr
+    assert json.loads(moved.stdout)["findings"] == []

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from benchaudit.errors import BenchauditError
@@ -57,32 +58,52 @@ def run(settings: Settings) -> Outcome:
         raise BenchauditError(f"unknown engine {settings.engine!r} (use local or ray)")
     items = read_items(settings.benchmark, settings.item_fields, settings.id_field)
     shards = find_shards(list(settings.corpus))
+    own = os.path.realpath(settings.benchmark)
+    skipped = [s for s in shards if os.path.realpath(s.path) == own]
+    if skipped:  # a glob that also matches the benchmark would flag every item
+        shards = [s for s in shards if os.path.realpath(s.path) != own]
+        if not shards:
+            raise BenchauditError("the corpus holds only the benchmark file itself")
+        shards = [replace(s, ordinal=i) for i, s in enumerate(shards)]
     index = build_index(items, ngram=settings.ngram)
     if settings.minhash:
         from benchaudit.contamination.minhash import build_minhash
 
         build_minhash(index)
     opts = ScanOptions(text_fields=settings.text_fields, minhash=settings.minhash)
-    kwargs: dict[str, Any] = {"workers": settings.workers, "state_dir": settings.state_dir,
-                              "progress": settings.progress}
+    kwargs: dict[str, Any] = {
+        "workers": settings.workers,
+        "state_dir": settings.state_dir,
+        "progress": settings.progress,
+    }
     if settings.engine == "ray":
         kwargs["address"] = settings.address
     shard_results = ENGINES[settings.engine](index, shards, opts, **kwargs)
     summary = merge(index, shard_results, max_docs=settings.max_docs, minhash=settings.minhash)
     out = Outcome(settings=settings, summary=summary, items=items)
+    if skipped:
+        out.notes.append(f"contamination: {skipped[0].path} is the benchmark itself; not scanned")
     out.results["contamination"] = [summary.row(settings.benchmark)]
     out.notes.append(
         f"contamination: scanned {summary.shards} shard(s), {summary.docs} document(s), "
         f"{summary.tokens} word(s); {summary.boilerplate_grams} boilerplate "
-        f"{summary.unit}-gram(s) seen in more than {summary.max_docs} documents ignored")
+        f"{summary.unit}-gram(s) seen in more than {summary.max_docs} documents ignored"
+    )
     if index.empty_items:
-        out.notes.append(f"contamination: {len(index.empty_items)} item(s) have no words "
-                         "and cannot be checked")
+        out.notes.append(
+            f"contamination: {len(index.empty_items)} item(s) have no words and cannot be checked"
+        )
     if settings.scores:
         from benchaudit.contamination.scores import compare, read_scores
 
-        rows = compare(read_scores(settings.scores), [s.id for s in summary.items],
-                       [s.contaminated for s in summary.items], settings.resamples,
-                       settings.seed, settings.alpha, settings.scores)
+        rows = compare(
+            read_scores(settings.scores),
+            [s.id for s in summary.items],
+            [s.contaminated for s in summary.items],
+            settings.resamples,
+            settings.seed,
+            settings.alpha,
+            settings.scores,
+        )
         out.results["contamination_scores"] = rows
     return out

@@ -20,8 +20,17 @@ from typing import Any
 
 from benchaudit.errors import InputError
 
-ID_FIELDS = ("id", "task_id", "item_id", "question_id", "problem_id", "unique_id", "uid",
-             "idx", "doc_id")
+ID_FIELDS = (
+    "id",
+    "task_id",
+    "item_id",
+    "question_id",
+    "problem_id",
+    "unique_id",
+    "uid",
+    "idx",
+    "doc_id",
+)
 TEXT_FIELDS = ("question", "prompt", "problem", "input", "text", "instruction", "query")
 ANSWER_FIELDS = ("answer", "canonical_solution", "solution")
 
@@ -81,16 +90,17 @@ def _records(path: Path, display: str) -> Iterator[tuple[dict[str, Any], int | N
                 start = 2
                 for rec in reader:
                     if None in rec:
-                        raise InputError(display, "ragged row: more fields than the header",
-                                         start)
+                        raise InputError(display, "ragged row: more fields than the header", start)
                     yield rec, start, i
                     i += 1
                     start = reader.line_num + 1
         elif name.endswith(".parquet"):
             yield from _parquet_records(path, display)
         else:
-            raise InputError(display, "unknown benchmark format (use .jsonl, .json, .csv, "
-                                      ".tsv, .parquet or .jsonl.gz)")
+            raise InputError(
+                display,
+                "unknown benchmark format (use .jsonl, .json, .csv, .tsv, .parquet or .jsonl.gz)",
+            )
     except FileNotFoundError:
         raise InputError(display, "no such file") from None
     except IsADirectoryError:
@@ -115,8 +125,7 @@ def _parquet_records(path: Path, display: str) -> Iterator[tuple[dict[str, Any],
             i += 1
 
 
-def _text_of(rec: dict[str, Any], fields: Sequence[str] | None
-             ) -> tuple[str, str | None] | None:
+def _text_of(rec: dict[str, Any], fields: Sequence[str] | None) -> tuple[str, str | None] | None:
     def present(key: str) -> bool:
         v = rec.get(key)
         return v is not None and str(v).strip() != ""
@@ -134,8 +143,9 @@ def _text_of(rec: dict[str, Any], fields: Sequence[str] | None
     return "\n".join(parts), (parts[0] if len(parts) > 1 else None)
 
 
-def read_items(path: str | Path, fields: Sequence[str] | None = None,
-               id_field: str | None = None) -> list[Item]:
+def read_items(
+    path: str | Path, fields: Sequence[str] | None = None, id_field: str | None = None
+) -> list[Item]:
     """Read a benchmark file into items; ``fields`` overrides the text fields."""
     display = str(path)
     p = Path(path)
@@ -145,8 +155,11 @@ def read_items(path: str | Path, fields: Sequence[str] | None = None,
         if got is None:
             wanted = ", ".join(fields) if fields else ", ".join(TEXT_FIELDS)
             keys = ", ".join(list(rec)[:8])
-            raise InputError(display, f"no text field ({wanted}); fields are: {keys} "
-                                      "(name one with --field)", line)
+            raise InputError(
+                display,
+                f"no text field ({wanted}); fields are: {keys} (name one with --field)",
+                line,
+            )
         if id_field:
             if rec.get(id_field) is None:
                 raise InputError(display, f"no id field {id_field!r}", line)

@@ -21,42 +21,110 @@ def _fields(value: str | None) -> tuple[str, ...] | None:
 
 
 @click.command("contamination")
-@click.option("--benchmark", required=True, help="Benchmark items: .jsonl/.json/.csv/.parquet "
-              "(HumanEval-style .jsonl.gz too).")
-@click.option("--corpus", "corpus", multiple=True, required=True, metavar="PATH_OR_GLOB",
-              help="Training shards (.jsonl, .jsonl.gz, .jsonl.zst, .txt, .parquet); "
-                   "files, folders or globs; repeatable.")
-@click.option("--scores", default=None, help="Per-item results (item id, score[, model]) to "
-              "compare the clean and contaminated subsets.")
-@click.option("--ngram", type=click.IntRange(min=1), default=None,
-              help="n of the exact n-gram match (default 13, or the config's ngram).")
-@click.option("--minhash", is_flag=True, help="Also search item-sized near-duplicates (MinHash LSH).")
-@click.option("--engine", type=click.Choice(("local", "ray")), default="local",
-              help="local: a process pool (default); ray: a Ray cluster.")
+@click.option(
+    "--benchmark",
+    required=True,
+    help="Benchmark items: .jsonl/.json/.csv/.parquet (HumanEval-style .jsonl.gz too).",
+)
+@click.option(
+    "--corpus",
+    "corpus",
+    multiple=True,
+    required=True,
+    metavar="PATH_OR_GLOB",
+    help="Training shards (.jsonl, .jsonl.gz, .jsonl.zst, .txt, .parquet); "
+    "files, folders or globs; repeatable.",
+)
+@click.option(
+    "--scores",
+    default=None,
+    help="Per-item results (item id, score[, model]) to "
+    "compare the clean and contaminated subsets.",
+)
+@click.option(
+    "--ngram",
+    type=click.IntRange(min=1),
+    default=None,
+    help="n of the exact n-gram match (default 13, or the config's ngram).",
+)
+@click.option(
+    "--minhash", is_flag=True, help="Also search item-sized near-duplicates (MinHash LSH)."
+)
+@click.option(
+    "--engine",
+    type=click.Choice(("local", "ray")),
+    default="local",
+    help="local: a process pool (default); ray: a Ray cluster.",
+)
 @click.option("--address", default=None, help="Ray cluster address (default: start a local one).")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Worker processes / Ray actors (default: all CPUs).")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes / Ray actors (default: all CPUs).",
+)
 @click.option("--state-dir", default=None, help="Keep per-shard done markers here to resume.")
-@click.option("--text-field", default=None,
-              help="Shard field(s) holding the text, comma-separated (default: text).")
-@click.option("--field", "item_field", default=None,
-              help="Benchmark field(s) to search for, comma-separated (default: question/"
-                   "prompt/problem/input/text plus answer/canonical_solution).")
-@click.option("--id-field", default=None, help="Benchmark id field (default: id, task_id, ...; "
-              "else the 0-based line number).")
-@click.option("--max-docs", type=click.IntRange(min=0), default=10, show_default=True,
-              help="Ignore n-grams found in more documents than this (0: no cap).")
-@click.option("--format", "formats", multiple=True, type=click.Choice(_FORMATS),
-              help="Output format; repeat for several.")
+@click.option(
+    "--text-field",
+    default=None,
+    help="Shard field(s) holding the text, comma-separated (default: text).",
+)
+@click.option(
+    "--field",
+    "item_field",
+    default=None,
+    help="Benchmark field(s) to search for, comma-separated (default: question/"
+    "prompt/problem/input/text plus answer/canonical_solution).",
+)
+@click.option(
+    "--id-field",
+    default=None,
+    help="Benchmark id field (default: id, task_id, ...; else the 0-based line number).",
+)
+@click.option(
+    "--max-docs",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="Ignore n-grams found in more documents than this (0: no cap).",
+)
+@click.option(
+    "--format",
+    "formats",
+    multiple=True,
+    type=click.Choice(_FORMATS),
+    help="Output format; repeat for several.",
+)
 @click.option("--output", "outputs", multiple=True, help="Write the report here (per --format).")
-@click.option("--fail-on", type=click.Choice(("error", "warning", "info", "never")),
-              default="warning", show_default=True,
-              help="Lowest severity that makes the exit code 1.")
+@click.option(
+    "--fail-on",
+    type=click.Choice(("error", "warning", "info", "never")),
+    default="warning",
+    show_default=True,
+    help="Lowest severity that makes the exit code 1.",
+)
 @click.option("--seed", type=int, default=None, help="Seed for the bootstrap (default 0).")
 @click.option("--config", "config_path", default=None, help="Config file (default: discovered).")
-def contamination(benchmark, corpus, scores, ngram, minhash, engine, address, workers, state_dir,
-                  text_field, item_field, id_field, max_docs, formats, outputs, fail_on, seed,
-                  config_path) -> None:
+def contamination(
+    benchmark,
+    corpus,
+    scores,
+    ngram,
+    minhash,
+    engine,
+    address,
+    workers,
+    state_dir,
+    text_field,
+    item_field,
+    id_field,
+    max_docs,
+    formats,
+    outputs,
+    fail_on,
+    seed,
+    config_path,
+) -> None:
     """Find benchmark items in training-corpus shards (exit 1 when some are found)."""
     from benchaudit import config as config_mod
     from benchaudit.contamination.audit import Settings, run
@@ -72,19 +140,35 @@ def contamination(benchmark, corpus, scores, ngram, minhash, engine, address, wo
     if len(outputs) > len(fmts):
         raise ConfigError("more --output files than --format options")
     settings = Settings(
-        benchmark=benchmark, corpus=list(corpus), scores=scores,
-        ngram=ngram if ngram is not None else cfg.ngram, minhash=minhash, engine=engine,
-        address=address, workers=workers, state_dir=state_dir, text_fields=_fields(text_field),
-        item_fields=_fields(item_field), id_field=id_field, max_docs=max_docs,
-        seed=seed if seed is not None else cfg.seed, resamples=cfg.resamples, alpha=cfg.alpha,
+        benchmark=benchmark,
+        corpus=list(corpus),
+        scores=scores,
+        ngram=ngram if ngram is not None else cfg.ngram,
+        minhash=minhash,
+        engine=engine,
+        address=address,
+        workers=workers,
+        state_dir=state_dir,
+        text_fields=_fields(text_field),
+        item_fields=_fields(item_field),
+        id_field=id_field,
+        max_docs=max_docs,
+        seed=seed if seed is not None else cfg.seed,
+        resamples=cfg.resamples,
+        alpha=cfg.alpha,
     )
     outcome = run(settings)
     rule = lookup("contamination")()
     findings = item_findings(rule, outcome, benchmark)
     findings.sort(key=lambda f: f.sort_key())
     assign_fingerprints(findings)
-    report = Report(findings=findings, results=outcome.results, notes=outcome.notes,
-                    files=[benchmark], claims_checked=len(outcome.items))
+    report = Report(
+        findings=findings,
+        results=outcome.results,
+        notes=outcome.notes,
+        files=[benchmark],
+        claims_checked=len(outcome.items),
+    )
     for i, fmt in enumerate(fmts):
         text = render(report, fmt)
         if i < len(outputs) and outputs[i] != "-":
@@ -92,8 +176,9 @@ def contamination(benchmark, corpus, scores, ngram, minhash, engine, address, wo
                 with open(outputs[i], "w", encoding="utf-8") as fh:
                     fh.write(text)
             except OSError as exc:
-                raise ConfigError(f"{outputs[i]}: cannot write report: "
-                                  f"{exc.strerror or exc}") from None
+                raise ConfigError(
+                    f"{outputs[i]}: cannot write report: {exc.strerror or exc}"
+                ) from None
         else:
             click.echo(text, nl=False)
     sys.exit(exit_code(report, fail_on))

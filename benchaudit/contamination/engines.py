@@ -27,8 +27,15 @@ SMALL_CORPUS = 32 << 20
 
 def _marker(state_dir: str, index: NgramIndex, shard: Shard, opts: ScanOptions) -> str:
     st = os.stat(shard.path)
-    key = "\x1f".join((os.path.abspath(shard.path), str(st.st_size), str(st.st_mtime_ns),
-                       index.fingerprint, opts.key()))
+    key = "\x1f".join(
+        (
+            os.path.abspath(shard.path),
+            str(st.st_size),
+            str(st.st_mtime_ns),
+            index.fingerprint,
+            opts.key(),
+        )
+    )
     name = hashlib.sha256(key.encode()).hexdigest()[:24]
     return os.path.join(state_dir, f"shard-{name}.done")
 
@@ -100,16 +107,18 @@ def _scan_in_worker(shard: Shard, opts: ScanOptions) -> ShardResult | tuple:
     return _guarded(_WORKER_INDEX, shard, opts)
 
 
-def _pending(index: NgramIndex, shards: Sequence[Shard], opts: ScanOptions,
-             state_dir: str | None) -> tuple[dict[int, ShardResult], list[Shard]]:
+def _pending(
+    index: NgramIndex, shards: Sequence[Shard], opts: ScanOptions, state_dir: str | None
+) -> tuple[dict[int, ShardResult], list[Shard]]:
     done: dict[int, ShardResult] = {}
     todo: list[Shard] = []
     if state_dir:
         try:
             os.makedirs(state_dir, exist_ok=True)
         except OSError as exc:
-            raise BenchauditError(f"{state_dir}: cannot create state directory: "
-                                  f"{exc.strerror or exc}") from None
+            raise BenchauditError(
+                f"{state_dir}: cannot create state directory: {exc.strerror or exc}"
+            ) from None
     for shard in shards:
         res = _load_marker(_marker(state_dir, index, shard, opts), shard) if state_dir else None
         if res is not None:
@@ -119,9 +128,14 @@ def _pending(index: NgramIndex, shards: Sequence[Shard], opts: ScanOptions,
     return done, todo
 
 
-def run_local(index: NgramIndex, shards: Sequence[Shard], opts: ScanOptions,
-              workers: int | None = None, state_dir: str | None = None,
-              progress: bool | None = None) -> list[ShardResult]:
+def run_local(
+    index: NgramIndex,
+    shards: Sequence[Shard],
+    opts: ScanOptions,
+    workers: int | None = None,
+    state_dir: str | None = None,
+    progress: bool | None = None,
+) -> list[ShardResult]:
     """Scan shards with a process pool (in this process when one worker suffices)."""
     done, todo = _pending(index, shards, opts, state_dir)
     bar = Progress(len(shards), sum(s.size for s in shards), progress)
@@ -146,8 +160,9 @@ def run_local(index: NgramIndex, shards: Sequence[Shard], opts: ScanOptions,
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
         ctx = mp.get_context("spawn")
-        with ProcessPoolExecutor(n_workers, mp_context=ctx, initializer=_init_worker,
-                                 initargs=(index,)) as pool:
+        with ProcessPoolExecutor(
+            n_workers, mp_context=ctx, initializer=_init_worker, initargs=(index,)
+        ) as pool:
             futures = {pool.submit(_scan_in_worker, s, opts): s for s in todo}
             for fut in as_completed(futures):
                 finish(futures[fut], _unwrap(fut.result()))
@@ -164,24 +179,33 @@ class _RayScanner:
         return _guarded(self.index, shard, opts)
 
 
-def run_ray(index: NgramIndex, shards: Sequence[Shard], opts: ScanOptions,
-            address: str | None = None, workers: int | None = None,
-            state_dir: str | None = None, progress: bool | None = None) -> list[ShardResult]:
+def run_ray(
+    index: NgramIndex,
+    shards: Sequence[Shard],
+    opts: ScanOptions,
+    address: str | None = None,
+    workers: int | None = None,
+    state_dir: str | None = None,
+    progress: bool | None = None,
+) -> list[ShardResult]:
     """Scan shards on a Ray cluster: the index is put in the object store once and
     each actor (one per worker) deserialises it once."""
     try:
         import ray
         from ray.util import ActorPool
     except ImportError:
-        raise BenchauditError("the ray engine needs Ray: pip install 'benchaudit[ray]'") \
-            from None
+        raise BenchauditError("the ray engine needs Ray: pip install 'benchaudit[ray]'") from None
     done, todo = _pending(index, shards, opts, state_dir)
     bar = Progress(len(shards), sum(s.size for s in shards), progress)
     started = False
     if not ray.is_initialized():
         try:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                     configure_logging=False)
+            ray.init(
+                address=address,
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
         except ConnectionError as exc:
             raise BenchauditError(f"cannot connect to Ray at {address}: {exc}") from None
         started = True

@@ -64,7 +64,7 @@ def gram_hashes(ids: np.ndarray, lengths: Sequence[int]) -> dict[int, np.ndarray
             m = n_ids - j
             if m <= 0:
                 break
-            h = h[:m] * MULT + x[j:j + m]
+            h = h[:m] * MULT + x[j : j + m]
             if (j + 1) in want:
                 out[j + 1] = mix(h ^ (_LEN * np.uint64(j + 1)))
     for n in want:
@@ -123,16 +123,16 @@ class NgramIndex:
         return min(self.ngram, self.item_len(i))
 
     def item_words(self, i: int) -> np.ndarray:
-        return self.flat[self.offsets[i]:self.offsets[i + 1]]
+        return self.flat[self.offsets[i] : self.offsets[i + 1]]
 
     def words_of(self, i: int, start: int, length: int) -> list[bytes]:
         inv = self._inverse()
-        return [inv[int(t)] for t in self.item_words(i)[start:start + length]]
+        return [inv[int(t)] for t in self.item_words(i)[start : start + length]]
 
     def text_of(self, i: int, start: int, length: int) -> str:
         """Normalised text of item ``i``'s tokens ``start:start+length``."""
         inv = self._inverse()
-        ids = self.item_words(i)[start:start + length]
+        ids = self.item_words(i)[start : start + length]
         return b" ".join(inv[int(t)] for t in ids).decode("utf-8", errors="replace")
 
     def _inverse(self) -> list[bytes]:
@@ -210,9 +210,23 @@ def build_index(items: Sequence[Item], ngram: int = 13, unit: int = 5) -> NgramI
     digest.update(keys.tobytes())
     digest.update(flat.tobytes())
     return NgramIndex(
-        items=list(items), ngram=ngram, unit=unit, vocab=vocab, sep_id=sep_id, flat=flat,
-        offsets=offsets, lengths=sorted(lengths), keys=keys, starts=starts, entry_item=it,
-        entry_pos=pos, entry_len=ln, gram_key=gram_key, gram_off=gram_off, bitmap=bitmap,
+        items=list(items),
+        ngram=ngram,
+        unit=unit,
+        vocab=vocab,
+        sep_id=sep_id,
+        flat=flat,
+        offsets=offsets,
+        lengths=sorted(lengths),
+        keys=keys,
+        starts=starts,
+        entry_item=it,
+        entry_pos=pos,
+        entry_len=ln,
+        gram_key=gram_key,
+        gram_off=gram_off,
+        bitmap=bitmap,
         fingerprint=digest.hexdigest()[:16],
-        empty_items=[i for i, a in enumerate(per_item) if len(a) == 0], main_len=main_len,
+        empty_items=[i for i, a in enumerate(per_item) if len(a) == 0],
+        main_len=main_len,
     )

@@ -77,14 +77,16 @@ def build_minhash(index: NgramIndex, threshold: float = THRESHOLD) -> MinHashInd
     sizes = [len(v) for (_, part), v in sets.items() if part == 0]
     window = max(5, int(np.median(sizes))) if sizes else 5
     all_keys = np.unique(np.concatenate(list(sets.values()))) if sets else np.zeros(0, np.uint64)
-    mh = MinHashIndex(lsh=lsh, item_sets=sets, all_keys=all_keys, window=window,
-                      threshold=threshold)
+    mh = MinHashIndex(
+        lsh=lsh, item_sets=sets, all_keys=all_keys, window=window, threshold=threshold
+    )
     index.minhash = mh
     return mh
 
 
-def near_duplicates(index: NgramIndex, ids: np.ndarray, doc: np.ndarray, isnum: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def near_duplicates(
+    index: NgramIndex, ids: np.ndarray, doc: np.ndarray, isnum: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(item, batch document, Jaccard) for every confirmed near-duplicate in a batch."""
     mh: MinHashIndex = index.minhash  # type: ignore[assignment]
     n_tok = len(ids)
@@ -92,11 +94,11 @@ def near_duplicates(index: NgramIndex, ids: np.ndarray, doc: np.ndarray, isnum: 
         return np.zeros(0, np.int32), np.zeros(0, np.int64), np.zeros(0)
     # Unknown words get distinct ids so unrelated shingles do not collapse into one.
     x = _masked(index, ids, isnum)
-    oov = (x == 0)
+    oov = x == 0
     x[oov] = index.sep_id + 2 + np.flatnonzero(oov)
     keys = gram_hashes(x, [SHINGLE])[SHINGLE]
     m = len(keys)
-    valid = doc[SHINGLE - 1:SHINGLE - 1 + m] == doc[:m]  # shingles inside one document
+    valid = doc[SHINGLE - 1 : SHINGLE - 1 + m] == doc[:m]  # shingles inside one document
     pos = np.searchsorted(mh.all_keys, keys)
     pos[pos >= len(mh.all_keys)] = 0
     member = (mh.all_keys[pos] == keys) & valid
@@ -134,5 +136,8 @@ def near_duplicates(index: NgramIndex, ids: np.ndarray, doc: np.ndarray, isnum: 
     if not found:
         return np.zeros(0, np.int32), np.zeros(0, np.int64), np.zeros(0)
     pairs = sorted(found)
-    return (np.array([p[0] for p in pairs], np.int32), np.array([p[1] for p in pairs], np.int64),
-            np.array([found[p] for p in pairs]))
+    return (
+        np.array([p[0] for p in pairs], np.int32),
+        np.array([p[1] for p in pairs], np.int64),
+        np.array([found[p] for p in pairs]),
+    )

@@ -12,8 +12,18 @@ from __future__ import annotations
 
 #: A few common non-ASCII punctuation marks that should separate words.
 _UNICODE_SEPARATORS = tuple(
-    ch.encode("utf-8") for ch in ("\u2018", "\u2019", "\u201c", "\u201d", "\u2013", "\u2014",
-                                  "\u2026", "\u00a0", "\u00b4")
+    ch.encode("utf-8")
+    for ch in (
+        "\u2018",
+        "\u2019",
+        "\u201c",
+        "\u201d",
+        "\u2013",
+        "\u2014",
+        "\u2026",
+        "\u00a0",
+        "\u00b4",
+    )
 )
 
 
@@ -53,7 +63,8 @@ def _unicode_separators(data: bytes) -> bytes:
     byte offsets stay valid (numpy: a regular expression is several times slower)."""
     import numpy as np
 
-    arr = np.frombuffer(data, dtype=np.uint8).copy()
+    arr = np.frombuffer(data, dtype=np.uint8)
+    hits = []
     for lead, second, lasts in _SEPARATOR_BYTES:
         size = 3 if lasts else 2
         at = np.flatnonzero(arr[: len(arr) - size + 1] == lead)
@@ -63,8 +74,12 @@ def _unicode_separators(data: bytes) -> bytes:
             at = at[(arr[at + 1] == second) & np.isin(arr[at + 2], lasts)]
         else:
             at = at[np.isin(arr[at + 1], second)]
-        for k in range(size):
-            arr[at + k] = 0x20
+        hits.extend(at + k for k in range(size))
+    if not hits or not any(len(h) for h in hits):
+        return data
+    arr = arr.copy()
+    for h in hits:
+        arr[h] = 0x20
     return arr.tobytes()
 
 

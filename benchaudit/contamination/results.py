@@ -120,8 +120,9 @@ def _cat(results: Sequence[ShardResult], name: str, dtype) -> np.ndarray:
     return np.concatenate(arrays).astype(dtype) if arrays else np.zeros(0, dtype)
 
 
-def merge(index: NgramIndex, results: Sequence[ShardResult], max_docs: int = 10,
-          minhash: bool = False) -> ScanSummary:
+def merge(
+    index: NgramIndex, results: Sequence[ShardResult], max_docs: int = 10, minhash: bool = False
+) -> ScanSummary:
     """Per-item statistics from the results of every shard (order-independent)."""
     results = sorted(results, key=lambda r: r.ordinal)
     unit = index.unit
@@ -131,8 +132,11 @@ def merge(index: NgramIndex, results: Sequence[ShardResult], max_docs: int = 10,
         np.add.at(df, r.df_key, r.df_count)
     boiler = df > max_docs if max_docs > 0 else np.zeros(n_keys, dtype=bool)
 
-    shard_no = np.concatenate([np.full(len(r.run_item), r.ordinal, np.int64) for r in results]) \
-        if results else np.zeros(0, np.int64)
+    shard_no = (
+        np.concatenate([np.full(len(r.run_item), r.ordinal, np.int64) for r in results])
+        if results
+        else np.zeros(0, np.int64)
+    )
     item = _cat(results, "run_item", np.int64)
     doc = _cat(results, "run_doc", np.int64)
     line = _cat(results, "run_line", np.int64)
@@ -152,7 +156,8 @@ def merge(index: NgramIndex, results: Sequence[ShardResult], max_docs: int = 10,
         drop = (n_boiler == grams) & ((length < unit) | (2 * length < item_len[item]))
         keep = ~drop
         shard_no, item, doc, line, p0, diag, length = (
-            x[keep] for x in (shard_no, item, doc, line, p0, diag, length))
+            x[keep] for x in (shard_no, item, doc, line, p0, diag, length)
+        )
     paths = {r.ordinal: r.shard for r in results}
 
     stats: list[ItemStat] = []
@@ -164,24 +169,42 @@ def merge(index: NgramIndex, results: Sequence[ShardResult], max_docs: int = 10,
         stats.append(s)
         if bounds is None or bounds[i] == bounds[i + 1] or n_tok == 0:
             continue
-        sel = order[bounds[i]:bounds[i + 1]]
-        _item_stats(index, s, i, n_tok, shard_no[sel], doc[sel], line[sel], p0[sel],
-                    diag[sel], length[sel], paths)
+        sel = order[bounds[i] : bounds[i + 1]]
+        _item_stats(
+            index,
+            s,
+            i,
+            n_tok,
+            shard_no[sel],
+            doc[sel],
+            line[sel],
+            p0[sel],
+            diag[sel],
+            length[sel],
+            paths,
+        )
 
     if minhash:
         near_item = _cat(results, "near_item", np.int64)
         near_j = _cat(results, "near_jaccard", np.float64)
         near_line = _cat(results, "near_line", np.int64)
-        near_shard = np.concatenate([np.full(len(r.near_item), r.ordinal, np.int64)
-                                     for r in results]) if results else np.zeros(0, np.int64)
+        near_shard = (
+            np.concatenate([np.full(len(r.near_item), r.ordinal, np.int64) for r in results])
+            if results
+            else np.zeros(0, np.int64)
+        )
         near_doc = _cat(results, "near_doc", np.int64)
         for j in np.lexsort((near_line, near_shard, -near_j)):
             s = stats[int(near_item[j])]
             if s.near_duplicate is None:
                 s.near_duplicate = round(float(near_j[j]), 4)
                 if s.example is None:
-                    s.example = {"shard": paths[int(near_shard[j])], "line": int(near_line[j]),
-                                 "text": index.text_of(s.index, 0, 40), "kind": "near-duplicate"}
+                    s.example = {
+                        "shard": paths[int(near_shard[j])],
+                        "line": int(near_line[j]),
+                        "text": index.text_of(s.index, 0, 40),
+                        "kind": "near-duplicate",
+                    }
         # Documents hit by near-duplicates count too.
         for i in np.unique(near_item):
             s = stats[int(i)]
@@ -199,9 +222,15 @@ def merge(index: NgramIndex, results: Sequence[ShardResult], max_docs: int = 10,
         if s.near_duplicate is not None:
             s.methods.append("minhash")
     return ScanSummary(
-        items=stats, shards=len(results), docs=sum(r.docs for r in results),
-        tokens=sum(r.tokens for r in results), nbytes=sum(r.nbytes for r in results),
-        ngram=index.ngram, unit=unit, max_docs=max_docs, boilerplate_grams=int(boiler.sum()),
+        items=stats,
+        shards=len(results),
+        docs=sum(r.docs for r in results),
+        tokens=sum(r.tokens for r in results),
+        nbytes=sum(r.nbytes for r in results),
+        ngram=index.ngram,
+        unit=unit,
+        max_docs=max_docs,
+        boilerplate_grams=int(boiler.sum()),
         minhash=minhash,
     )
 
@@ -222,8 +251,9 @@ def _containment(p0: np.ndarray, length: np.ndarray, m: int) -> float:
     return float((np.cumsum(hit)[:n_grams] > 0).mean())
 
 
-def _item_stats(index: NgramIndex, s: ItemStat, i: int, n_tok: int, shard_no, doc, line, p0,
-                diag, length, paths) -> None:
+def _item_stats(
+    index: NgramIndex, s: ItemStat, i: int, n_tok: int, shard_no, doc, line, p0, diag, length, paths
+) -> None:
     s.dirty_ngram = bool((length >= s.ngram).any())
     s.longest_match = int(length.max())
     s.docs = len(set(zip(shard_no.tolist(), doc.tolist())))

@@ -32,7 +32,7 @@ class ScanOptions:
     """Settings that change a shard's result (they key the resume markers too)."""
 
     text_fields: tuple[str, ...] | None = None
-    batch_bytes: int = 4 << 20
+    batch_bytes: int = 1 << 20  # arrays of a batch stay in cache
     minhash: bool = False
 
     def key(self) -> str:
@@ -108,7 +108,7 @@ def _lookup(index: NgramIndex, ids: np.ndarray, doc: np.ndarray) -> tuple[np.nda
         if m <= 0:
             continue
         # Every word a benchmark word and all in one document.
-        cand = np.flatnonzero((cs[n:n + m] == cs[:m]) & (doc[n - 1:n - 1 + m] == doc[:m]))
+        cand = np.flatnonzero((cs[n : n + m] == cs[:m]) & (doc[n - 1 : n - 1 + m] == doc[:m]))
         if not len(cand):
             continue
         h = gram_keys_at(x, cand, n)
@@ -145,8 +145,13 @@ def _lookup(index: NgramIndex, ids: np.ndarray, doc: np.ndarray) -> tuple[np.nda
     if not out_item:
         z = np.zeros(0, _I64)
         return np.zeros(0, np.int32), np.zeros(0, np.int32), z, np.zeros(0, np.int32), z
-    return (np.concatenate(out_item), np.concatenate(out_p), np.concatenate(out_q),
-            np.concatenate(out_n), np.concatenate(out_k))
+    return (
+        np.concatenate(out_item),
+        np.concatenate(out_p),
+        np.concatenate(out_q),
+        np.concatenate(out_n),
+        np.concatenate(out_k),
+    )
 
 
 def _runs(index: NgramIndex, item, p, q, n, doc) -> tuple[np.ndarray, ...]:
@@ -158,8 +163,14 @@ def _runs(index: NgramIndex, item, p, q, n, doc) -> tuple[np.ndarray, ...]:
     is_unit = n == unit
     start = np.ones(len(item), dtype=bool)
     if len(item) > 1:
-        same = ((item[1:] == item[:-1]) & (doc[1:] == doc[:-1]) & (diag[1:] == diag[:-1])
-                & (p[1:] == p[:-1] + 1) & is_unit[1:] & is_unit[:-1])
+        same = (
+            (item[1:] == item[:-1])
+            & (doc[1:] == doc[:-1])
+            & (diag[1:] == diag[:-1])
+            & (p[1:] == p[:-1] + 1)
+            & is_unit[1:]
+            & is_unit[:-1]
+        )
         start[1:] = ~same
     run_id = np.cumsum(start) - 1
     grams = np.bincount(run_id)
@@ -168,8 +179,9 @@ def _runs(index: NgramIndex, item, p, q, n, doc) -> tuple[np.ndarray, ...]:
     return item[first], doc[first], p[first], diag[first], length
 
 
-def _verified(index: NgramIndex, tok: Tokens, item, doc, p0, diag, length
-              ) -> tuple[np.ndarray, ...]:
+def _verified(
+    index: NgramIndex, tok: Tokens, item, doc, p0, diag, length
+) -> tuple[np.ndarray, ...]:
     """Keep the runs whose words, read back from the document's bytes, equal the item's.
 
     Word ids are exact for words of up to 8 bytes and hashed beyond; reading
@@ -179,49 +191,65 @@ def _verified(index: NgramIndex, tok: Tokens, item, doc, p0, diag, length
     q0 = p0 + diag
     for r in range(len(item)):
         a, n = int(q0[r]), int(length[r])
-        seen = tok.norm[tok.starts[a]:tok.ends[a + n - 1]].split()
+        seen = tok.norm[tok.starts[a] : tok.ends[a + n - 1]].split()
         keep[r] = seen == index.words_of(int(item[r]), int(p0[r]), n)
     return item[keep], doc[keep], p0[keep], diag[keep], length[keep]
 
 
-def scan_shard(index: NgramIndex, shard: Shard, options: ScanOptions | None = None
-               ) -> ShardResult:
-    """Scan one shard against the index."""
-    opts = options or ScanOptions()
-    res = ShardResult(shard=shard.path, ordinal=shard.ordinal)
-    runs: list[tuple[np.ndarray, ...]] = []
-    df_pairs: list[np.ndarray] = []
-    near: list[tuple[np.ndarray, ...]] = []
-    doc_base = 0
-    for batch in batches(shard.path, opts.text_fields, opts.batch_bytes):
-        want_mh = opts.minhash and index.minhash is not None
-        tok = tokenize(index, batch.texts, numbers=want_mh)
+class ShardScanner:
+    """Accumulates the scan of one shard, batch by batch (a shard's whole state)."""
+
+    def __init__(self, index: NgramIndex, shard: Shard, options: ScanOptions | None = None) -> None:
+        self.index = index
+        self.opts = options or ScanOptions()
+        self.res = ShardResult(shard=shard.path, ordinal=shard.ordinal)
+        self.runs: list[tuple[np.ndarray, ...]] = []
+        self.df_pairs: list[np.ndarray] = []
+        self.near: list[tuple[np.ndarray, ...]] = []
+
+    def add(self, texts: Sequence[bytes], line_numbers: Sequence[int], nbytes: int) -> None:
+        """Scan one batch of documents (their text and 1-based lines)."""
+        index, res = self.index, self.res
+        doc_base = res.docs
+        want_mh = self.opts.minhash and index.minhash is not None
+        tok = tokenize(index, texts, numbers=want_mh)
         ids, doc = tok.ids, tok.doc
-        lines = np.asarray(batch.lines, dtype=_I64)
+        lines = np.asarray(line_numbers, dtype=_I64)
         item, p, q, n, k = _lookup(index, ids, doc)
         if len(item):
             bdoc = doc[q]
             r_item, r_doc, r_p0, r_diag, r_len = _verified(
-                index, tok, *_runs(index, item, p, q, n, bdoc))
-            runs.append((r_item, r_doc + doc_base, lines[r_doc], r_p0, r_diag, r_len))
-            df_pairs.append(np.unique(k * np.int64(1 << 31) + bdoc + doc_base))
+                index, tok, *_runs(index, item, p, q, n, bdoc)
+            )
+            self.runs.append((r_item, r_doc + doc_base, lines[r_doc], r_p0, r_diag, r_len))
+            self.df_pairs.append(np.unique(k * np.int64(1 << 31) + bdoc + doc_base))
         if want_mh:
             from benchaudit.contamination.minhash import near_duplicates
 
             ni, nd, nj = near_duplicates(index, ids, doc, tok.isnum)
             if len(ni):
-                near.append((ni, nd + doc_base, lines[nd], nj))
-        res.docs += len(batch.texts)
+                self.near.append((ni, nd + doc_base, lines[nd], nj))
+        res.docs += len(texts)
         res.tokens += int(len(ids))
-        res.nbytes += batch.nbytes
-        doc_base += len(batch.texts)
-    if runs:
-        cols = [np.concatenate(c) for c in zip(*runs)]
-        (res.run_item, res.run_doc, res.run_line, res.run_p0, res.run_diag, res.run_len) = cols
-        pairs = np.concatenate(df_pairs)
-        res.df_key, res.df_count = np.unique(pairs // np.int64(1 << 31), return_counts=True)
-        res.df_count = res.df_count.astype(_I64)
-    if near:
-        cols = [np.concatenate(c) for c in zip(*near)]
-        res.near_item, res.near_doc, res.near_line, res.near_jaccard = cols
-    return res
+        res.nbytes += nbytes
+
+    def finish(self) -> ShardResult:
+        res = self.res
+        if self.runs:
+            cols = [np.concatenate(c) for c in zip(*self.runs)]
+            (res.run_item, res.run_doc, res.run_line, res.run_p0, res.run_diag, res.run_len) = cols
+            pairs = np.concatenate(self.df_pairs)
+            res.df_key, counts = np.unique(pairs // np.int64(1 << 31), return_counts=True)
+            res.df_count = counts.astype(_I64)
+        if self.near:
+            cols = [np.concatenate(c) for c in zip(*self.near)]
+            res.near_item, res.near_doc, res.near_line, res.near_jaccard = cols
+        return res
+
+
+def scan_shard(index: NgramIndex, shard: Shard, options: ScanOptions | None = None) -> ShardResult:
+    """Scan one shard against the index."""
+    scanner = ShardScanner(index, shard, options)
+    for batch in batches(shard.path, scanner.opts.text_fields, scanner.opts.batch_bytes):
+        scanner.add(batch.texts, batch.lines, batch.nbytes)
+    return scanner.finish()

@@ -1,7 +1,8 @@
 """Scores on the clean and the contaminated subsets of a benchmark.
 
-``--scores`` names a per-item results file (CSV/TSV/JSONL with an item id
-column and a score column, optionally a model column). For each model the
+``--scores`` names a per-item results file: anything benchaudit's readers take
+as per-item results (model, item, score; harness sample files), else a plain
+CSV/TSV/JSONL with an item id column and a score column. For each model the
 report gives the mean score on the clean items and on the contaminated
 items, their difference (contaminated minus clean) with a seeded percentile
 bootstrap interval (items resampled within each subset), and a Llama 2-style
@@ -41,8 +42,9 @@ def subset_z(values: np.ndarray, mask: np.ndarray) -> float | None:
     return (float(values[mask].mean()) - float(values.mean())) / se
 
 
-def bootstrap_diff(dirty: np.ndarray, clean: np.ndarray, resamples: int, seed: int,
-                   alpha: float = 0.05) -> tuple[float, float]:
+def bootstrap_diff(
+    dirty: np.ndarray, clean: np.ndarray, resamples: int, seed: int, alpha: float = 0.05
+) -> tuple[float, float]:
     """Percentile interval of mean(dirty) - mean(clean), resampling within each subset."""
     rng = np.random.default_rng(seed)
     out = np.empty(resamples)
@@ -106,8 +108,44 @@ def _score(value: Any, path: str, line: int) -> float:
     return out
 
 
+def _engine_results(path: str) -> dict[str, dict[str, float]] | None:
+    """Per-item results through benchaudit's own readers (CSV/JSONL/Parquet with model,
+    item and score columns, harness sample files ...), or None when they do not apply.
+    Several rows of one model and item (samples, seeds) are averaged."""
+    from benchaudit import inputs
+    from benchaudit.config import Config
+    from benchaudit.engine import Context
+
+    try:
+        sources = inputs.load(Path(path), path, Context(config=Config()))
+    except InputError:
+        return None
+    for source in sources:
+        data = source.data
+        if source.kind != "results" or not all(
+            hasattr(data, a) for a in ("model", "item", "score")
+        ):
+            continue
+        sums: dict[str, dict[str, list[float]]] = {}
+        models, items = data.model.labels, data.item.labels
+        for m, i, v in zip(
+            data.model.codes.tolist(), data.item.codes.tolist(), data.score.tolist()
+        ):
+            if m < 0 or i < 0 or v != v:
+                continue
+            acc = sums.setdefault(models[m], {}).setdefault(items[i], [0.0, 0])
+            acc[0] += v
+            acc[1] += 1
+        if sums:
+            return {m: {i: a[0] / a[1] for i, a in per.items()} for m, per in sums.items()}
+    return None
+
+
 def read_scores(path: str) -> dict[str, dict[str, float]]:
     """model -> item id -> score (model '' when the file has no model column)."""
+    got = _engine_results(path)
+    if got is not None:
+        return got
     rows = _rows(path)
     if not rows:
         raise InputError(path, "no rows")
@@ -116,8 +154,14 @@ def read_scores(path: str) -> dict[str, dict[str, float]]:
     score_col = next((c for c in SCORE_COLUMNS if c in keys), None)
     model_col = next((c for c in MODEL_COLUMNS if c in keys), None)
     if item_col is None or score_col is None:
-        raise InputError(path, "need an item id column (" + "/".join(ITEM_COLUMNS[:3])
-                         + ") and a score column (" + "/".join(SCORE_COLUMNS[:3]) + ")")
+        raise InputError(
+            path,
+            "need an item id column ("
+            + "/".join(ITEM_COLUMNS[:3])
+            + ") and a score column ("
+            + "/".join(SCORE_COLUMNS[:3])
+            + ")",
+        )
     out: dict[str, dict[str, float]] = {}
     for rec, line in rows:
         model = str(rec.get(model_col, "")) if model_col else ""
@@ -126,23 +170,30 @@ def read_scores(path: str) -> dict[str, dict[str, float]]:
             raise InputError(path, "missing item id", line)
         per = out.setdefault(model, {})
         if str(item) in per:
-            raise InputError(path, f"item {item} appears twice for model {model or '(none)'}",
-                             line)
+            raise InputError(path, f"item {item} appears twice for model {model or '(none)'}", line)
         per[str(item)] = _score(rec.get(score_col), path, line)
     return out
 
 
-def compare(scores: dict[str, dict[str, float]], item_ids: Sequence[str],
-            contaminated: Sequence[bool], resamples: int, seed: int, alpha: float,
-            path: str) -> list[dict[str, Any]]:
+def compare(
+    scores: dict[str, dict[str, float]],
+    item_ids: Sequence[str],
+    contaminated: Sequence[bool],
+    resamples: int,
+    seed: int,
+    alpha: float,
+    path: str,
+) -> list[dict[str, Any]]:
     """One row per model: clean and contaminated scores, difference, interval, Z."""
     rows = []
     known = set(item_ids)
     for model, per in scores.items():
         unknown = [k for k in per if k not in known]
         if len(unknown) == len(per):
-            raise InputError(path, "no item id matches the benchmark's ids "
-                             f"(e.g. {unknown[0]!r} vs {item_ids[0]!r})")
+            raise InputError(
+                path,
+                f"no item id matches the benchmark's ids (e.g. {unknown[0]!r} vs {item_ids[0]!r})",
+            )
         ids = [i for i in item_ids if i in per]
         flag = dict(zip(item_ids, contaminated))
         values = np.array([per[i] for i in ids], dtype=np.float64)
@@ -150,16 +201,22 @@ def compare(scores: dict[str, dict[str, float]], item_ids: Sequence[str],
         n_dirty = int(dirty.sum())
         n_clean = len(ids) - n_dirty
         row: dict[str, Any] = {
-            "model": model or None, "n_clean": n_clean, "n_dirty": n_dirty,
+            "model": model or None,
+            "n_clean": n_clean,
+            "n_dirty": n_dirty,
             "score_all": float(values.mean()),
             "score_clean": float(values[~dirty].mean()) if n_clean else None,
             "score_dirty": float(values[dirty].mean()) if n_dirty else None,
-            "diff": None, "ci_low": None, "ci_high": None,
-            "z_clean": subset_z(values, ~dirty), "z_dirty": subset_z(values, dirty),
+            "diff": None,
+            "ci_low": None,
+            "ci_high": None,
+            "z_clean": subset_z(values, ~dirty),
+            "z_dirty": subset_z(values, dirty),
         }
         if n_clean and n_dirty:
             row["diff"] = row["score_dirty"] - row["score_clean"]
-            row["ci_low"], row["ci_high"] = bootstrap_diff(values[dirty], values[~dirty],
-                                                           resamples, seed, alpha)
+            row["ci_low"], row["ci_high"] = bootstrap_diff(
+                values[dirty], values[~dirty], resamples, seed, alpha
+            )
         rows.append(row)
     return rows

@@ -55,18 +55,23 @@ def find_shards(patterns: Sequence[str]) -> list[Shard]:
         if os.path.isdir(pattern):
             for root, dirs, files in os.walk(pattern):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                paths.extend(os.path.join(root, f) for f in sorted(files)
-                             if supported(f) and not f.startswith("."))
+                paths.extend(
+                    os.path.join(root, f)
+                    for f in sorted(files)
+                    if supported(f) and not f.startswith(".")
+                )
         elif any(ch in pattern for ch in "*?["):
-            found = sorted(p for p in glob.glob(pattern, recursive=True)
-                           if os.path.isfile(p) and supported(p))
+            found = sorted(
+                p for p in glob.glob(pattern, recursive=True) if os.path.isfile(p) and supported(p)
+            )
             if not found:
                 raise InputError(pattern, "no corpus shards match this pattern")
             paths.extend(found)
         elif os.path.isfile(pattern):
             if not supported(pattern):
-                raise InputError(pattern, "unsupported shard format (use " + ", ".join(SUFFIXES)
-                                 + ")")
+                raise InputError(
+                    pattern, "unsupported shard format (use " + ", ".join(SUFFIXES) + ")"
+                )
             paths.append(pattern)
         else:
             raise InputError(pattern, "no such file or directory")
@@ -91,8 +96,10 @@ def _open_binary(path: str) -> io.BufferedIOBase:
         try:
             import zstandard
         except ImportError:
-            raise InputError(path, "reading .zst shards needs the zstandard package "
-                                   "(pip install 'benchaudit[zstd]')") from None
+            raise InputError(
+                path,
+                "reading .zst shards needs the zstandard package (pip install 'benchaudit[zstd]')",
+            ) from None
         raw = open(path, "rb")
         reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
         return io.BufferedReader(reader, buffer_size=1 << 20)
@@ -108,8 +115,13 @@ def _pick(rec: dict, fields: Sequence[str] | None, path: str, lineno: int) -> by
     else:
         text = next((rec[f] for f in DEFAULT_TEXT_FIELDS if isinstance(rec.get(f), str)), None)
         if text is None:
-            raise InputError(path, "no text field (tried " + ", ".join(DEFAULT_TEXT_FIELDS)
-                             + "; name one with --text-field)", lineno)
+            raise InputError(
+                path,
+                "no text field (tried "
+                + ", ".join(DEFAULT_TEXT_FIELDS)
+                + "; name one with --text-field)",
+                lineno,
+            )
     return text.encode("utf-8", errors="replace")
 
 
@@ -135,6 +147,7 @@ def _lines(path: str, block: int = 4 << 20) -> Iterator[bytes]:
                 if not d.eof:
                     raise EOFError("compressed file ended before the end-of-stream marker")
     else:
+
         def chunks() -> Iterator[bytes]:
             with _open_binary(path) as fh:
                 while True:
@@ -161,8 +174,7 @@ def _jsonl_docs(path: str, fields: Sequence[str] | None) -> Iterator[tuple[bytes
         try:
             rec = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise InputError(path, f"invalid JSON ({getattr(exc, 'msg', exc)})",
-                             lineno) from None
+            raise InputError(path, f"invalid JSON ({getattr(exc, 'msg', exc)})", lineno) from None
         if not isinstance(rec, dict):
             raise InputError(path, "each line must be a JSON object", lineno)
         yield _pick(rec, fields, path, lineno), lineno
@@ -225,14 +237,16 @@ def documents(path: str, fields: Sequence[str] | None = None) -> Iterator[tuple[
     except FileNotFoundError:
         raise InputError(path, "no such file") from None
     except (OSError, EOFError) as exc:
-        raise InputError(path, f"cannot read shard: {getattr(exc, 'strerror', None) or exc}") \
-            from None
+        raise InputError(
+            path, f"cannot read shard: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
     except Exception as exc:  # noqa: BLE001 - decompressors raise their own error types
         raise InputError(path, f"cannot read shard: {type(exc).__name__}: {exc}") from None
 
 
-def batches(path: str, fields: Sequence[str] | None = None,
-            batch_bytes: int = 4 << 20) -> Iterator[Batch]:
+def batches(
+    path: str, fields: Sequence[str] | None = None, batch_bytes: int = 1 << 20
+) -> Iterator[Batch]:
     """Documents of a shard grouped into batches of about ``batch_bytes``."""
     batch = Batch()
     for text, line in documents(path, fields):

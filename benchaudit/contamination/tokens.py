@@ -39,8 +39,7 @@ def spans(norm: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 #: MASKS[n] keeps the low n bytes of a packed word.
-MASKS = np.array([(1 << (8 * n)) - 1 if n < 8 else (1 << 64) - 1 for n in range(9)],
-                 dtype=_U64)
+MASKS = np.array([(1 << (8 * n)) - 1 if n < 8 else (1 << 64) - 1 for n in range(9)], dtype=_U64)
 
 
 def _unaligned(norm: bytes) -> np.ndarray:
@@ -65,8 +64,7 @@ def keys(norm: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     if len(long_):
         last = u[ends[long_] - 8]
         with np.errstate(over="ignore"):
-            h = _mix(first[long_] * _U64(0x9E3779B97F4A7C15)
-                     + (last ^ lens[long_].astype(_U64)))
+            h = _mix(first[long_] * _U64(0x9E3779B97F4A7C15) + (last ^ lens[long_].astype(_U64)))
         out[long_] = h | _LONG
     return out
 

@@ -258,66 +258,117 @@ def _type_of(table: Any, name: str) -> pa.DataType:
     return table.column(name).type
 
 
+def _np(arr: Any) -> np.ndarray:
+    """An Arrow array as numpy, zero-copy when it can be (which also keeps pandas unloaded)."""
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    if pa.types.is_boolean(arr.type):
+        filled = pc.fill_null(arr, False) if arr.null_count else arr
+        return _primitive(filled.cast(pa.uint8())).astype(bool)
+    if pa.types.is_integer(arr.type) or pa.types.is_floating(arr.type):
+        filled = pc.fill_null(arr, 0) if arr.null_count else arr  # callers mask the nulls
+        return _primitive(filled)
+    return arr.to_numpy(zero_copy_only=False)
+
+
+def _primitive(arr: pa.Array) -> np.ndarray:
+    """A null-free numeric Arrow array viewed as numpy through its data buffer.
+
+    (``Array.to_numpy`` loads pandas on first use, half a second for nothing.)
+    """
+    name = str(arr.type)
+    dtype = np.dtype({"halffloat": "float16", "float": "float32", "double": "float64"}
+                     .get(name, name))
+    return np.frombuffer(arr.buffers()[1], dtype=dtype, count=len(arr),
+                         offset=arr.offset * dtype.itemsize)
+
+
 def _is_score_type(t: pa.DataType) -> bool:
     return pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)
 
 
 def _coded(col: pa.ChunkedArray, display: str, role: str, line: Any,
            required: bool, by_appearance: bool = True) -> Coded:
-    """Category codes in order of first appearance; nulls and blanks are -1 (an error if required).
-
-    Works chunk by chunk on dictionary-encoded data: a chunk whose dictionary
-    equals one seen before (Parquet row groups usually repeat it) reuses its
-    mapping, so ten million rows cost a few array takes, not a hash per row.
-    """
-    if not pa.types.is_dictionary(col.type):
-        if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
-            try:
-                col = pc.cast(col, pa.string())
-            except (pa.ArrowNotImplementedError, pa.ArrowInvalid):
-                raise InputError(display, f"{role} column holds nested values") from None
-        col = pc.dictionary_encode(col)
-    n = len(col)
-    codes = np.empty(n, dtype=np.int32)
-    seen: list[tuple[pa.Array, np.ndarray]] = []
-    known: pa.Array | None = None  # every dictionary value met so far, coded by position
+    """Category codes in order of first appearance; nulls and blanks are -1 (an error if required)."""
+    coder = _Coder(display, role)
+    codes = np.empty(len(col), dtype=np.int32)
     pos = 0
     for chunk in col.chunks:
+        codes[pos:pos + len(chunk)] = coder.add(chunk)
+        pos += len(chunk)
+    return coder.finish(codes, line, required, by_appearance)
+
+
+class _Coder:
+    """Codes a categorical column chunk by chunk (or batch by batch).
+
+    Works on dictionary-encoded data: a chunk whose dictionary equals one seen
+    before (Parquet row groups usually repeat it) reuses its mapping, so ten
+    million rows cost a few array takes, not a hash per row.
+    """
+
+    def __init__(self, display: str, role: str) -> None:
+        self.display, self.role = display, role
+        self.seen: list[tuple[pa.Array, np.ndarray]] = []
+        self.known: pa.Array | None = None  # every dictionary value met so far, by position
+
+    @property
+    def size(self) -> int:
+        return 0 if self.known is None else len(self.known)
+
+    def add(self, chunk: pa.Array) -> np.ndarray:
+        if not pa.types.is_dictionary(chunk.type):
+            if not (pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type)):
+                try:
+                    chunk = pc.cast(chunk, pa.string())
+                except (pa.ArrowNotImplementedError, pa.ArrowInvalid):
+                    raise InputError(self.display,
+                                     f"{self.role} column holds nested values") from None
+            chunk = pc.dictionary_encode(chunk)
         d = chunk.dictionary
         if not (pa.types.is_string(d.type) or pa.types.is_large_string(d.type)):
             d = d.cast(pa.string())
         mapping = None
-        for d0, m0 in reversed(seen[-4:]):
+        for d0, m0 in reversed(self.seen[-4:]):
             if d0 is d or (len(d0) == len(d) and d0.equals(d)):
                 mapping = m0
                 break
         if mapping is None:
-            mapping = np.empty(len(d) + 1, dtype=np.int32)
-            mapping[-1] = -1  # null index
-            if known is None:
-                mapping[:-1] = np.arange(len(d))
-                known = d
-            else:
-                found = pc.index_in(d, value_set=known)
-                new = found.is_null().to_numpy(zero_copy_only=False)
-                vals = found.to_numpy(zero_copy_only=False)
-                mapping[:-1][~new] = vals[~new].astype(np.int32)
-                mapping[:-1][new] = len(known) + np.arange(int(new.sum()), dtype=np.int32)
-                if new.any():
-                    known = pa.concat_arrays([known, d.filter(pa.array(new))])
-            seen.append((d, mapping))
+            mapping = self._mapping(d)
+            self.seen.append((d, mapping))
         ind = chunk.indices
         if ind.null_count:
             ind = pc.fill_null(ind, len(mapping) - 1)
-        codes[pos:pos + len(chunk)] = mapping[ind.to_numpy(zero_copy_only=False)]
-        pos += len(chunk)
-    raw = known.to_pylist() if known is not None else []
-    if known is not None and _clean_labels(known):
-        labels: list[str | None] = raw
-    else:
-        labels = _merge_labels(raw, codes)
-        codes = labels.pop()  # type: ignore[assignment]
-    return _ordered(codes, labels, n, display, role, line, required, by_appearance)
+        return mapping[_np(ind)]
+
+    def _mapping(self, d: pa.Array) -> np.ndarray:
+        mapping = np.empty(len(d) + 1, dtype=np.int32)
+        mapping[-1] = -1  # null index
+        if self.known is None:
+            mapping[:-1] = np.arange(len(d))
+            self.known = d
+            return mapping
+        found = pc.index_in(d, value_set=self.known)
+        new = _np(found.is_null())
+        vals = _np(found)
+        mapping[:-1][~new] = vals[~new].astype(np.int32)
+        mapping[:-1][new] = len(self.known) + np.arange(int(new.sum()), dtype=np.int32)
+        if new.any():
+            self.known = pa.concat_arrays([self.known, d.filter(pa.array(new))])
+        return mapping
+
+    def finish(self, codes: np.ndarray, line: Any, required: bool,
+               by_appearance: bool = True) -> Coded:
+        known = self.known
+        raw = known.to_pylist() if known is not None else []
+        if known is not None and _clean_labels(known):
+            labels: list[str | None] = raw
+        else:
+            labels = _merge_labels(raw, codes)
+            codes = labels.pop()  # type: ignore[assignment]
+        self.seen.clear()
+        return _ordered(codes, labels, len(codes), self.display, self.role, line, required,
+                        by_appearance)
 
 
 def _clean_labels(known: pa.Array) -> bool:
@@ -370,9 +421,11 @@ def _ordered(codes: np.ndarray, labels: list, n: int, display: str, role: str, l
     order = order[first[order] < n]
     kept = [labels[int(c)] for c in order]
     if not np.array_equal(order, np.arange(len(labels))):
-        remap = np.full(len(labels) + 1, -1, dtype=np.int32)  # the extra slot maps -1
-        remap[order] = np.arange(order.size, dtype=np.int32)
-        codes = remap[codes]
+        remap = np.full(len(labels) + 1, -1, dtype=codes.dtype)  # the extra slot maps -1
+        remap[order] = np.arange(order.size, dtype=codes.dtype)
+        codes = codes if codes.flags.writeable else codes.copy()
+        for start in range(0, len(codes), BATCH):  # in place, a batch at a time
+            codes[start:start + BATCH] = remap[codes[start:start + BATCH]]
     if required and (codes < 0).any():
         row = int(np.flatnonzero(codes < 0)[0])
         raise InputError(display, f"empty {role}", int(line[row]))
@@ -395,7 +448,8 @@ class RowLines:
                 raise IndexError(key)
             return self.first + (int(key) % self.n)
         if isinstance(key, slice):
-            return np.arange(self.first, self.first + self.n, dtype=np.int64)[key]
+            start, stop, step = key.indices(self.n)
+            return np.arange(self.first + start, self.first + stop, step, dtype=np.int64)
         key = np.asarray(key)
         if key.dtype == bool:
             return np.flatnonzero(key).astype(np.int64) + self.first
@@ -415,9 +469,9 @@ def _numeric(col: pa.ChunkedArray, display: str, role: str, line: np.ndarray) ->
         exact32 = pa.types.is_boolean(t) or pa.types.is_int8(t) or pa.types.is_uint8(t)
         arr = pc.cast(col, pa.float32() if exact32 else pa.float64()).combine_chunks()
         if arr.null_count:
-            row = int(np.flatnonzero(~arr.is_valid().to_numpy(zero_copy_only=False))[0])
+            row = int(np.flatnonzero(~_np(arr.is_valid()))[0])
             raise InputError(display, f"missing {role} value", int(line[row]))
-        out = arr.to_numpy(zero_copy_only=False)
+        out = _np(arr)
     elif pa.types.is_string(t) or pa.types.is_large_string(t):
         out = _words_to_float(col, display, role, line)
     else:
@@ -441,43 +495,115 @@ def _words_to_float(col: pa.ChunkedArray, display: str, role: str, line: np.ndar
             try:
                 values.append(float(word))
             except ValueError:
-                codes = enc.indices.to_numpy(zero_copy_only=False)
+                codes = _np(enc.indices)
                 row = int(np.flatnonzero(codes == i)[0])
                 shown = word if word else "(empty)"
                 raise InputError(display, f"{role} is not a number: {shown!r}",
                                  int(line[row])) from None
     if enc.null_count:
-        row = int(np.flatnonzero(~enc.indices.is_valid().to_numpy(zero_copy_only=False))[0])
+        row = int(np.flatnonzero(~_np(enc.indices.is_valid()))[0])
         raise InputError(display, f"missing {role} value", int(line[row]))
-    return np.asarray(values, dtype=np.float64)[enc.indices.to_numpy(zero_copy_only=False)]
+    return np.asarray(values, dtype=np.float64)[_np(enc.indices)]
 
 
-def _optional(table: pa.Table, cols: dict[str, str], display: str, line: np.ndarray,
-              n: int) -> dict[str, Any]:
+OPTIONAL_CATEGORIES = ("cluster", "seed", "sample", "chosen", "gold", "variant")
+
+
+def _columns_of(table: Any, cols: dict[str, str], line: Any, display: str,
+                single_model: str | None):
+    """Two getters, (role -> Coded) and (role -> float array), over the file's columns."""
+    n = table.num_rows
+    if isinstance(table, _ParquetColumns) and n > BATCH:
+        cat, num = _gather_batches(table, cols, line, display, single_model)
+        return (lambda role, required: cat[role]), (lambda role: num[role])
+
+    def coded(role: str, required: bool) -> Coded:
+        return _coded(table.column(cols[role]), display, role, line, required=required,
+                      by_appearance=role != "item" or n < 1_000_000)
+
+    def numeric(role: str) -> np.ndarray:
+        return _numeric(table.column(cols[role]), display, role.replace("_", " "), line)
+
+    return coded, numeric
+
+
+#: Rows per batch when a large Parquet file is streamed.
+BATCH = 1 << 20
+#: Label counts at or above this need int32 codes.
+INT16_LABELS = int(np.iinfo(np.int16).max)
+
+
+def _gather_batches(table: _ParquetColumns, cols: dict[str, str], line: Any, display: str,
+                    single_model: str | None):
+    """Stream a large Parquet file batch by batch into numpy arrays.
+
+    Only one batch of Arrow data is alive at a time, so the peak memory is the
+    result arrays plus a batch, not the whole decoded table.
+    """
+    n = table.num_rows
+    cat_roles = [r for r in ("model", "item", *OPTIONAL_CATEGORIES) if r in cols
+                 and not (r == "model" and single_model is not None)]
+    num_roles = [r for r in ("score", "max_points", "confidence") if r in cols]
+    names = sorted({cols[r] for r in cat_roles + num_roles})
+    coders = {r: _Coder(display, r) for r in cat_roles}
+    # int16 until a column has too many labels for it (models, options: never).
+    codes = {r: np.empty(n, dtype=np.int16) for r in cat_roles}
+    nums: dict[str, np.ndarray] = {}
+    pos = 0
+    pool = pa.default_memory_pool()
+    try:
+        batches = table.file.iter_batches(batch_size=BATCH, columns=names)
+        for batch in batches:
+            k = batch.num_rows
+            index = {name: i for i, name in enumerate(batch.schema.names)}
+            part_line = line[pos:pos + k]
+            for r in cat_roles:
+                part = coders[r].add(batch.column(index[cols[r]]))
+                if codes[r].dtype == np.int16 and coders[r].size >= INT16_LABELS:
+                    codes[r] = codes[r].astype(np.int32)
+                codes[r][pos:pos + k] = part
+            for r in num_roles:
+                col = pa.chunked_array([batch.column(index[cols[r]])])
+                v = _numeric(col, display, r.replace("_", " "), part_line)
+                if r not in nums:
+                    nums[r] = np.empty(n, dtype=v.dtype)
+                elif nums[r].dtype != v.dtype:
+                    nums[r] = nums[r].astype(np.float64)
+                nums[r][pos:pos + k] = v
+            pos += k
+            del batch
+            pool.release_unused()  # hand decoded pages back before the next batch
+    except (pa.ArrowException, OSError) as exc:
+        raise _parquet_error(display, exc) from None
+    cat = {r: coders[r].finish(codes.pop(r), line, required=r in ("model", "item"),
+                               by_appearance=r != "item") for r in cat_roles}
+    pa.default_memory_pool().release_unused()
+    return cat, nums
+
+
+def _optional(coded, numeric, cols: dict[str, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for role in ("cluster", "seed", "sample", "chosen", "gold", "variant"):
+    for role in OPTIONAL_CATEGORIES:
         if role in cols:
-            out[role] = _coded(table.column(cols[role]), display, role, line, required=False)
+            out[role] = coded(role, False)
     if "confidence" in cols:
-        out["confidence"] = _numeric(table.column(cols["confidence"]), display, "confidence",
-                                     line)
+        out["confidence"] = numeric("confidence")
     return out
 
 
-def _long(table: pa.Table, cols: dict[str, str], line: np.ndarray, display: str,
+def _long(table: Any, cols: dict[str, str], line: Any, display: str,
           single_model: str | None = None) -> ResultSet:
     n = table.num_rows
+    coded, numeric = _columns_of(table, cols, line, display, single_model)
     if single_model is not None:
-        model = Coded(codes=np.zeros(n, dtype=np.int32), labels=[single_model])
+        model = Coded(codes=np.zeros(n, dtype=np.int16), labels=[single_model])
     else:
-        model = _coded(table.column(cols["model"]), display, "model", line, required=True)
-    item = _coded(table.column(cols["item"]), display, "item", line, required=True,
-                  by_appearance=n < 1_000_000)
-    score = _numeric(table.column(cols["score"]), display, "score", line)
+        model = coded("model", True)
+    item = coded("item", True)
+    score = numeric("score")
     max_points = None
     if "max_points" in cols:
-        max_points = _numeric(table.column(cols["max_points"]), display, "max points",
-                              line).astype(np.float64)
+        max_points = numeric("max_points").astype(np.float64)
         bad = max_points <= 0
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
@@ -497,7 +623,7 @@ def _long(table: pa.Table, cols: dict[str, str], line: np.ndarray, display: str,
         score = score.astype(np.float32)  # exact for 0/1, half the memory
     elif not (max_points is None and binary) and score.dtype != np.float64:
         score = score.astype(np.float64)
-    opt = _optional(table, cols, display, line, n)
+    opt = _optional(coded, numeric, cols)
     meta: dict[str, Any] = {}
     if opt.get("variant") is not None:
         model, meta["variants"] = _with_variant(model, opt["variant"])
@@ -537,8 +663,8 @@ def _wide(table: pa.Table, cols: dict[str, str], models: list[str], line: np.nda
     present = np.ones(m * n, dtype=bool)
     for j, name in enumerate(models):
         arr = pc.cast(table.column(name), pa.float64()).combine_chunks()
-        valid = arr.is_valid().to_numpy(zero_copy_only=False)
-        vals = arr.to_numpy(zero_copy_only=False)
+        valid = _np(arr.is_valid())
+        vals = _np(arr)
         present[j * n:(j + 1) * n] = valid
         scores[j * n:(j + 1) * n] = np.where(valid, vals, 0.0)
     bad = ~np.isfinite(scores)

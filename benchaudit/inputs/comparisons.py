@@ -101,6 +101,7 @@ class Sentence:
 
     text: str
     location: Location
+    block: Any = None  # the paragraph it belongs to (any object shared by its sentences)
 
 
 # --- patterns -------------------------------------------------------------------
@@ -246,7 +247,8 @@ _UNPAIRED_TEST = re.compile(
     r"test of (?:two |independent )?proportions|proportions? z[- ]test|"
     r"chi[- ]?squared? test(?: of independence)?|χ2 test|χ² test|fisher'?s exact(?: test)?|"
     r"unpaired (?:t[- ])?test|welch'?s?(?: t)?[- ]test|independent[- ]samples?(?: t)?[- ]test|"
-    r"two[- ]sample (?:t[- ]|z[- ])?test|mann[- ]whitney|separate (?:confidence )?intervals|"
+    r"two[- ]sample (?:t[- ]|z[- ])?test|mann[- ]whitney|"
+    r"separate (?:95\s*% )?(?:confidence )?(?:intervals|CIs)|"
     r"(?:confidence )?intervals (?:do not|don't|did not) overlap|non-?overlapping (?:confidence )?intervals)",
     re.I,
 )
@@ -521,7 +523,10 @@ _NTESTS = re.compile(
 # --- helpers ----------------------------------------------------------------------
 
 
-_LEVEL_AFTER = re.compile(r"\s*(?:CI|C\.I\.|conf\w*|credible|interval|level|bootstrap|of (?:the )?(?:time|cases|pairs))", re.I)
+_LEVEL_AFTER = re.compile(
+    r"\s*(?:CI|C\.I\.|conf\w*|credible|interval|level|bootstrap|of (?:the )?(?:time|cases|pairs))",
+    re.I,
+)
 
 
 def _values_pct(text: str) -> list[str]:
@@ -723,6 +728,10 @@ _CHEAP = (
     "points",
     " pp",
     " from ",
+    "interval",
+    "separate",
+    "compare",
+    " CI",
 )
 
 
@@ -759,8 +768,14 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
     vals = _values_pct(text)
     if a_val is None and delta and len(vals) == 1 and not delta.startswith("-"):
         # "reaches 64.0%, 1.2 points higher than B": B scored 62.8%.
-        higher = re.search(r"\b(higher|more|above|over|ahead|better|improvement|gain|up)\b",
-                           text[dm.end() : dm.end() + 40], re.I) or dm.group(1).strip() == "+"
+        higher = (
+            re.search(
+                r"\b(higher|more|above|over|ahead|better|improvement|gain|up)\b",
+                text[dm.end() : dm.end() + 40],
+                re.I,
+            )
+            or dm.group(1).strip() == "+"
+        )
         if higher and vals[0] != dm.group(2):
             before = float(vals[0]) - float(delta)
             if before >= 0:
@@ -819,13 +834,20 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
     if not has_signal:
         return None
     bench, bench_n = _benchmark(text, ctx)
-    if disc and a_val is not None and {to_int(a_val.split(".")[0]), to_int((b_val or "").split(".")[0] or "x")} == set(disc):
+    if (
+        disc
+        and a_val is not None
+        and {to_int(a_val.split(".")[0]), to_int((b_val or "").split(".")[0] or "x")} == set(disc)
+    ):
         a_val = b_val = None  # "(90 vs 70)" were the discordant counts, not two scores
         how = ""
     n = _find_n(text)
     if n is not None and disc and (n in disc or n == sum(disc)):
         n = None  # "right on 90 items where B was wrong" counts discordant items, not the test set
     n_source = "sentence" if n else None
+    # The sentence's own count, then its benchmark, then the paragraph's count or benchmark.
+    if n is None and bench_n:
+        n, n_source = bench_n, "registry"
     if n is None and context:
         n = _find_n(context)
         n_source = "paragraph" if n else None
@@ -833,8 +855,6 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
             bench, ctx_n = _benchmark(context, ctx)
             if n is None and ctx_n:
                 n, n_source = ctx_n, "registry"
-    if n is None and bench_n:
-        n, n_source = bench_n, "registry"
     direction = None
     if equiv and not (better and better.start() < equiv.start() and not not_sig):
         direction = "equal"
@@ -913,8 +933,11 @@ def _selection(text: str, loc: Location, ctx: Context | None) -> Claim | None:
             groups[0] if i == 3 else (groups[1] if len(groups) > 1 and groups[1] else "candidates")
         )
         after = text[m.end() : m.end() + 40].lower()
-        if what.lower() == "samples" or re.match(r"\s*(?:sampling|samples|decoding|generations?|reranking|"
-                                                 r"responses|completions|with a (?:reward|verifier))", after):
+        if what.lower() == "samples" or re.match(
+            r"\s*(?:sampling|samples|decoding|generations?|reranking|"
+            r"responses|completions|with a (?:reward|verifier))",
+            after,
+        ):
             continue  # best-of-n sampling at inference is a method, not selection on the test set
         k = to_int(k_raw)
         if not k or k < 2:
@@ -1160,9 +1183,12 @@ def extract_sentence(sentence: Any, ctx: Context | None = None) -> list[Claim]:
         low, ("sample", "completion", "generation", "response", "attempt", "solution")
     ):
         makers.append(lambda: _generations(text, loc, ctx))
+    block = getattr(sentence, "block", None)
     for maker in makers:
         claim = maker()
         if claim is not None:
+            # Which paragraph the claim came from: context is only shared within one.
+            claim.fields["paragraph"] = id(block) if block is not None else None
             out.append(claim)
     return out
 
@@ -1251,7 +1277,10 @@ def extract_document(
             c.fields["doc_correction"] = correction
             c.fields["doc_pvalues"] = n_p
             if (c.n is None or c.benchmark is None) and last is not None:
-                near = (c.location.line or 0) - (last.location.line or 0) <= CONTEXT_LINES
+                same = c.fields.get("paragraph") is not None and c.fields.get(
+                    "paragraph"
+                ) == last.fields.get("paragraph")
+                near = same and (c.location.line or 0) - (last.location.line or 0) <= CONTEXT_LINES
                 if near and c.n is None and last.n:
                     c.n, c.n_source = last.n, f"context (line {last.location.line})"
                     c.benchmark = c.benchmark or last.benchmark

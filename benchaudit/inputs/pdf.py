@@ -143,11 +143,72 @@ def _reading_order(words: list[dict[str, Any]], width: float) -> list[list[dict[
     return above + left + right + below
 
 
+_NUMERIC_CELL = re.compile(r"^[-+−]?\d+(?:[.,]\d+)*\s*%?(?:\s*(?:±|\+/-)\s*\d+(?:\.\d+)?)?[*†‡]*$")
+
+
+def _cells(line: list[dict[str, Any]]) -> list[tuple[float, float, str]]:
+    """A line cut into cells where the gap between words is wider than a few spaces."""
+    size = max(w["bottom"] - w["top"] for w in line)
+    cells: list[list[dict[str, Any]]] = [[line[0]]]
+    for prev, w in zip(line, line[1:]):
+        if w["x0"] - prev["x1"] > 1.5 * size:
+            cells.append([w])
+        else:
+            cells[-1].append(w)
+    return [(c[0]["x0"], c[-1]["x1"], " ".join(w["text"] for w in c)) for c in cells]
+
+
+def _aligned(
+    a: list[tuple[float, float, str]], b: list[tuple[float, float, str]], tol: float = 6.0
+) -> bool:
+    return len(a) == len(b) and all(
+        abs(x[0] - y[0]) <= tol
+        or abs(x[1] - y[1]) <= tol
+        or abs((x[0] + x[1]) - (y[0] + y[1])) <= 2 * tol
+        for x, y in zip(a, b)
+    )
+
+
+def _aligned_tables(lines: list[list[dict[str, Any]]]) -> list[tuple[int, int, list[list[str]]]]:
+    """Runs of at least two numeric rows (and an aligned header above them) of 2+ cells."""
+    cells = [_cells(ln) for ln in lines]
+
+    def numeric_row(c: list[tuple[float, float, str]]) -> bool:
+        body = [t for _, _, t in c[1:]]
+        return len(c) >= 2 and sum(
+            bool(_NUMERIC_CELL.match(fix_ligatures(t))) for t in body
+        ) >= max(1, 0.6 * len(body))
+
+    out = []
+    i = 0
+    while i < len(lines):
+        if not numeric_row(cells[i]):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and numeric_row(cells[j]) and _aligned(cells[j], cells[i]):
+            j += 1
+        if j - i >= 2:
+            start = i - 1 if i > 0 and _aligned(cells[i - 1], cells[i]) else i
+            rows = [[fix_ligatures(t) for _, _, t in cells[k]] for k in range(start, j)]
+            out.append((start, j, rows))
+        i = j
+    return out
+
+
 def _paragraph_starts(tops: list[float]) -> set[int]:
     """Indices of lines that start a paragraph: the first line of the page, a
-    jump back up (the next column), or a gap well above the usual line spacing."""
-    steps = sorted(b - a for a, b in zip(tops, tops[1:]) if b > a)
-    usual = steps[len(steps) // 2] if steps else 0.0
+    jump back up (the next column), or a gap well above the usual line spacing.
+
+    The usual spacing is the smallest step seen at least twice: on a page of
+    short paragraphs the paragraph gap may be the commonest step.
+    """
+    steps = [round(b - a, 1) for a, b in zip(tops, tops[1:]) if b > a]
+    counts: dict[float, int] = {}
+    for st in steps:
+        counts[st] = counts.get(st, 0) + 1
+    recurring = sorted(st for st, k in counts.items() if k >= 2)
+    usual = recurring[0] if recurring else (sorted(steps)[len(steps) // 2] if steps else 0.0)
     out = {0}
     for i in range(1, len(tops)):
         step = tops[i] - tops[i - 1]
@@ -200,6 +261,11 @@ def read_pdf(path: Path, display: str) -> tuple[list[PdfLine], list[list[list[st
                 boxes = [t.bbox for t in found]
                 prose = [w for w in words if not any(_inside(w, b) for b in boxes)]
                 lines = _reading_order(prose, float(page.width))
+                # Tables without rules: runs of lines whose cells line up in columns.
+                for start, end, rows in reversed(_aligned_tables(lines)):
+                    placed.append((lines[start][0]["top"], len(tables), rows))
+                    tables.append(rows)
+                    del lines[start:end]
                 texts = [(ln[0]["top"], fix_ligatures(_line_text(ln))) for ln in lines]
                 breaks = _paragraph_starts([top for top, _ in texts])
                 # Tables sit among the prose lines at their top position (single-column order).

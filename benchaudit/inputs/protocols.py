@@ -26,6 +26,14 @@ _SAMPLES_PATTERNS = [
         re.I,
     ),
     re.compile(rf"\b(\d+)\s+(?:{nums.SAMPLE_NOUNS})\b[^.;]*?\baverag", re.I),
+    # "avg of 64)", "64-sample average", "sampled 16 times", "pass@1 over 16 runs"
+    re.compile(r"\b(?:avg|average|mean)\.?\s+(?:of|over)\s+(\d+)(?=\s*[),;]|\s*$)", re.I),
+    re.compile(r"\b(\d+)[- ]samples?\s+(?:average|mean)", re.I),
+    re.compile(r"\bsampled\s+(\d+)\s+times\b", re.I),
+    re.compile(
+        rf"\bpass@1\b[^.;]{{0,30}}?\b(?:over|across|from|with)\s+(\d+)\s+(?:{nums.SAMPLE_NOUNS})\b",
+        re.I,
+    ),
 ]
 _VOTE = re.compile(r"\b(?:maj|cons|majority|vote)@(\d+)|\bmajority vot", re.I)
 PASS_K = re.compile(r"\bpass@(\d+)", re.I)
@@ -38,7 +46,8 @@ _SINGLE = re.compile(
 
 #: Words without which no protocol pattern can match (a cheap first test).
 _PROTOCOL_HINT = re.compile(
-    r"@|averag|\bavg|\bmean|\bper\b|\beach\b|majority|greedy|single|\bone\b|temperature", re.I
+    r"@|averag|\bavg|\bmean|\bper\b|\beach\b|majority|greedy|single|\bone\b|temperature|sampl",
+    re.I,
 )
 
 

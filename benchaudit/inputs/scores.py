@@ -188,8 +188,10 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
     for num in s.numbers:
         if num.start < consumed_until:
             continue
-        if _in_range(masked, num):
-            continue
+        if _in_range(masked, num) or any(
+            p.position <= num.start < p.position + len(p.metric) for p in s.protocols()
+        ):
+            continue  # a range bound, or the 64 of "avg of 64"
         if num.kind == "percent":
             if num.signed or nums.percent_role(masked, num) != "score" or not 0 <= num.value <= 100:
                 continue
@@ -220,7 +222,7 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
     block_protocols = [p for o in s.context() if states_protocol(o) for p in o.protocols()]
     if not block_protocols and s.block is not None and s.block.protocol_text:
         block_protocols = protocols_in(s.block.protocol_text)
-    sentence_level = _sentence_level(text)
+    sentence_level = interval_kind(text)
     claims = []
     for idx, (num, unit, interval) in enumerate(found):
         end = interval.end if interval else num.end
@@ -258,7 +260,7 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
             ]
             if same and conf is Confidence.HIGH:
                 conf = Confidence.MEDIUM
-        if mention is None and not has_score_words:
+        if mention is None and not (has_score_words or interval or items or fractions):
             continue
         claim = Claim(
             kind="score",
@@ -277,7 +279,8 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
         stated = _stated_n(
             text, num, items, fractions, mention, s.mentions, [f[0].start for f in found]
         )
-        if stated is not None:
+        if stated is not None and claim.n_source != "configuration":
+            # A count in the text wins over the registry; --n / configuration wins over both.
             claim.n, claim.n_source = stated, "text"
             if mention is None:
                 claim.confidence = Confidence.MEDIUM
@@ -342,12 +345,15 @@ def _protocol_for(text: str, pos: int, protocols: list[Protocol]) -> Protocol | 
     inside = [p for p in protocols if a <= p.position < b]
     if inside:
         return _nearest(inside, pos, lambda p: p.position)
+    if (a, b) != (0, len(text) + 1):
+        return None  # stated in another clause: "x% on A, while on B it gets y% greedily"
     kinds = {(p.protocol, p.samples) for p in protocols}
     return protocols[0] if len(kinds) == 1 else None
 
 
-def _sentence_level(text: str) -> dict[str, Any]:
+def interval_kind(text: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    """The level ("90% CI") and the kind of ``±`` (``se``, ``sd``) a text states."""
     m = _LEVEL_WORDS.search(text)
     if m:
         out["level"] = float(m.group(1)) / 100

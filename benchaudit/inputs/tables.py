@@ -98,7 +98,9 @@ _CELL = re.compile(
     rf"^(?P<v>{_N})\s*(?P<pct>%)?\s*"
     rf"(?:(?:±|\+/-|\+-)\s*(?P<pm>{_N})\s*%?\s*)?"
     rf"(?:[\[(]\s*(?P<lo>{_N})\s*%?\s*(?:,|–|—|-|to)\s*(?P<hi>{_N})\s*%?\s*[\])])?"
-    rf"(?:\s*[\[(]\s*(?P<k>\d+)\s*/\s*(?P<n>\d+)\s*[\])])?$"
+    rf"(?:\s*[\[(]\s*(?P<k>\d+)\s*/\s*(?P<n>\d+)\s*[\])])?"
+    # a change against a baseline after the score: "(+2.1)", "↑2.1", "+2.1"
+    rf"(?:\s*\(\s*[+\-−↑↓▲▼]\s*{_N}\s*%?\s*\)|\s+[+↑↓▲▼]\s*{_N}\s*%?)?$"
 )
 _HEADER_N = re.compile(
     r"\(\s*(?:n\s*=\s*)?(\d[\d,]*)\s*(?:items?|questions?|problems?|tasks?)?\s*\)|\bn\s*=\s*(\d[\d,]*)",
@@ -262,7 +264,7 @@ def _cell_claim(
         b = mention[0].benchmark
         claim.n = b.n
         claim.n_source = "configuration" if b.source == "configuration" else "registry"
-    if header_n is not None:
+    if header_n is not None and claim.n_source != "configuration":
         claim.n, claim.n_source = header_n, "text"
     protos = protocols_in(label) or protocols_in(model) or table_protocols
     if protos:
@@ -276,6 +278,13 @@ def _cell_claim(
         claim.plus_minus = m.group("pm")
     if m.group("lo"):
         claim.interval = (m.group("lo"), m.group("hi"))
+    if m.group("pm") or m.group("lo"):
+        from benchaudit.inputs.scores import interval_kind
+
+        # "Score (mean ± std over 3 seeds)", "95% CI" in the header or the caption.
+        said = interval_kind(f"{label} {table.context}")
+        claim.fields["level"] = said.get("level")
+        claim.fields["pm_kind"] = said.get("pm_kind")
     if m.group("k"):
         claim.fields["k"] = int(m.group("k"))
         claim.n, claim.n_source = int(m.group("n")), "text"

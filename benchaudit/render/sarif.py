@@ -56,7 +56,8 @@ def _rule_descriptor(code: str, name: str, level: str) -> dict[str, Any]:
         "name": name,
         "shortDescription": {"text": summary},
         "fullDescription": {"text": body or summary},
-        "help": {"text": docs or summary},
+        # The docstring is markdown with indented example blocks; viewers render it.
+        "help": {"text": docs or summary, "markdown": docs or summary},
         "defaultConfiguration": {"level": level},
         "properties": {"tags": ["benchaudit", f"{code[:3]}xx"]},
     }

@@ -62,7 +62,7 @@ COLUMNS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     ),
     "calibration": (
         "Calibration (ECE with its binning)",
-        [("file", "file"), ("n_items", "items"), ("accuracy", "accuracy"),
+        [("file", "file"), ("model", "model"), ("n_items", "items"), ("accuracy", "accuracy"),
          ("mean_confidence", "mean conf."), ("ece", "ECE"), ("bins", "bins"),
          ("binning", "binning"), ("mce", "MCE"), ("brier", "Brier"),
          ("temperature", "T"), ("ece_after_temperature", "ECE at T")],

@@ -60,9 +60,9 @@ def bin_index(confidence: Any, n_bins: int = 10, binning: str = "equal-width") -
         raise ValueError("n_bins must be at least 1")
     conf = np.asarray(confidence, dtype=np.float64).ravel()
     if binning == "equal-width":
-        # Right-closed bins ((m-1)/M, m/M]: ceil(conf*M) - 1, with 0 in the first bin.
-        # Edges like 0.3 are not exact in binary, so compare against the edge array.
-        edges = np.linspace(0.0, 1.0, n_bins + 1)
+        # Right-closed bins ((m-1)/M, m/M], with 0 in the first bin. Edges are m/M as
+        # floats, so a confidence written 0.3 sits on the edge 3/10 and goes below it.
+        edges = np.arange(n_bins + 1) / n_bins
         idx = np.searchsorted(edges, conf, side="left") - 1
         return np.clip(idx, 0, n_bins - 1)
     if binning == "equal-mass":

@@ -89,6 +89,28 @@ def with_table() -> None:
     page(lines, "table.pdf", extra=draw)
 
 
+def unruled_table() -> None:
+    rows = [("Benchmark", "FP16", "INT4"), ("HumanEval", "70.1", "63.4"), ("GSM8K", "80.2", "79.9")]
+    lines = [(0.1, 0.9, "Table 1 compares the original and the quantized model.")]
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row):
+            lines.append((0.1 + 0.2 * j, 0.85 - 0.02 * i, cell))
+    sentence = "The INT4 model does not suffer from significant performance degradation."
+    lines.append((0.1, 0.75, sentence))
+    page(lines, "unruled_table.pdf")
+    md = [
+        "Table 1 compares the original and the quantized model.",
+        "",
+        "| Benchmark | FP16 | INT4 |",
+        "|---|---|---|",
+        "| HumanEval | 70.1 | 63.4 |",
+        "| GSM8K | 80.2 | 79.9 |",
+        "",
+        sentence,
+    ]
+    (HERE / "unruled_table.md").write_text("\n".join(md) + "\n", encoding="utf-8")
+
+
 def two_pages() -> None:
     from matplotlib.backends.backend_pdf import PdfPages
 
@@ -124,5 +146,6 @@ if __name__ == "__main__":
     one_column()
     two_column()
     with_table()
+    unruled_table()
     two_pages()
     scanned()
