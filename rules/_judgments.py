@@ -42,8 +42,8 @@ def _labels(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
     )
     evidence = {
         "items": k.n,
-        "agreement": k.agreement,
-        "chance_agreement": k.chance,
+        "agreement": round(k.agreement, 6),
+        "chance_agreement": round(k.chance, 6),
         "kappa": round(k.kappa, 6),
         "kappa_se": k.se,
         "kappa_ci_low": k.ci_low,

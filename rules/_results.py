@@ -37,8 +37,7 @@ def first_line(source: Source, model: str | None = None) -> int | None:
         from benchaudit.analysis.matrix import first_rows
 
         first = first_rows(rs.model.codes, len(rs.models))
-        return {name: int(rs.line[int(r)]) for name, r in zip(rs.models, first)
-                if r < rs.n_rows}
+        return {name: int(rs.line[int(r)]) for name, r in zip(rs.models, first) if r < rs.n_rows}
 
     return source.cached("first-line-of-model", compute).get(model)
 
@@ -52,13 +51,17 @@ def pts(x: float, digits: int = 1) -> str:
 
 
 def interval_text(row: dict[str, Any]) -> str:
-    return (f"{pct(row['score'])} (95% CI {100 * row['ci_low']:.1f}–{100 * row['ci_high']:.1f}, "
-            f"{row['ci_method']}, n = {row['n_items']:,} items)")
+    return (
+        f"{pct(row['score'])} (95% CI {100 * row['ci_low']:.1f}–{100 * row['ci_high']:.1f}, "
+        f"{row['ci_method']}, n = {row['n_items']:,} items)"
+    )
 
 
 def _comparison_text(c: dict[str, Any]) -> str:
-    return (f"{c['a']} vs {c['b']}: {pts(c['diff'])} points "
-            f"[{pts(c['ci_low'])}, {pts(c['ci_high'])}], p = {c['p_value']:.3g}")
+    return (
+        f"{c['a']} vs {c['b']}: {pts(c['diff'])} points "
+        f"[{pts(c['ci_low'])}, {pts(c['ci_high'])}], p = {c['p_value']:.3g}"
+    )
 
 
 # --- underpowered --------------------------------------------------------------------------
@@ -80,14 +83,23 @@ def check_underpowered(rule: Rule, source: Source, ctx: Context) -> Iterable[Fin
                 f"smallest p-value this comparison can reach is {c['p_floor']:.3g} ≥ {alpha}, "
                 "so no outcome could be significant",
                 claim=f"{c['a']} vs {c['b']}",
-                suggestion=f"Do not rank {c['a']} and {c['b']}: report \"{c['a']} and "
+                suggestion=f'Do not rank {c["a"]} and {c["b"]}: report "{c["a"]} and '
                 f"{c['b']} differ on {m} items ({pts(c['diff'])} points); this comparison "
-                f"cannot reach p < {alpha}\", or evaluate on more items.",
-                evidence={"a": c["a"], "b": c["b"], "n_items": c["n_items"], "discordant": m,
-                          "p_floor": c["p_floor"], "alpha": alpha},
+                f'cannot reach p < {alpha}", or evaluate on more items.',
+                evidence={
+                    "a": c["a"],
+                    "b": c["b"],
+                    "n_items": c["n_items"],
+                    "discordant": m,
+                    "p_floor": c["p_floor"],
+                    "alpha": alpha,
+                },
             )
-        elif (c["p_value"] >= alpha and abs(c["diff"]) < c["mde"]
-              and a.setup["baseline"] in (c["a"], c["b"])):
+        elif (
+            c["p_value"] >= alpha
+            and abs(c["diff"]) < c["mde"]
+            and a.setup["baseline"] in (c["a"], c["b"])
+        ):
             # Information only for the comparisons the reporting table shows.
             psi = c.get("discordant", 0) / c["n_items"] if c["n_items"] else 0.0
             need = None
@@ -99,12 +111,21 @@ def check_underpowered(rule: Rule, source: Source, ctx: Context) -> Iterable[Fin
                 f"minimum detectable effect of {100 * c['mde']:.1f} points at this discordance "
                 f"and n = {c['n_items']:,}",
                 claim=f"{c['a']} vs {c['b']}",
-                suggestion=(f"Report it as inconclusive; detecting {pts(c['diff'])} points "
-                            f"needs about {need:,} items at this discordance." if need else
-                            "Report it as inconclusive."),
-                evidence={"a": c["a"], "b": c["b"], "diff": c["diff"], "mde": c["mde"],
-                          "p_value": c["p_value"], "n_items": c["n_items"],
-                          "required_n": need},
+                suggestion=(
+                    f"Report it as inconclusive; detecting {pts(c['diff'])} points "
+                    f"needs about {need:,} items at this discordance."
+                    if need
+                    else "Report it as inconclusive."
+                ),
+                evidence={
+                    "a": c["a"],
+                    "b": c["b"],
+                    "diff": c["diff"],
+                    "mde": c["mde"],
+                    "p_value": c["p_value"],
+                    "n_items": c["n_items"],
+                    "required_n": need,
+                },
                 severity=Severity.INFO,
             )
 
@@ -122,8 +143,9 @@ def check_multiple_comparisons(rule: Rule, source: Source, ctx: Context) -> Iter
     lost = [c for c in comps if c["p_value"] < alpha <= c["p_adjusted"]]
     if not lost:
         return
-    shown = "; ".join(f"{c['a']} vs {c['b']} p = {c['p_value']:.3g} → {c['p_adjusted']:.3g}"
-                      for c in lost[:5])
+    shown = "; ".join(
+        f"{c['a']} vs {c['b']} p = {c['p_value']:.3g} → {c['p_adjusted']:.3g}" for c in lost[:5]
+    )
     more = f" and {len(lost) - 5} more" if len(lost) > 5 else ""
     yield rule.finding(
         Location(source.path, first_line(source)),
@@ -131,12 +153,19 @@ def check_multiple_comparisons(rule: Rule, source: Source, ctx: Context) -> Iter
         f"without correction for the {len(comps)} tests ({shown}{more})",
         claim=", ".join(f"{c['a']} vs {c['b']}" for c in lost[:5]),
         suggestion=f"Report Holm-adjusted p-values across all {len(comps)} pairs: "
-        + "; ".join(f"{c['a']} vs {c['b']}: {pts(c['diff'])} points, Holm p = "
-                    f"{c['p_adjusted']:.3g} (not significant)" for c in lost[:3]) + ".",
-        evidence={"tests": len(comps), "alpha": alpha,
-                  "pairs": [[c["a"], c["b"]] for c in lost],
-                  "p_values": [c["p_value"] for c in lost],
-                  "p_adjusted": [c["p_adjusted"] for c in lost]},
+        + "; ".join(
+            f"{c['a']} vs {c['b']}: {pts(c['diff'])} points, Holm p = "
+            f"{c['p_adjusted']:.3g} (not significant)"
+            for c in lost[:3]
+        )
+        + ".",
+        evidence={
+            "tests": len(comps),
+            "alpha": alpha,
+            "pairs": [[c["a"], c["b"]] for c in lost],
+            "p_values": [c["p_value"] for c in lost],
+            "p_adjusted": [c["p_adjusted"] for c in lost],
+        },
     )
 
 
@@ -172,12 +201,19 @@ def check_winners_curse(rule: Rule, source: Source, ctx: Context) -> Iterable[Fi
             f"{100 * infl:.2f} points even if all {k} were equally good",
             claim=best["model"],
             suggestion=f"Choose the variant on a held-out split and re-score it on the test "
-            f"set, or report \"best of {k} variants chosen on the test set: "
+            f'set, or report "best of {k} variants chosen on the test set: '
             f"{pct(best['score'])}; expected selection bias {100 * infl:.1f} points "
-            f"(≈{pct(corrected)} after correction)\".",
-            evidence={"model": base, "variants": k, "n_items": n, "best": best["model"],
-                      "best_score": best["score"], "mean_score": p, "inflation": infl,
-                      "scores": {r["model"]: r["score"] for r in rows}},
+            f'(≈{pct(corrected)} after correction)".',
+            evidence={
+                "model": base,
+                "variants": k,
+                "n_items": n,
+                "best": best["model"],
+                "best_score": best["score"],
+                "mean_score": p,
+                "inflation": infl,
+                "scores": {r["model"]: r["score"] for r in rows},
+            },
         )
 
 
@@ -197,11 +233,21 @@ def check_seed_interval(rule: Rule, source: Source, ctx: Context) -> Iterable[Fi
         t = t_quantile(1 - ctx.alpha, k - 1)
         z_half = 1.959964 * sd / k**0.5
         t_half = t * sd / k**0.5
-        evidence = {"model": row["model"], "seeds": k, "seed_sd": sd, "item_se": item_se,
-                    "t": t, "t_halfwidth": t_half, "z_halfwidth": z_half,
-                    "ci_low": row["ci_low"], "ci_high": row["ci_high"]}
-        wording = (f"{row['model']}: {pct(row['score'])} ± {100 * t_half:.1f} points "
-                   f"(mean of {k} seeds, 95% t({k - 1}) interval, t = {t:.2f})")
+        evidence = {
+            "model": row["model"],
+            "seeds": k,
+            "seed_sd": sd,
+            "item_se": item_se,
+            "t": t,
+            "t_halfwidth": t_half,
+            "z_halfwidth": z_half,
+            "ci_low": row["ci_low"],
+            "ci_high": row["ci_high"],
+        }
+        wording = (
+            f"{row['model']}: {pct(row['score'])} ± {100 * t_half:.1f} points "
+            f"(mean of {k} seeds, 95% t({k - 1}) interval, t = {t:.2f})"
+        )
         if sd > item_se:
             yield rule.finding(
                 Location(source.path, first_line(source, row["model"])),
@@ -217,7 +263,9 @@ def check_seed_interval(rule: Rule, source: Source, ctx: Context) -> Iterable[Fi
                 Location(source.path, first_line(source, row["model"])),
                 f"{row['model']}: {k} seeds; an interval over seeds needs t({k - 1}) = "
                 f"{t:.2f}, not 1.96",
-                claim=row["model"], suggestion=f"Report {wording}.", evidence=evidence,
+                claim=row["model"],
+                suggestion=f"Report {wording}.",
+                evidence=evidence,
                 severity=Severity.INFO,
             )
 
@@ -225,8 +273,7 @@ def check_seed_interval(rule: Rule, source: Source, ctx: Context) -> Iterable[Fi
 # --- generations as items --------------------------------------------------------------
 
 
-def check_generations_as_items(rule: Rule, source: Source, ctx: Context
-                               ) -> Iterable[Finding]:
+def check_generations_as_items(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
     """Several rows per item: counting generations as items understates the SE."""
     import math
 
@@ -256,9 +303,15 @@ def check_generations_as_items(rule: Rule, source: Source, ctx: Context
             suggestion=f"Average the generations within each item and report {row['model']} "
             f"as {pct(row['score'])} (95% CI {100 * lo:.1f}–{100 * hi:.1f}, n = {n:,} items, "
             f"{spi:g} samples per item), not n = {g:,}.",
-            evidence={"model": row["model"], "rows": g, "n_items": n,
-                      "samples_per_item": spi, "se_generations": gen_se,
-                      "se_items": item_se, "ratio": ratio if np.isfinite(ratio) else None},
+            evidence={
+                "model": row["model"],
+                "rows": g,
+                "n_items": n,
+                "samples_per_item": spi,
+                "se_generations": gen_se,
+                "se_items": item_se,
+                "ratio": ratio if np.isfinite(ratio) else None,
+            },
             severity=Severity.WARNING if ratio > 1.05 else Severity.INFO,
         )
 
@@ -296,11 +349,17 @@ def check_wrong_chance_level(rule: Rule, source: Source, ctx: Context) -> Iterab
             f"distinguishable from the {pct(chance)} chance level of a single asking "
             f"(P(≥{hits} of {n} by guessing) = {p_above:.3g})",
             claim=row["model"],
-            suggestion=f"Report {row['model']} as \"{pct(row['score'])}, not above the "
-            f"{pct(chance)} chance level of {k}-option guessing\"; a procedure that rotates "
+            suggestion=f'Report {row["model"]} as "{pct(row["score"])}, not above the '
+            f'{pct(chance)} chance level of {k}-option guessing"; a procedure that rotates '
             "options and needs a majority has a lower chance level (3 of 4 rotations: 5.1%).",
-            evidence={"model": row["model"], "options": k, "chance": chance, "hits": hits,
-                      "n": n, "p_above_chance": p_above},
+            evidence={
+                "model": row["model"],
+                "options": k,
+                "chance": chance,
+                "hits": hits,
+                "n": n,
+                "p_above_chance": p_above,
+            },
             severity=Severity.INFO,
         )
 
@@ -321,8 +380,10 @@ def check_rank_tie(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding
         members.sort(key=lambda r: r["rank"])
         ranges = ", ".join(
             f"{r['model']} {pct(r['score'])} (rank {r['rank_low']}–{r['rank_high']})"
-            if r["rank_low"] != r["rank_high"] else f"{r['model']} (rank {r['rank_low']})"
-            for r in members)
+            if r["rank_low"] != r["rank_high"]
+            else f"{r['model']} (rank {r['rank_low']})"
+            for r in members
+        )
         yield rule.finding(
             Location(source.path, first_line(source, members[0]["model"])),
             f"{len(members)} models ranked {members[0]['rank']}–{members[-1]['rank']} are not "
@@ -330,8 +391,10 @@ def check_rank_tie(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding
             f"α = {ctx.alpha}): " + ", ".join(r["model"] for r in members),
             claim=", ".join(r["model"] for r in members),
             suggestion=f"Report rank ranges instead of a strict order: {ranges}.",
-            evidence={"models": [r["model"] for r in members],
-                      "scores": [r["score"] for r in members],
-                      "rank_low": [r["rank_low"] for r in members],
-                      "rank_high": [r["rank_high"] for r in members]},
+            evidence={
+                "models": [r["model"] for r in members],
+                "scores": [r["score"] for r in members],
+                "rank_low": [r["rank_low"] for r in members],
+                "rank_high": [r["rank_high"] for r in members],
+            },
         )

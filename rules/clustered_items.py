@@ -94,9 +94,16 @@ class ClusteredItems(Rule):
                 suggestion=f"Report {row['model']} as {100 * row['score']:.1f}% (95% cluster "
                 f"bootstrap CI {100 * row['ci_low']:.1f}–{100 * row['ci_high']:.1f}, {n:,} "
                 f"items in {g:,} clusters, design effect {de:.1f}).",
-                evidence={"model": row["model"], "n_items": n, "clusters": g,
-                          "design_effect": de, "effective_n": eff,
-                          "clustered_se": row["clustered_se"], "naive_se": row["se"],
-                          "ci_low": row["ci_low"], "ci_high": row["ci_high"]},
+                evidence={
+                    "model": row["model"],
+                    "n_items": n,
+                    "clusters": g,
+                    "design_effect": de,
+                    "effective_n": eff,
+                    "clustered_se": row["clustered_se"],
+                    "naive_se": row["se"],
+                    "ci_low": row["ci_low"],
+                    "ci_high": row["ci_high"],
+                },
                 severity=Severity.WARNING if de >= THRESHOLD else Severity.INFO,
             )

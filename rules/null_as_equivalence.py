@@ -76,8 +76,8 @@ class NullAsEquivalence(Rule):
         for c in claims(source, "comparison"):
             f = c.fields
             eq = (f.get("equivalence") or "").lower()
-            if not eq:
-                continue
+            if not eq or f.get("overlap") == "null":
+                continue  # equality read off overlapping intervals is overlap-fallacy's
             degrade = any(w in eq for w in _DEGRADE_WORDS)
             if f.get("significant") != "no" and not degrade:
                 continue

@@ -81,13 +81,14 @@ class PartialCredit(Rule):
         if partial.any():
             kind.append(f"{int(partial.sum()):,} of {rs.n_rows:,} rows score between 0 and 1")
         if unequal:
-            kind.append(f"max points range from {rs.max_points.min():g} to "
-                        f"{rs.max_points.max():g}")
+            kind.append(f"max points range from {rs.max_points.min():g} to {rs.max_points.max():g}")
         wording = "; ".join(
             f"{r['model']} {100 * r['score']:.1f}% (95% {r['ci_method']} CI "
             f"{100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f}"
             + (", Σ points / Σ max points" if weighted else ", mean item score")
-            + f", n = {r['n_items']:,} items)" for r in rows[:4])
+            + f", n = {r['n_items']:,} items)"
+            for r in rows[:4]
+        )
         r0 = rows[0]
         yield self.finding(
             Location(source.path, rs.line_of(first)),
@@ -97,9 +98,13 @@ class PartialCredit(Rule):
             f"{r0['ci_method']} {100 * r0['ci_low']:.1f}–{100 * r0['ci_high']:.1f})",
             claim=", ".join(r["model"] for r in rows[:4]),
             suggestion=f"Report {wording}; do not use a binomial formula for these scores.",
-            evidence={"partial_rows": int(partial.sum()), "rows": rs.n_rows,
-                      "weighted": weighted, "unequal_weights": bool(unequal),
-                      "scores": {r["model"]: r["score"] for r in rows},
-                      "ci": {r["model"]: [r["ci_low"], r["ci_high"]] for r in rows},
-                      "binomial_ci": binom},
+            evidence={
+                "partial_rows": int(partial.sum()),
+                "rows": rs.n_rows,
+                "weighted": weighted,
+                "unequal_weights": bool(unequal),
+                "scores": {r["model"]: r["score"] for r in rows},
+                "ci": {r["model"]: [r["ci_low"], r["ci_high"]] for r in rows},
+                "binomial_ci": binom,
+            },
         )

@@ -103,15 +103,21 @@ class PositionBias(Rule):
             p = 1.0 - binom_cdf(int(counts[j]) - 1, n, 1.0 / k)  # P(X >= m_j) under 1/k
             if ratios[j] < RATIO or p >= ctx.alpha:
                 continue
-            gold_counts = (np.bincount(gold[mask & (gold >= 0)], minlength=k)
-                           if gold is not None else None)
+            gold_counts = (
+                np.bincount(gold[mask & (gold >= 0)], minlength=k) if gold is not None else None
+            )
             line = rs.line_of(int(np.flatnonzero(mask)[0]))
             table = ", ".join(f"{o} {c} ({r:.1f})" for o, c, r in zip(options, counts, ratios))
-            gold_text = (f"; gold answers: " + ", ".join(
-                f"{o} {g}" for o, g in zip(options, gold_counts))) if gold_counts is not None \
+            gold_text = (
+                ("; gold answers: " + ", ".join(f"{o} {g}" for o, g in zip(options, gold_counts)))
+                if gold_counts is not None
                 else ""
-            acc_if_always = (float(gold_counts[j]) / max(int(gold_counts.sum()), 1)
-                             if gold_counts is not None else 1.0 / k)
+            )
+            acc_if_always = (
+                float(gold_counts[j]) / max(int(gold_counts.sum()), 1)
+                if gold_counts is not None
+                else 1.0 / k
+            )
             yield self.finding(
                 Location(source.path, line),
                 f"{model} chose option {options[j]} in {counts[j]} of {n} answers: over-choice "
@@ -121,9 +127,17 @@ class PositionBias(Rule):
                 suggestion=f"Score the option text or take a majority over {k} cyclic rotations "
                 f"of the options, and report {model}'s score next to its position-only "
                 f"baseline (always '{options[j]}' scores {100 * acc_if_always:.1f}% here).",
-                evidence={"model": model, "options": options, "counts": counts.tolist(),
-                          "ratios": [float(r) for r in ratios], "n": n, "k": k,
-                          "most_chosen": options[j], "p_value": p,
-                          "p_bonferroni": min(1.0, p * k), "chance_level": 1.0 / k,
-                          "gold_counts": None if gold_counts is None else gold_counts.tolist()},
+                evidence={
+                    "model": model,
+                    "options": options,
+                    "counts": counts.tolist(),
+                    "ratios": [float(r) for r in ratios],
+                    "n": n,
+                    "k": k,
+                    "most_chosen": options[j],
+                    "p_value": p,
+                    "p_bonferroni": min(1.0, p * k),
+                    "chance_level": 1.0 / k,
+                    "gold_counts": None if gold_counts is None else gold_counts.tolist(),
+                },
             )

@@ -79,8 +79,11 @@ class RowCountMismatch(Rule):
         else:
             cell = rs.model.codes.astype(np.int64) * n + rs.item.codes
             dup_cells = np.flatnonzero(mx.rows.ravel() > 1)
-            dup_rows = (np.flatnonzero(np.isin(cell, dup_cells)) if dup_cells.size
-                        else np.array([], dtype=np.int64))
+            dup_rows = (
+                np.flatnonzero(np.isin(cell, dup_cells))
+                if dup_cells.size
+                else np.array([], dtype=np.int64)
+            )
         expected = k * n
         summary = {"rows": rs.n_rows, "models": k, "items": n, "models_x_items": expected}
         for m, model in enumerate(rs.models):
@@ -96,8 +99,10 @@ class RowCountMismatch(Rule):
         by_item: dict[str, list[int]] = {}
         for r in rows:
             by_item.setdefault(rs.items[rs.item.codes[r]], []).append(rs.line_of(int(r)) or 0)
-        shown = "; ".join(f"{item} at lines {', '.join(map(str, lines))}"
-                          for item, lines in list(by_item.items())[:SHOW])
+        shown = "; ".join(
+            f"{item} at lines {', '.join(map(str, lines))}"
+            for item, lines in list(by_item.items())[:SHOW]
+        )
         more = f" and {len(by_item) - SHOW} more" if len(by_item) > SHOW else ""
         extra_lines = [ln for lines in by_item.values() for ln in lines[1:]]
         return self.finding(
@@ -109,8 +114,12 @@ class RowCountMismatch(Rule):
             suggestion=f"Delete the repeated row(s) at line(s) "
             f"{', '.join(map(str, extra_lines[:10]))} so {model} has one row per item, or add a "
             "sample / seed column if the repeats are deliberate.",
-            evidence={"model": model, "duplicated_items": list(by_item)[:50],
-                      "lines": {k: v for k, v in list(by_item.items())[:50]}, **summary},
+            evidence={
+                "model": model,
+                "duplicated_items": list(by_item)[:50],
+                "lines": {k: v for k, v in list(by_item.items())[:50]},
+                **summary,
+            },
         )
 
     def _missing(self, source, model, missing, summary) -> Finding:
@@ -130,7 +139,12 @@ class RowCountMismatch(Rule):
             claim=model,
             suggestion=f"Re-run {model} on the missing item(s) {', '.join(names)}{more}, or "
             f"report every model on the {have:,} items all of them have and say so.",
-            evidence={"model": model, "missing_items": [rs.items[i] for i in missing[:50]],
-                      "missing": int(missing.size), "items_present": int(have), **summary},
+            evidence={
+                "model": model,
+                "missing_items": [rs.items[i] for i in missing[:50]],
+                "missing": int(missing.size),
+                "items_present": int(have),
+                **summary,
+            },
             severity=Severity.WARNING,
         )

@@ -58,7 +58,7 @@ class RunDrift(Rule):
     def check_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
         runs = [s for s in sources if s.kind == "results" and s.data is not None]
         for i, first in enumerate(runs):
-            for second in runs[i + 1:]:
+            for second in runs[i + 1 :]:
                 yield from self._compare(first, second, ctx)
 
     def _compare(self, s1: Source, s2: Source, ctx: Context) -> Iterable[Finding]:
@@ -97,8 +97,9 @@ class RunDrift(Rule):
             up = int(np.sum(v2[changed] > v1[changed]))
             down = int(changed.size - up)
             p = mcnemar_exact(up, down)
-            shown = ", ".join(f"{nm} (line {ln})" if ln else nm
-                              for nm, ln in zip(names[:SHOW], lines[:SHOW]))
+            shown = ", ".join(
+                f"{nm} (line {ln})" if ln else nm for nm, ln in zip(names[:SHOW], lines[:SHOW])
+            )
             more = f" and {len(names) - SHOW} more" if len(names) > SHOW else ""
             within = abs(delta) <= half
             yield self.finding(
@@ -112,11 +113,22 @@ class RunDrift(Rule):
                 f"({100 * s_1:.1f}% and {100 * s_2:.1f}% on two runs) or pin what changed "
                 "(seed, decoding, grader, data) and re-run; treat gaps under "
                 f"{abs(100 * delta):.1f} points as noise.",
-                evidence={"model": model, "changed": int(changed.size), "items": n,
-                          "changed_items": names[:100], "lines": lines[:100],
-                          "score_first": s_1, "score_second": s_2, "diff": delta,
-                          "ci_halfwidth": half, "up": up, "down": down, "mcnemar_p": p,
-                          "first": s1.path, "second": s2.path},
+                evidence={
+                    "model": model,
+                    "changed": int(changed.size),
+                    "items": n,
+                    "changed_items": names[:100],
+                    "lines": lines[:100],
+                    "score_first": s_1,
+                    "score_second": s_2,
+                    "diff": delta,
+                    "ci_halfwidth": half,
+                    "up": up,
+                    "down": down,
+                    "mcnemar_p": p,
+                    "first": s1.path,
+                    "second": s2.path,
+                },
             )
 
 

@@ -25,8 +25,8 @@ class Underpowered(Rule):
 
     Per-item files: every pair of models whose McNemar floor 2·(1/2)^m (m discordant
     items) is at or above α can never be significant (warning); a non-significant
-    gap below the MDE at the observed discordance is information, with the items
-    needed.
+    gap below the MDE at the observed discordance is information (for the
+    comparisons with the baseline model), with the items needed.
 
     **Why.** With m discordant items the most lopsided split possible (all m one way)
     has p = 2·(1/2)^m; below six, nothing is ever significant at 0.05, so

@@ -406,3 +406,51 @@ def test_planted_items_are_found_and_untouched_ones_are_not(gsm, tmp_path, quest
     assert all(flag[i] for i in verbatim)
     assert sum(flag[i] for i in planted) / len(planted) >= 0.93
     assert sum(flag[i] for i in untouched) / len(untouched) <= 0.01
+
+
+# --- MinHash near-duplicates --------------------------------------------------------------
+
+
+def _numbers_item(k: int = 0) -> str:
+    words_ = [f"word{i}" for i in range(36)]
+    return " ".join(f"{w} {i * 7 + k}" if i % 3 == 2 else w for i, w in enumerate(words_))
+
+
+@pytest.mark.parametrize("padding", [0, 1500])
+def test_minhash_finds_an_item_with_new_numbers(tmp_path, padding):
+    item = _numbers_item()
+    changed = _numbers_item(k=1000)  # every number differs; no 5 words in a row survive
+    rng = random.Random(0)
+    pad = " ".join(f"filler{rng.randint(0, 500)}" for _ in range(padding))
+    doc = f"{pad} {changed} {pad}"
+    bench = _jsonl(tmp_path / "bench.jsonl", [{"text": item}, {"text": "other words " * 10}])
+    shard = _jsonl(tmp_path / "shard.jsonl", [{"text": doc}, {"text": pad or "nothing"}])
+    plain = run(Settings(benchmark=str(bench), corpus=[str(shard)], progress=False))
+    assert not plain.summary.items[0].contaminated
+    near = run(Settings(benchmark=str(bench), corpus=[str(shard)], minhash=True, progress=False))
+    s = near.summary.items[0]
+    # A window never lines up exactly with the item inside a long document.
+    assert s.contaminated and s.methods == ["minhash"]
+    assert s.near_duplicate >= (0.95 if not padding else 0.7)
+    assert s.example["line"] == 1 and not near.summary.items[1].contaminated
+
+
+# --- a law: the scan's longest match is the brute-force longest common run ----------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    item=st.lists(st.sampled_from("abcd"), min_size=5, max_size=25),
+    doc=st.lists(st.sampled_from("abcde"), min_size=0, max_size=40),
+)
+def test_longest_match_law(tmp_path_factory, item, doc):
+    folder = tmp_path_factory.mktemp("law")
+    got = _scan_texts(folder, [" ".join(item)], [" ".join(doc) or "z"], ngram=13, max_docs=0).items[
+        0
+    ]
+    longest = _brute_longest([w.encode() for w in item], [w.encode() for w in doc])
+    assert got.longest_match == (longest if longest >= 5 else 0)
+    assert got.dirty_ngram == (longest >= min(13, len(item)))

@@ -252,3 +252,15 @@ def test_check_runs_the_rule_from_pyproject_with_relative_paths(corpus, tmp_path
     found = [f for f in doc["findings"] if f["name"] == "contamination"]
     assert len(found) == 40 and found[0]["file"] == "data/bench.jsonl"
     assert doc["results"]["contamination"][0]["contaminated"] == 40
+
+
+def test_the_command_module_keeps_startup_light():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, benchaudit.cli, benchaudit.contamination.cli;"
+        "print(sorted(m for m in ('numpy', 'pandas', 'ray', 'datasketch') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -33,6 +33,7 @@ MINE = [
 
 def test_ligatures_and_hyphenation():
     assert fix_ligatures("ﬁrst eﬀect ﬂow") == "first effect flow"
+    assert fix_ligatures("1 - (1 - p\u0302p\u0302)^k") == "1 - (1 - p\u0302)^k"
     lines = join_hyphenated(
         ["a clear improve-", "ment on the task", "state-of-the-", "art results"]
     )

@@ -88,15 +88,17 @@ def test_mde_and_floor(tmp_path):
 
 def test_700_ones_300_zeros(tmp_path):
     p = tmp_path / "s.csv"
-    p.write_text("model,item,correct\n" + "".join(
-        f"m,i{i},{int(i < 700)}\n" for i in range(1000)))
+    p.write_text("model,item,correct\n" + "".join(f"m,i{i},{int(i < 700)}\n" for i in range(1000)))
     a, _ = run(p)
     r = a.models[0]
     assert r["score"] == 0.7 and r["ci_method"] == "wilson"
     assert (r["ci_high"] - r["ci_low"]) / 2 == pytest.approx(0.0284, abs=5e-4)
     # The same data as graded scores gets the bootstrap, within 0.004 of the normal bounds.
-    p.write_text("model,item,score\n" + "".join(
-        f"m,i{i},{1.0 if i < 700 else 0.0}\n" for i in range(1000)) + "m,extra,0.7\n")
+    p.write_text(
+        "model,item,score\n"
+        + "".join(f"m,i{i},{1.0 if i < 700 else 0.0}\n" for i in range(1000))
+        + "m,extra,0.7\n"
+    )
     r = run(p)[0].models[0]
     assert r["ci_method"] == "bootstrap"
     assert abs(r["ci_low"] - 0.6716) < 0.004 and abs(r["ci_high"] - 0.7284) < 0.004
@@ -105,8 +107,10 @@ def test_700_ones_300_zeros(tmp_path):
 def test_clusters_of_identical_outcomes(tmp_path):
     p = tmp_path / "s.csv"
     outcome = [1, 0, 1, 1, 0, 0, 1, 0]
-    p.write_text("model,item,passage,correct\n" + "".join(
-        f"m,q{c}-{j},P{c},{outcome[c]}\n" for c in range(8) for j in range(10)))
+    p.write_text(
+        "model,item,passage,correct\n"
+        + "".join(f"m,q{c}-{j},P{c},{outcome[c]}\n" for c in range(8) for j in range(10))
+    )
     a, _ = run(p)
     r = a.models[0]
     assert r["design_effect"] == pytest.approx(10.0)
@@ -143,8 +147,9 @@ def test_seeds_get_a_t_interval(tmp_path):
 
 def test_points_weighted_score(tmp_path):
     p = tmp_path / "s.csv"
-    p.write_text("model,item,points,max_points\na,1,2,4\na,2,1,1\na,3,3,5\n"
-                 "b,1,4,4\nb,2,0,1\nb,3,5,5\n")
+    p.write_text(
+        "model,item,points,max_points\na,1,2,4\na,2,1,1\na,3,3,5\nb,1,4,4\nb,2,0,1\nb,3,5,5\n"
+    )
     a, _ = run(p)
     m = {r["model"]: r for r in a.models}
     assert m["a"]["score"] == pytest.approx(6 / 10) and m["b"]["score"] == pytest.approx(9 / 10)
@@ -185,14 +190,20 @@ def test_rank_groups(tmp_path):
 # --- real data: four GSM8K systems -------------------------------------------------------------
 
 GSM8K = DATA / "gsm8k_4systems.csv"
-FACTS = {"6b_finetuning": (286, "19.54–23.99"), "6b_verification": (515, "36.45–41.71"),
-         "175b_finetuning": (458, "32.20–37.33"), "175b_verification": (742, "53.56–58.91")}
-PAIRS = {("6b_finetuning", "6b_verification"): (64, 293, 3.9e-36),
-         ("6b_finetuning", "175b_finetuning"): (88, 260, 7.5e-21),
-         ("6b_finetuning", "175b_verification"): (43, 499, 1.7e-99),
-         ("6b_verification", "175b_finetuning"): (209, 152, 0.0032),
-         ("6b_verification", "175b_verification"): (79, 306, 1.2e-32),
-         ("175b_finetuning", "175b_verification"): (76, 360, 2.9e-45)}
+FACTS = {
+    "6b_finetuning": (286, "19.54–23.99"),
+    "6b_verification": (515, "36.45–41.71"),
+    "175b_finetuning": (458, "32.20–37.33"),
+    "175b_verification": (742, "53.56–58.91"),
+}
+PAIRS = {
+    ("6b_finetuning", "6b_verification"): (64, 293, 3.9e-36),
+    ("6b_finetuning", "175b_finetuning"): (88, 260, 7.5e-21),
+    ("6b_finetuning", "175b_verification"): (43, 499, 1.7e-99),
+    ("6b_verification", "175b_finetuning"): (209, 152, 0.0032),
+    ("6b_verification", "175b_verification"): (79, 306, 1.2e-32),
+    ("175b_finetuning", "175b_verification"): (76, 360, 2.9e-45),
+}
 
 
 def test_gsm8k_wilson_equals_statsmodels():
@@ -223,8 +234,7 @@ def test_gsm8k_pairing_beats_overlapping_intervals():
     m = {r["model"]: r for r in a.models}
     ver, ft = m["6b_verification"], m["175b_finetuning"]
     assert ver["ci_low"] < ft["ci_high"]  # the separate intervals overlap
-    c = next(c for c in a.comparisons if (c["a"], c["b"]) == ("6b_verification",
-                                                             "175b_finetuning"))
+    c = next(c for c in a.comparisons if (c["a"], c["b"]) == ("6b_verification", "175b_finetuning"))
     assert c["ci_low"] > 0 and c["p_value"] < 0.01
     assert round(100 * c["diff"], 1) == 4.3
 
@@ -248,8 +258,10 @@ def test_results_in_json_have_the_design_shape(tmp_path):
 def test_report_is_deterministic(tmp_path):
     p = tmp_path / "s.csv"
     rng = np.random.default_rng(1)
-    p.write_text("model,item,score\n" + "".join(
-        f"{m},q{i},{rng.choice([0, 0.5, 1])}\n" for m in ("a", "b") for i in range(60)))
+    p.write_text(
+        "model,item,score\n"
+        + "".join(f"{m},q{i},{rng.choice([0, 0.5, 1])}\n" for m in ("a", "b") for i in range(60))
+    )
     first = CliRunner().invoke(main, ["check", str(p), "--format", "json", "--seed", "3"]).output
     second = CliRunner().invoke(main, ["check", str(p), "--format", "json", "--seed", "3"]).output
     assert first == second

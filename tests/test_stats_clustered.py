@@ -41,8 +41,9 @@ def test_clustered_se_matches_statsmodels_ols_cluster():
     rng = np.random.default_rng(1)
     c = np.repeat(np.arange(30), 7)
     x = (rng.normal(size=30)[c] + rng.normal(size=c.size) > 0).astype(float)
-    fit = sm.OLS(x, np.ones_like(x)).fit(cov_type="cluster", cov_kwds={"groups": c,
-                                                                      "use_correction": False})
+    fit = sm.OLS(x, np.ones_like(x)).fit(
+        cov_type="cluster", cov_kwds={"groups": c, "use_correction": False}
+    )
     assert clustered_se(x, c) == pytest.approx(float(fit.bse[0]), rel=1e-9)
 
 
@@ -57,8 +58,9 @@ def test_bootstrap_worked_example():
 def test_bootstrap_matches_scipy():
     rng = np.random.default_rng(2)
     x = rng.beta(2, 3, size=400)
-    ref = stats.bootstrap((x,), np.mean, n_resamples=10000, batch=1000, method="percentile",
-                          random_state=0).confidence_interval
+    ref = stats.bootstrap(
+        (x,), np.mean, n_resamples=10000, batch=1000, method="percentile", random_state=0
+    ).confidence_interval
     lo, hi = bootstrap_mean_ci(x, seed=5)
     assert lo == pytest.approx(ref.low, abs=0.003) and hi == pytest.approx(ref.high, abs=0.003)
 

@@ -28,8 +28,20 @@ def test_mcnemar_worked_numbers():
     assert mcnemar_exact(1, 1) == 1.0  # doubled tail capped at 1
 
 
-@pytest.mark.parametrize("b,c", [(30, 15), (17, 0), (45, 87), (64, 293), (209, 152),
-                                 (43, 499), (3, 4), (2000, 2100), (3100, 2950)])
+@pytest.mark.parametrize(
+    "b,c",
+    [
+        (30, 15),
+        (17, 0),
+        (45, 87),
+        (64, 293),
+        (209, 152),
+        (43, 499),
+        (3, 4),
+        (2000, 2100),
+        (3100, 2950),
+    ],
+)
 def test_mcnemar_matches_statsmodels_and_scipy(b, c):
     table = [[100, b], [c, 100]]
     ref = mcnemar(table, exact=True).pvalue
@@ -95,8 +107,11 @@ def test_sign_flip_is_seeded_and_matches_scipy():
     p1 = sign_flip_test(d, resamples=4000, seed=7)
     assert p1 == sign_flip_test(d, resamples=4000, seed=7)
     ref = permutation_test(
-        (d,), lambda x, axis: np.mean(x, axis=axis), permutation_type="samples",
-        n_resamples=20000, random_state=1,
+        (d,),
+        lambda x, axis: np.mean(x, axis=axis),
+        permutation_type="samples",
+        n_resamples=20000,
+        random_state=1,
     ).pvalue
     assert p1 == pytest.approx(ref, abs=0.02)
 

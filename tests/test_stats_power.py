@@ -13,8 +13,17 @@ from benchaudit.stats.power import (
 )
 
 
-@pytest.mark.parametrize("p1,p2,n", [(0.5, 0.6, 388), (0.8, 0.85, 906), (0.7, 0.75, 1251),
-                                     (0.9, 0.92, 3213), (0.7, 0.72, 8080), (0.5, 0.52, 9806)])
+@pytest.mark.parametrize(
+    "p1,p2,n",
+    [
+        (0.5, 0.6, 388),
+        (0.8, 0.85, 906),
+        (0.7, 0.75, 1251),
+        (0.9, 0.92, 3213),
+        (0.7, 0.72, 8080),
+        (0.5, 0.52, 9806),
+    ],
+)
 def test_required_n_table(p1, p2, n):
     assert required_n(p1, p2) == n
     assert required_n(p2, p1) == n

@@ -9,8 +9,9 @@ from scipy.stats import binom
 from benchaudit.stats.selection import expected_max_binomial, winners_curse_inflation
 
 
-@pytest.mark.parametrize("k,points", [(2, 1.16), (5, 2.37), (10, 3.13), (20, 3.79),
-                                      (50, 4.55), (100, 5.06)])
+@pytest.mark.parametrize(
+    "k,points", [(2, 1.16), (5, 2.37), (10, 3.13), (20, 3.79), (50, 4.55), (100, 5.06)]
+)
 def test_table(k, points):
     assert 100 * winners_curse_inflation(k, 0.70, 500) == pytest.approx(points, abs=0.005)
 

@@ -38,9 +38,16 @@ def test_long_csv(tmp_path):
     assert _kind(p) == "results"
 
 
-@pytest.mark.parametrize("header", ["Model,Question_ID,Is_Correct", "system,doc_id,acc",
-                                    "model_name,task_id,passed", "name,example_id,exact_match",
-                                    "MODEL,item,accuracy"])
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Model,Question_ID,Is_Correct",
+        "system,doc_id,acc",
+        "model_name,task_id,passed",
+        "name,example_id,exact_match",
+        "MODEL,item,accuracy",
+    ],
+)
 def test_column_spellings(tmp_path, header):
     p = tmp_path / "scores.csv"
     p.write_text(header + "\nm1,1,1\nm1,2,0\nm2,1,1\nm2,2,1\n")
@@ -54,12 +61,25 @@ def test_tsv_jsonl_parquet_agree(tmp_path):
     import pyarrow.parquet as pq
 
     rows = [("a", "q1", 1), ("a", "q2", 0), ("b", "q1", 1), ("b", "q2", 1)]
-    (tmp_path / "s.tsv").write_text("model\titem\tscore\n" + "".join(
-        f"{m}\t{i}\t{s}\n" for m, i, s in rows))
-    (tmp_path / "s.jsonl").write_text("".join(
-        json.dumps({"model": m, "doc_id": int(i[1:]), "acc": bool(s)}) + "\n" for m, i, s in rows))
-    pq.write_table(pa.table({"model": [r[0] for r in rows], "item": [r[1] for r in rows],
-                             "correct": [r[2] for r in rows]}), tmp_path / "s.parquet")
+    (tmp_path / "s.tsv").write_text(
+        "model\titem\tscore\n" + "".join(f"{m}\t{i}\t{s}\n" for m, i, s in rows)
+    )
+    (tmp_path / "s.jsonl").write_text(
+        "".join(
+            json.dumps({"model": m, "doc_id": int(i[1:]), "acc": bool(s)}) + "\n"
+            for m, i, s in rows
+        )
+    )
+    pq.write_table(
+        pa.table(
+            {
+                "model": [r[0] for r in rows],
+                "item": [r[1] for r in rows],
+                "correct": [r[2] for r in rows],
+            }
+        ),
+        tmp_path / "s.parquet",
+    )
     got = []
     for name in ("s.tsv", "s.jsonl", "s.parquet"):
         path = tmp_path / name
@@ -80,8 +100,10 @@ def test_wide_form(tmp_path):
 
 def test_points_and_optional_roles(tmp_path):
     p = tmp_path / "s.csv"
-    p.write_text("model,item,passage,seed,points,max_points,chosen,gold\n"
-                 "a,1,p1,0,2,4,A,A\na,2,p1,0,1,1,B,A\n")
+    p.write_text(
+        "model,item,passage,seed,points,max_points,chosen,gold\n"
+        "a,1,p1,0,2,4,A,A\na,2,p1,0,1,1,B,A\n"
+    )
     rs = _read(p)
     assert rs.max_points.tolist() == [4, 1] and rs.score.tolist() == [2, 1]
     assert rs.cluster.labels == ["p1"] and rs.seed is not None
@@ -139,8 +161,14 @@ BAD = {
     "bad.jsonl": (b'{"model": "a", "item": 1, "correct": 1}\n{"model": oops}\n', "invalid JSON"),
     "bad.parquet": (b"PAR1 not really parquet PAR1", None),
 }
-LINES = {"ragged.csv": 3, "latin1.csv": 2, "words.csv": 3, "nan.csv": 3, "negative.csv": 2,
-         "bad.jsonl": 2}
+LINES = {
+    "ragged.csv": 3,
+    "latin1.csv": 2,
+    "words.csv": 3,
+    "nan.csv": 3,
+    "negative.csv": 2,
+    "bad.jsonl": 2,
+}
 
 
 @pytest.mark.parametrize("name", sorted(BAD))
@@ -150,8 +178,10 @@ def test_bad_input_exits_2_with_one_line(tmp_path, name):
         content = b"model,item,correct\n"
     p = tmp_path / name
     p.write_bytes(content)
-    result = CliRunner().invoke(main, ["check", str(p), "--kind", "results"]
-                                if name.endswith(".parquet") else ["check", str(p)])
+    result = CliRunner().invoke(
+        main,
+        ["check", str(p), "--kind", "results"] if name.endswith(".parquet") else ["check", str(p)],
+    )
     assert result.exit_code == 2, result.output
     err = result.stderr if hasattr(result, "stderr") else result.output
     lines = [ln for ln in err.strip().splitlines() if ln.strip()]
@@ -173,8 +203,10 @@ def test_reader_module_imports_no_heavy_library():
     import subprocess
     import sys
 
-    code = ("import sys, benchaudit.inputs.tabular; "
-            "print(any(m in sys.modules for m in ('numpy', 'pyarrow', 'pandas', 'scipy')))")
+    code = (
+        "import sys, benchaudit.inputs.tabular; "
+        "print(any(m in sys.modules for m in ('numpy', 'pyarrow', 'pandas', 'scipy')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

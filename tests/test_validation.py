@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from benchaudit import validation as v
+from benchaudit.validation import report
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -212,6 +213,24 @@ def test_winners_curse_matches_simulation(sections):
         assert abs(sim - exact) <= 4 * se, (k, sim, exact)
 
 
+# --- 7. the per-item analysis end to end ---------------------------------------------------
+
+
+def test_analysis_reports_hold_their_levels_on_null_data(sections):
+    for r in sections["7"].data["runs"]:
+        assert 0.93 <= r.model_cover <= 0.97, (r.design, r.model_cover)
+        assert 0.93 <= r.diff_cover <= 0.97, (r.design, r.diff_cover)
+        if r.exact_test:
+            assert r.reject <= v.ALPHA + 0.015, (r.design, r.reject)
+        else:
+            assert abs(r.reject - v.ALPHA) <= 0.015, (r.design, r.reject)
+        assert r.reject_se <= 0.005
+        assert r.fwer <= v.ALPHA + 0.015, (r.design, r.fwer)
+    binary, graded = sections["7"].data["runs"]
+    assert (binary.interval, binary.test) == ("wilson", "mcnemar-exact")
+    assert (graded.interval, graded.test) == ("bootstrap", "sign-flip-permutation")
+
+
 # --- the published table -------------------------------------------------------------------
 
 
@@ -231,6 +250,6 @@ def test_quick_run_writes_a_report_and_check_detects_changes(tmp_path, monkeypat
     assert "Quick run" in text
     assert "OUT OF TOLERANCE" not in text
     # --check compares a fresh run with the file (here a changed one) and leaves it alone.
-    monkeypatch.setattr(v, "run", lambda quick=False: [])
+    monkeypatch.setattr(report, "run", lambda quick=False: [])
     assert v.main(["--quick", "--output", str(out), "--check"]) == 1
     assert out.read_text(encoding="utf-8") == text

@@ -44,7 +44,8 @@ class ItemMatrix:
             for m in range(self.n_models):  # row by row: no M x N temporaries
                 v = self.value[m]
                 out[m] = not self.weighted and bool(
-                    np.all((v == 0.0) | (v == 1.0) | ~self.present[m]))
+                    np.all((v == 0.0) | (v == 1.0) | ~self.present[m])
+                )
             cached = self._binary = out
         return cached
 
@@ -59,6 +60,10 @@ CHUNK = 1 << 21
 
 def build(rs: ResultSet, rows_mask: np.ndarray | None = None) -> ItemMatrix:
     """Average the rows of each (model, item) cell; ``rows_mask`` selects rows (one seed)."""
+    if (rs.model.codes < 0).any() or (rs.item.codes < 0).any():
+        # Rows without a model or an item (possible from harness files) cannot be placed.
+        keep = (rs.model.codes >= 0) & (rs.item.codes >= 0)
+        rows_mask = keep if rows_mask is None else rows_mask & keep
     if rows_mask is None and rs.max_points is None:
         fast = _build_single(rs)
         if fast is not None:
@@ -141,7 +146,7 @@ def first_rows(codes: np.ndarray, k: int, chunk: int = 1 << 21) -> np.ndarray:
     n = len(codes)
     first = np.full(k, n, dtype=np.int64)
     for start in range(0, n, chunk):
-        part = codes[start:start + chunk]
+        part = codes[start : start + chunk]
         idx = np.arange(start, start + len(part), dtype=np.int64)
         if part.size and part.min() < 0:
             keep = part >= 0

@@ -90,8 +90,14 @@ def _seed_values(rs: ResultSet) -> list[ItemMatrix] | None:
     return [build(rs, rs.seed.codes == s) for s in range(len(rs.seed.labels))]
 
 
-def _model_rows(rs: ResultSet, mx: ItemMatrix, seeds: list[ItemMatrix] | None, seed: int,
-                resamples: int, conf: float) -> tuple[list[dict[str, Any]], dict]:
+def _model_rows(
+    rs: ResultSet,
+    mx: ItemMatrix,
+    seeds: list[ItemMatrix] | None,
+    seed: int,
+    resamples: int,
+    conf: float,
+) -> tuple[list[dict[str, Any]], dict]:
     rows = []
     seed_scores: dict[str, list[float]] = {}
     binary = mx.binary_rows()
@@ -102,8 +108,7 @@ def _model_rows(rs: ResultSet, mx: ItemMatrix, seeds: list[ItemMatrix] | None, s
         x = (mx.value[m] if n == mx.n_items else mx.value[m, mask]).astype(np.float64)
         row: dict[str, Any] = {"file": rs.path, "model": name, "n_items": n}
         if n == 0:
-            rows.append({**row, "score": None, "ci_low": None, "ci_high": None,
-                         "ci_method": None})
+            rows.append({**row, "score": None, "ci_low": None, "ci_high": None, "ci_method": None})
             continue
         if mx.weighted:
             pts, mxp = mx.points[m, mask], mx.max_points[m, mask]
@@ -113,8 +118,9 @@ def _model_rows(rs: ResultSet, mx: ItemMatrix, seeds: list[ItemMatrix] | None, s
         se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
         if mx.weighted:
             se = se * float(mx.weight_scale * n / mx.max_points[m, mask].sum())
-        row.update(score=score, ci_low=None, ci_high=None, ci_method=None,
-                   n_rows=int(row_counts[m]), se=se)
+        row.update(
+            score=score, ci_low=None, ci_high=None, ci_method=None, n_rows=int(row_counts[m]), se=se
+        )
         per_item = mx.rows[m] if n == mx.n_items else mx.rows[m, mask]
         if per_item.max() > 1:
             row["samples_per_item"] = float(per_item.mean())
@@ -123,9 +129,12 @@ def _model_rows(rs: ResultSet, mx: ItemMatrix, seeds: list[ItemMatrix] | None, s
             clusters = mx.item_cluster[mask]
             g = int(np.unique(clusters).size)
             cse = cl.clustered_se(x, clusters, small_sample=True) if g > 1 else float("nan")
-            row.update(n_clusters=g, clustered_se=cse * (1 if not mx.weighted else
-                       mx.weight_scale * n / mx.max_points[m, mask].sum()),
-                       design_effect=cl.design_effect(x, clusters))
+            row.update(
+                n_clusters=g,
+                clustered_se=cse
+                * (1 if not mx.weighted else mx.weight_scale * n / mx.max_points[m, mask].sum()),
+                design_effect=cl.design_effect(x, clusters),
+            )
         if seeds is not None:
             per_seed = []
             item_ses = []
@@ -134,14 +143,21 @@ def _model_rows(rs: ResultSet, mx: ItemMatrix, seeds: list[ItemMatrix] | None, s
                 if sk.any():
                     xs = sm.value[m, sk]
                     per_seed.append(float(xs.mean()))
-                    item_ses.append(float(xs.std(ddof=1) / math.sqrt(xs.size)) if xs.size > 1
-                                    else 0.0)
+                    item_ses.append(
+                        float(xs.std(ddof=1) / math.sqrt(xs.size)) if xs.size > 1 else 0.0
+                    )
             seed_scores[name] = per_seed
             row["seeds"] = len(per_seed)
             if len(per_seed) >= 2:
                 mean, lo, hi, sd = t_interval(per_seed, conf)
-                row.update(score=mean, ci_low=lo, ci_high=hi, ci_method="t-over-seeds",
-                           seed_sd=sd, item_se=float(np.mean(item_ses)))
+                row.update(
+                    score=mean,
+                    ci_low=lo,
+                    ci_high=hi,
+                    ci_method="t-over-seeds",
+                    seed_sd=sd,
+                    item_se=float(np.mean(item_ses)),
+                )
                 rows.append(row)
                 continue
         if clusters is not None and row["n_clusters"] > 1:
@@ -150,8 +166,14 @@ def _model_rows(rs: ResultSet, mx: ItemMatrix, seeds: list[ItemMatrix] | None, s
             lo, hi = cl.cluster_bootstrap_ci(v, clusters, resamples, conf, seed, weights=w)
             method = "cluster-bootstrap"
         elif mx.weighted:
-            lo, hi = cl.cluster_bootstrap_ci(mx.points[m, mask], np.arange(n), resamples, conf,
-                                             seed, weights=mx.max_points[m, mask])
+            lo, hi = cl.cluster_bootstrap_ci(
+                mx.points[m, mask],
+                np.arange(n),
+                resamples,
+                conf,
+                seed,
+                weights=mx.max_points[m, mask],
+            )
             method = "bootstrap"
         elif binary[m]:
             lo, hi = wilson(int(round(x.sum())), n, conf)
@@ -227,8 +249,9 @@ def _popcount_pairs(value: np.ndarray, present: np.ndarray) -> dict[str, np.ndar
     return {"n": n, "sa": sa, "xx": xx}
 
 
-def _comparisons(rs: ResultSet, mx: ItemMatrix, seed: int, resamples: int, alpha: float
-                 ) -> tuple[list[dict[str, Any]], dict[str, np.ndarray]]:
+def _comparisons(
+    rs: ResultSet, mx: ItemMatrix, seed: int, resamples: int, alpha: float
+) -> tuple[list[dict[str, Any]], dict[str, np.ndarray]]:
     k = mx.n_models
     if k < 2:
         return [], {}
@@ -276,7 +299,7 @@ def _comparisons(rs: ResultSet, mx: ItemMatrix, seed: int, resamples: int, alpha
         disc = n10 + n01
         p = mcnemar_exact_many(n10, n01)
         test = np.full(ia.size, "mcnemar-exact", dtype=object)
-        floor = np.minimum(1.0, 2.0 * 0.5 ** disc)
+        floor = np.minimum(1.0, 2.0 * 0.5**disc)
         mde = (za + zb) * np.sqrt(disc / nn) / np.sqrt(nn)
     else:
         p, test, floor, disc = _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples)
@@ -291,14 +314,21 @@ def _comparisons(rs: ResultSet, mx: ItemMatrix, seed: int, resamples: int, alpha
         if not ok[j]:
             continue
         row = {
-            "file": rs.path, "a": names[ia[j]], "b": names[ib[j]],
-            "n_items": int(n[j]), "diff": float(diff[j]),
-            "ci_low": float(diff[j] - half[j]), "ci_high": float(diff[j] + half[j]),
-            "p_value": float(p[j]), "test": str(test[j]), "p_adjusted": float(adj[j]),
+            "file": rs.path,
+            "a": names[ia[j]],
+            "b": names[ib[j]],
+            "n_items": int(n[j]),
+            "diff": float(diff[j]),
+            "ci_low": float(diff[j] - half[j]),
+            "ci_high": float(diff[j] + half[j]),
+            "p_value": float(p[j]),
+            "test": str(test[j]),
+            "p_adjusted": float(adj[j]),
             "discordant": int(disc[j]) if binary else None,
             "a_only": int(n10[j]) if binary else None,
             "b_only": int(n01[j]) if binary else None,
-            "mde": float(mde[j]), "p_floor": float(floor[j]),
+            "mde": float(mde[j]),
+            "p_floor": float(floor[j]),
             "unpaired_ci_low": float(diff[j] - u_half[j]),
             "unpaired_ci_high": float(diff[j] + u_half[j]),
             "unpaired_p": float(u_p[j]),
@@ -308,8 +338,18 @@ def _comparisons(rs: ResultSet, mx: ItemMatrix, seed: int, resamples: int, alpha
                 row.pop(key)
             row["nonzero_diffs"] = int(disc[j])
         rows.append(row)
-    pairs = {"ia": ia, "ib": ib, "n": n, "diff": diff, "half": half, "p": p, "p_adj": adj,
-             "disc": disc, "mde": mde, "floor": floor}
+    pairs = {
+        "ia": ia,
+        "ib": ib,
+        "n": n,
+        "diff": diff,
+        "half": half,
+        "p": p,
+        "p_adj": adj,
+        "disc": disc,
+        "mde": mde,
+        "floor": floor,
+    }
     return rows, pairs
 
 
@@ -342,8 +382,9 @@ def _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples):
 # --- ranks and the reporting table ------------------------------------------------------
 
 
-def rank_groups(scores: list[float], k: int, pairs: dict[str, np.ndarray], alpha: float
-                ) -> list[dict[str, Any]]:
+def rank_groups(
+    scores: list[float], k: int, pairs: dict[str, np.ndarray], alpha: float
+) -> list[dict[str, Any]]:
     """Rank ranges from the Holm-adjusted pairwise tests, and groups the data cannot order."""
     better = np.zeros((k, k), dtype=bool)  # better[i, j]: i significantly above j
     if pairs:
@@ -370,15 +411,25 @@ def rank_groups(scores: list[float], k: int, pairs: dict[str, np.ndarray], alpha
     return out
 
 
-def _baseline_rows(rs: ResultSet, models: list[dict], comps: list[dict], base: str
-                   ) -> list[dict[str, Any]]:
+def _baseline_rows(
+    rs: ResultSet, models: list[dict], comps: list[dict], base: str
+) -> list[dict[str, Any]]:
     by_pair = {(c["a"], c["b"]): c for c in comps}
     rows = []
     for r in models:
-        row = {"file": rs.path, "model": r["model"], "score": r["score"],
-               "ci_low": r["ci_low"], "ci_high": r["ci_high"], "baseline": base,
-               "delta": None, "delta_low": None, "delta_high": None, "p_value": None,
-               "test": None}
+        row = {
+            "file": rs.path,
+            "model": r["model"],
+            "score": r["score"],
+            "ci_low": r["ci_low"],
+            "ci_high": r["ci_high"],
+            "baseline": base,
+            "delta": None,
+            "delta_low": None,
+            "delta_high": None,
+            "p_value": None,
+            "test": None,
+        }
         if r["model"] != base:
             c = by_pair.get((r["model"], base))
             sign = 1.0
@@ -386,8 +437,13 @@ def _baseline_rows(rs: ResultSet, models: list[dict], comps: list[dict], base: s
                 c, sign = by_pair.get((base, r["model"])), -1.0
             if c is not None:
                 lo, hi = sign * c["ci_low"], sign * c["ci_high"]
-                row.update(delta=sign * c["diff"], delta_low=min(lo, hi), delta_high=max(lo, hi),
-                           p_value=c["p_value"], test=c["test"])
+                row.update(
+                    delta=sign * c["diff"],
+                    delta_low=min(lo, hi),
+                    delta_high=max(lo, hi),
+                    p_value=c["p_value"],
+                    test=c["test"],
+                )
         row["accuracy"] = _pct_interval(r["score"], r["ci_low"], r["ci_high"])
         row["delta_points"] = _points_interval(row["delta"], row["delta_low"], row["delta_high"])
         rows.append(row)
@@ -412,8 +468,9 @@ def setup_line(s: dict[str, Any]) -> str:
     """The setup sentence under a reporting table."""
     parts = [f"n = {s['items']:,} items ({s['clusters']:,} clusters)"]
     spi = s["samples_per_item"]
-    parts.append(f"{spi:g} sample(s) per item averaged within the item" if spi > 1
-                 else "1 sample per item")
+    parts.append(
+        f"{spi:g} sample(s) per item averaged within the item" if spi > 1 else "1 sample per item"
+    )
     parts.append(f"{s['seeds']} seed(s)")
     text = ", ".join(parts) + f", {s['models']} model(s), {s['rows']:,} rows."
     text += f" Per-model interval: {s['interval'] or '-'}, {100 * s['confidence']:g}%."
@@ -425,8 +482,9 @@ def setup_line(s: dict[str, Any]) -> str:
     return text
 
 
-def _analyse(rs: ResultSet, seed: int, resamples: int, alpha: float,
-             baseline_model: str | None) -> Analysis:
+def _analyse(
+    rs: ResultSet, seed: int, resamples: int, alpha: float, baseline_model: str | None
+) -> Analysis:
     conf = 1 - alpha
     mx = build(rs)
     seeds = _seed_values(rs)
@@ -439,20 +497,32 @@ def _analyse(rs: ResultSet, seed: int, resamples: int, alpha: float,
     methods = sorted({r["ci_method"] for r in models if r["ci_method"]})
     per_item = mx.rows[mx.present]
     setup = {
-        "file": rs.path, "models": len(rs.models), "items": mx.n_items, "rows": rs.n_rows,
+        "file": rs.path,
+        "models": len(rs.models),
+        "items": mx.n_items,
+        "rows": rs.n_rows,
         "clusters": int(np.unique(mx.item_cluster[mx.item_cluster >= 0]).size)
-        if mx.item_cluster is not None else mx.n_items,
+        if mx.item_cluster is not None
+        else mx.n_items,
         "samples_per_item": float(per_item.mean()) if per_item.size else 0.0,
         "seeds": len(rs.seed.labels) if rs.seed is not None else 1,
         "interval": ", ".join(methods),
         "paired_test": ", ".join(sorted({c["test"] for c in comps})) or None,
-        "resamples": resamples if any(m != "wilson" for m in methods) or not
-        bool(mx.binary_rows().all()) else None,
-        "rng_seed": seed, "confidence": conf, "baseline": base,
+        "resamples": resamples
+        if any(m != "wilson" for m in methods) or not bool(mx.binary_rows().all())
+        else None,
+        "rng_seed": seed,
+        "confidence": conf,
+        "baseline": base,
     }
     setup["line"] = setup_line(setup)
     return Analysis(
-        path=rs.path, matrix=mx, models=models, comparisons=comps,
+        path=rs.path,
+        matrix=mx,
+        models=models,
+        comparisons=comps,
         baseline=_baseline_rows(rs, models, comps, base) if len(models) > 1 else [],
-        setup=setup, pairs=pairs, seed_scores=seed_scores,
+        setup=setup,
+        pairs=pairs,
+        seed_scores=seed_scores,
     )

@@ -6,14 +6,14 @@ n-gram's key is a 64-bit polynomial hash of its ids, finished with the
 splitmix64 mixer: deterministic in every process (no ``hash()`` of str), and
 computed for all positions of a corpus batch with a few numpy passes. Keys
 sit in a sorted array; each key points at the (item, position) entries that
-carry it. Every corpus hit is re-checked id by id, so a hash collision can
-never produce a match.
+carry it. Every corpus hit is re-checked id by id, and every match read back
+from the document's bytes, so a hash collision can never produce a match.
 
 The scan unit is the ``unit``-gram (5 words by default): every longer match
 (PaLM's 8-grams, GPT-3's 13-grams, the longest match) is a chain of
 unit-grams on one diagonal, and a short unit keeps the stretches between
-edited words visible to the coverage measure. Items shorter than the unit are indexed as one whole-item
-gram.
+edited words visible to the coverage measure. Items shorter than the unit
+are indexed as one whole-item gram.
 """
 
 from __future__ import annotations
@@ -73,11 +73,11 @@ def gram_hashes(ids: np.ndarray, lengths: Sequence[int]) -> dict[int, np.ndarray
 
 
 def gram_keys_at(x: np.ndarray, starts: np.ndarray, n: int) -> np.ndarray:
-    """Keys of the n-grams of uint64 ids ``x`` starting at ``starts`` (as :func:`gram_hashes`)."""
+    """Keys of the n-grams of ids ``x`` starting at ``starts`` (as :func:`gram_hashes`)."""
     with np.errstate(over="ignore"):
-        h = x[starts]
+        h = x[starts].astype(np.uint64)
         for j in range(1, n):
-            h = h * MULT + x[starts + j]
+            h = h * MULT + x[starts + j].astype(np.uint64)
         return mix(h ^ (_LEN * np.uint64(n)))
 
 
@@ -89,7 +89,7 @@ class NgramIndex:
     ngram: int
     unit: int
     vocab: dict[bytes, int]
-    sep_id: int  # an id no word has (vocabulary size + 1)
+    sep_id: int  # vocabulary size + 1: ids from here on are free for placeholders
     flat: np.ndarray  # int32 ids of all items, concatenated
     offsets: np.ndarray  # int64, len(items)+1
     lengths: list[int]  # gram lengths hashed on the corpus side

@@ -52,8 +52,19 @@ class MinHashIndex:
     lsh: object
     item_sets: dict[tuple[int, int], np.ndarray]  # (item, part) -> sorted unique shingles
     all_keys: np.ndarray  # sorted union of every item's shingles
-    window: int
+    windows: list[int]  # window lengths (in shingles) used over long documents
     threshold: float
+
+
+def window_sizes(sizes: list[int]) -> list[int]:
+    """A few window lengths covering the item sizes: the 10th, 50th and 90th percentile and
+    the largest, rounded to steps of 25% so that similar sizes share one window."""
+    sizes = [n for n in sizes if n >= 5]
+    if not sizes:
+        return [5]
+    qs = np.quantile(np.array(sizes, dtype=float), [0.1, 0.5, 0.9, 1.0])
+    steps = np.round(np.log(qs) / np.log(1.25))
+    return sorted({max(5, int(round(1.25**k))) for k in steps})
 
 
 def build_minhash(index: NgramIndex, threshold: float = THRESHOLD) -> MinHashIndex:
@@ -74,14 +85,27 @@ def build_minhash(index: NgramIndex, threshold: float = THRESHOLD) -> MinHashInd
             keys = np.unique(gram_hashes(x, [SHINGLE])[SHINGLE])
             sets[(i, part)] = keys
             lsh.insert((i, part), _sketch(keys))
-    sizes = [len(v) for (_, part), v in sets.items() if part == 0]
-    window = max(5, int(np.median(sizes))) if sizes else 5
+    windows = window_sizes([len(v) for v in sets.values()])
     all_keys = np.unique(np.concatenate(list(sets.values()))) if sets else np.zeros(0, np.uint64)
     mh = MinHashIndex(
-        lsh=lsh, item_sets=sets, all_keys=all_keys, window=window, threshold=threshold
+        lsh=lsh, item_sets=sets, all_keys=all_keys, windows=windows, threshold=threshold
     )
     index.minhash = mh
     return mh
+
+
+def _units(a: int, b: int, windows: list[int]) -> list[tuple[int, int]]:
+    """The whole document when it is short, else overlapping windows of each length."""
+    if b - a <= 2 * max(windows):
+        return [(a, b)]
+    out = []
+    for w in windows:
+        stride = max(1, w // 4)
+        starts = list(range(a, b - w + 1, stride))
+        if starts[-1] != b - w:
+            starts.append(b - w)
+        out.extend((s, s + w) for s in starts)
+    return out
 
 
 def near_duplicates(
@@ -105,22 +129,13 @@ def near_duplicates(
     mcs = np.zeros(m + 1, np.int64)
     np.cumsum(member, out=mcs[1:])
     doc_start = np.searchsorted(doc, np.arange(doc[-1] + 2)) if n_tok else np.zeros(1, np.int64)
-    w = mh.window
-    stride = max(1, w // 4)
     found: dict[tuple[int, int], float] = {}  # (item, doc) -> best Jaccard
     for d in range(len(doc_start) - 1):
         a = int(doc_start[d])
         b = int(doc_start[d + 1]) - SHINGLE + 1  # shingles starting here stay in the doc
         if b - a <= 0:
             continue
-        if b - a <= 2 * w:
-            units = [(a, b)]
-        else:
-            starts = list(range(a, b - w + 1, stride))
-            if starts[-1] != b - w:
-                starts.append(b - w)
-            units = [(s, s + w) for s in starts]
-        for s, e in units:
+        for s, e in _units(a, b, mh.windows):
             if mcs[e] - mcs[s] < mh.threshold * (e - s) * 0.5:
                 continue  # even the most similar item could not reach the threshold
             unit = np.unique(keys[s:e][valid[s:e]])

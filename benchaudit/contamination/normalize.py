@@ -40,12 +40,6 @@ def _table() -> bytes:
 
 
 TABLE = _table()
-#: (lead byte, second byte(s), last bytes) of the separators: 3-byte U+20xx, 2-byte U+00xx.
-_SEPARATOR_BYTES = (
-    (0xE2, 0x80, [s[2] for s in _UNICODE_SEPARATORS if len(s) == 3]),
-    (0xC2, [s[1] for s in _UNICODE_SEPARATORS if len(s) == 2], []),
-)
-assert all(s[:2] == b"\xe2\x80" for s in _UNICODE_SEPARATORS if len(s) == 3)
 
 
 def normalize(data: bytes | str) -> bytes:
@@ -53,34 +47,31 @@ def normalize(data: bytes | str) -> bytes:
     if isinstance(data, str):
         data = data.encode("utf-8", errors="replace")
     out = data.translate(TABLE)
-    if not out.isascii() and (b"\xe2\x80" in out or b"\xc2" in out):
+    if not out.isascii():
         out = _unicode_separators(out)
     return out
 
 
-def _unicode_separators(data: bytes) -> bytes:
-    """Blank the separators of ``_UNICODE_SEPARATORS`` in place of the same length, so
-    byte offsets stay valid (numpy: a regular expression is several times slower)."""
-    import numpy as np
+_SEPARATOR_SET = frozenset(_UNICODE_SEPARATORS)
 
-    arr = np.frombuffer(data, dtype=np.uint8)
-    hits = []
-    for lead, second, lasts in _SEPARATOR_BYTES:
-        size = 3 if lasts else 2
-        at = np.flatnonzero(arr[: len(arr) - size + 1] == lead)
-        if not len(at):
-            continue
-        if lasts:
-            at = at[(arr[at + 1] == second) & np.isin(arr[at + 2], lasts)]
-        else:
-            at = at[np.isin(arr[at + 1], second)]
-        hits.extend(at + k for k in range(size))
-    if not hits or not any(len(h) for h in hits):
+
+def _unicode_separators(data: bytes) -> bytes:
+    """Blank the separators of ``_UNICODE_SEPARATORS`` with as many spaces, so byte
+    offsets stay valid. They start with byte 0xE2 or 0xC2, which are rare in most text:
+    find those with ``bytes.find`` (a memchr) and look at what follows."""
+    hits: list[tuple[int, int]] = []
+    for lead, size in ((b"\xe2", 3), (b"\xc2", 2)):
+        at = data.find(lead)
+        while at >= 0:
+            if data[at : at + size] in _SEPARATOR_SET:
+                hits.append((at, size))
+            at = data.find(lead, at + 1)
+    if not hits:
         return data
-    arr = arr.copy()
-    for h in hits:
-        arr[h] = 0x20
-    return arr.tobytes()
+    out = bytearray(data)
+    for at, size in hits:
+        out[at : at + size] = b" " * size
+    return bytes(out)
 
 
 def words(data: bytes | str) -> list[bytes]:

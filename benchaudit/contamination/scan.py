@@ -21,7 +21,7 @@ import numpy as np
 from benchaudit.contamination.index import BITMAP_BITS, NgramIndex, gram_keys_at
 from benchaudit.contamination.normalize import normalize
 from benchaudit.contamination.shards import Shard, batches
-from benchaudit.contamination.tokens import keys, spans
+from benchaudit.contamination.tokens import PAD, keys, spans
 
 _MASK = np.uint64((1 << BITMAP_BITS) - 1)
 _I64 = np.int64
@@ -62,56 +62,60 @@ class ShardResult:
     near_jaccard: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
 
 
+#: Joins the documents of a batch: 0xFF never occurs in UTF-8, so the separator is never
+#: a benchmark word and no n-gram can run across two documents.
+JOIN = b" \xff "
+
+
 @dataclass
 class Tokens:
-    """A batch of documents, tokenised: ids, documents, and where each word sits."""
+    """A batch of documents, tokenised: ids and where each word sits."""
 
     norm: bytes
     ids: np.ndarray  # int32 benchmark word id per word, 0 = not a benchmark word
-    doc: np.ndarray  # int64 document (0-based within the batch) per word
     starts: np.ndarray  # byte offset of each word in ``norm``
     ends: np.ndarray
+    doc_start: np.ndarray  # byte offset of each document in ``norm``
     isnum: np.ndarray | None = None  # words made only of digits (for MinHash)
+
+    def doc_of(self, words: np.ndarray) -> np.ndarray:
+        """The document (0-based within the batch) of the words at these positions."""
+        return np.searchsorted(self.doc_start, self.starts[words], side="right") - 1
 
 
 def tokenize(index: NgramIndex, texts: Sequence[bytes], numbers: bool = False) -> Tokens:
-    """Normalise and split a batch of documents (joined by a space) without a loop per word."""
-    norm = normalize(b" ".join(texts))
-    buf, starts, ends = spans(norm)
+    """Normalise and split a batch of documents without a loop per word."""
+    norm = normalize(JOIN.join(texts) + PAD)
+    _, starts, ends = spans(norm)
     ids = index.table.lookup(keys(norm, starts, ends))
     lens = np.fromiter(map(len, texts), dtype=_I64, count=len(texts))
     doc_start = np.zeros(len(texts), dtype=_I64)
-    np.cumsum(lens[:-1] + 1, out=doc_start[1:])
-    # The first word of each document, then a running count: the document of every word.
-    first_word = np.searchsorted(starts, doc_start[1:])
-    marks = np.zeros(len(starts) + 1, dtype=_I64)
-    np.add.at(marks, first_word, 1)
-    doc = np.cumsum(marks[:-1])
+    np.cumsum(lens[:-1] + len(JOIN), out=doc_start[1:])
     isnum = None
     if numbers:
+        buf = np.frombuffer(norm, dtype=np.uint8)
         digit = ((buf >= 0x30) & (buf <= 0x39)).astype(_I64)
         cs = np.zeros(len(buf) + 1, dtype=_I64)
         np.cumsum(digit, out=cs[1:])
         isnum = (cs[ends] - cs[starts]) == (ends - starts)
-    return Tokens(norm=norm, ids=ids, doc=doc, starts=starts, ends=ends, isnum=isnum)
+    return Tokens(norm=norm, ids=ids, starts=starts, ends=ends, doc_start=doc_start, isnum=isnum)
 
 
-def _lookup(index: NgramIndex, ids: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, ...]:
+def _lookup(index: NgramIndex, ids: np.ndarray) -> tuple[np.ndarray, ...]:
     """Verified hits of a batch: (item, item pos, batch pos, gram length, key id)."""
     n_tok = len(ids)
     cs = np.zeros(n_tok + 1, dtype=np.int32)
     np.cumsum(ids == 0, out=cs[1:])
-    x = ids.astype(np.uint64)
     out_item, out_p, out_q, out_n, out_k = [], [], [], [], []
     for n in index.lengths:
         m = n_tok - n + 1
         if m <= 0:
             continue
-        # Every word a benchmark word and all in one document.
-        cand = np.flatnonzero((cs[n : n + m] == cs[:m]) & (doc[n - 1 : n - 1 + m] == doc[:m]))
+        # Every word a benchmark word (the document separator is not one).
+        cand = np.flatnonzero(cs[n : n + m] == cs[:m])
         if not len(cand):
             continue
-        h = gram_keys_at(x, cand, n)
+        h = gram_keys_at(ids, cand, n)
         inmap = index.bitmap[(h & _MASK).astype(_I64)] != 0
         cand, hc = cand[inmap], h[inmap]
         if not len(cand):
@@ -213,11 +217,11 @@ class ShardScanner:
         doc_base = res.docs
         want_mh = self.opts.minhash and index.minhash is not None
         tok = tokenize(index, texts, numbers=want_mh)
-        ids, doc = tok.ids, tok.doc
+        ids = tok.ids
         lines = np.asarray(line_numbers, dtype=_I64)
-        item, p, q, n, k = _lookup(index, ids, doc)
+        item, p, q, n, k = _lookup(index, ids)
         if len(item):
-            bdoc = doc[q]
+            bdoc = tok.doc_of(q)
             r_item, r_doc, r_p0, r_diag, r_len = _verified(
                 index, tok, *_runs(index, item, p, q, n, bdoc)
             )
@@ -226,11 +230,13 @@ class ShardScanner:
         if want_mh:
             from benchaudit.contamination.minhash import near_duplicates
 
-            ni, nd, nj = near_duplicates(index, ids, doc, tok.isnum)
+            buf = np.frombuffer(tok.norm, dtype=np.uint8)
+            real = np.flatnonzero(((tok.ends - tok.starts) != 1) | (buf[tok.starts] != 0xFF))
+            ni, nd, nj = near_duplicates(index, ids[real], tok.doc_of(real), tok.isnum[real])
             if len(ni):
                 self.near.append((ni, nd + doc_base, lines[nd], nj))
         res.docs += len(texts)
-        res.tokens += int(len(ids))
+        res.tokens += int(len(ids)) - (len(texts) - 1)  # not the separators
         res.nbytes += nbytes
 
     def finish(self) -> ShardResult:

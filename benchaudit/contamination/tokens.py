@@ -19,6 +19,8 @@ import numpy as np
 _U64 = np.uint64
 _SPACE = 0x20
 _LONG = _U64(0x8000000000000000)
+#: Trailing spaces that let an 8-byte read start at the last word.
+PAD = b" " * 8
 
 
 def _mix(h: np.ndarray) -> np.ndarray:
@@ -43,9 +45,11 @@ MASKS = np.array([(1 << (8 * n)) - 1 if n < 8 else (1 << 64) - 1 for n in range(
 
 
 def _unaligned(norm: bytes) -> np.ndarray:
-    """The text as uint64 words starting at every byte offset (an unaligned view)."""
-    padded = norm + bytes(8)
-    return np.ndarray((len(norm) + 1,), dtype=_U64, buffer=padded, strides=(1,))
+    """The text as uint64 words starting at every byte offset (an unaligned view).
+
+    Text that already ends in 8 spaces (as a scan batch does) is used in place."""
+    padded = norm if norm.endswith(PAD) else norm + PAD
+    return np.ndarray((len(padded) - 7,), dtype=_U64, buffer=padded, strides=(1,))
 
 
 def keys(norm: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -64,7 +68,9 @@ def keys(norm: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     if len(long_):
         last = u[ends[long_] - 8]
         with np.errstate(over="ignore"):
-            h = _mix(first[long_] * _U64(0x9E3779B97F4A7C15) + (last ^ lens[long_].astype(_U64)))
+            h = (first[long_] * _U64(0x9E3779B97F4A7C15)) ^ (
+                (last ^ lens[long_].astype(_U64)) * _U64(0xC2B2AE3D27D4EB4F)
+            )
         out[long_] = h | _LONG
     return out
 
@@ -78,7 +84,8 @@ def word_key(word: bytes) -> int:
 def _slot(ks: np.ndarray, shift: int) -> np.ndarray:
     """Multiply-shift (Fibonacci) hashing of keys to table slots."""
     with np.errstate(over="ignore"):
-        return ((ks * _U64(0x9E3779B97F4A7C15)) >> _U64(shift)).astype(np.int64)
+        # The shifted value is below 2**bits: reading it as int64 is free and exact.
+        return ((ks * _U64(0x9E3779B97F4A7C15)) >> _U64(shift)).view(np.int64)
 
 
 @dataclass
@@ -120,7 +127,7 @@ class WordTable:
         hit = found == ks
         out = np.where(hit, self.ids[slot], 0).astype(np.int32)
         # Most words settle at the first probe; follow the chains of the rest.
-        pending = np.flatnonzero(~hit & (found != 0))
+        pending = np.flatnonzero(hit < (found != 0))  # not found, and the slot is taken
         for _ in range(1, self.max_probe):
             if not len(pending):
                 break

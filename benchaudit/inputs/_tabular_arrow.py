@@ -59,8 +59,12 @@ def read_resultset(
     if "model" in cols and "item" in cols and "score" in cols:
         return _long(table, cols, line, display)
     if "item" in cols:
-        wide = [n for n in names if n not in {cols.get(r) for r in ("item", "cluster")}
-                and _is_score_type(_type_of(table, n))]
+        wide = [
+            n
+            for n in names
+            if n not in {cols.get(r) for r in ("item", "cluster")}
+            and _is_score_type(_type_of(table, n))
+        ]
         if "model" not in cols and len(wide) >= 2:
             return _wide(table, cols, wide, line, display)
         if "model" not in cols and "score" in cols:
@@ -109,8 +113,12 @@ def _header(data: bytes, delim: str, display: str) -> list[str]:
     names = [c.strip() for c in row]
     if len(names) < 2:
         sep = "tab" if delim == "\t" else "comma"
-        raise InputError(display, f"header has {len(names)} column(s); expected {sep}-separated "
-                         "model, item and score columns", 1)
+        raise InputError(
+            display,
+            f"header has {len(names)} column(s); expected {sep}-separated "
+            "model, item and score columns",
+            1,
+        )
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise InputError(display, f"column {dup!r} appears twice in the header", 1)
@@ -168,8 +176,9 @@ def _read_jsonl(data: bytes, display: str):
             try:
                 obj = json.loads(raw)
             except ValueError as err:
-                raise InputError(display, f"invalid JSON: {err.args[0].split(':')[0]}",
-                                 lineno) from None
+                raise InputError(
+                    display, f"invalid JSON: {err.args[0].split(':')[0]}", lineno
+                ) from None
             if not isinstance(obj, dict):
                 raise InputError(display, "each line must be a JSON object", lineno) from None
         return _jsonl_python(data, display, exc)
@@ -245,8 +254,9 @@ def _check_overrides(names: list[str], overrides: dict[str, str], display: str) 
         if role not in ("model", "item", "score", *OPTIONAL):
             raise InputError(display, f"unknown column role {role!r} in --column")
         if name.lower() not in lower:
-            raise InputError(display, f"no column {name!r} (for {role}); columns: "
-                             f"{', '.join(names[:12])}")
+            raise InputError(
+                display, f"no column {name!r} (for {role}); columns: {', '.join(names[:12])}"
+            )
 
 
 # --- columns -------------------------------------------------------------------------
@@ -277,24 +287,32 @@ def _primitive(arr: pa.Array) -> np.ndarray:
     (``Array.to_numpy`` loads pandas on first use, half a second for nothing.)
     """
     name = str(arr.type)
-    dtype = np.dtype({"halffloat": "float16", "float": "float32", "double": "float64"}
-                     .get(name, name))
-    return np.frombuffer(arr.buffers()[1], dtype=dtype, count=len(arr),
-                         offset=arr.offset * dtype.itemsize)
+    dtype = np.dtype(
+        {"halffloat": "float16", "float": "float32", "double": "float64"}.get(name, name)
+    )
+    return np.frombuffer(
+        arr.buffers()[1], dtype=dtype, count=len(arr), offset=arr.offset * dtype.itemsize
+    )
 
 
 def _is_score_type(t: pa.DataType) -> bool:
     return pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)
 
 
-def _coded(col: pa.ChunkedArray, display: str, role: str, line: Any,
-           required: bool, by_appearance: bool = True) -> Coded:
+def _coded(
+    col: pa.ChunkedArray,
+    display: str,
+    role: str,
+    line: Any,
+    required: bool,
+    by_appearance: bool = True,
+) -> Coded:
     """Category codes in order of first appearance; nulls and blanks are -1 (an error if required)."""
     coder = _Coder(display, role)
     codes = np.empty(len(col), dtype=np.int32)
     pos = 0
     for chunk in col.chunks:
-        codes[pos:pos + len(chunk)] = coder.add(chunk)
+        codes[pos : pos + len(chunk)] = coder.add(chunk)
         pos += len(chunk)
     return coder.finish(codes, line, required, by_appearance)
 
@@ -322,8 +340,9 @@ class _Coder:
                 try:
                     chunk = pc.cast(chunk, pa.string())
                 except (pa.ArrowNotImplementedError, pa.ArrowInvalid):
-                    raise InputError(self.display,
-                                     f"{self.role} column holds nested values") from None
+                    raise InputError(
+                        self.display, f"{self.role} column holds nested values"
+                    ) from None
             chunk = pc.dictionary_encode(chunk)
         d = chunk.dictionary
         if not (pa.types.is_string(d.type) or pa.types.is_large_string(d.type)):
@@ -354,11 +373,12 @@ class _Coder:
         mapping[:-1][~new] = vals[~new].astype(np.int32)
         mapping[:-1][new] = len(self.known) + np.arange(int(new.sum()), dtype=np.int32)
         if new.any():
-            self.known = pa.concat_arrays([self.known, d.filter(pa.array(new))])
+            self.known = pa.concat_arrays([self.known, d.filter(found.is_null())])
         return mapping
 
-    def finish(self, codes: np.ndarray, line: Any, required: bool,
-               by_appearance: bool = True) -> Coded:
+    def finish(
+        self, codes: np.ndarray, line: Any, required: bool, by_appearance: bool = True
+    ) -> Coded:
         known = self.known
         raw = known.to_pylist() if known is not None else []
         if known is not None and _clean_labels(known):
@@ -367,8 +387,9 @@ class _Coder:
             labels = _merge_labels(raw, codes)
             codes = labels.pop()  # type: ignore[assignment]
         self.seen.clear()
-        return _ordered(codes, labels, len(codes), self.display, self.role, line, required,
-                        by_appearance)
+        return _ordered(
+            codes, labels, len(codes), self.display, self.role, line, required, by_appearance
+        )
 
 
 def _clean_labels(known: pa.Array) -> bool:
@@ -378,8 +399,8 @@ def _clean_labels(known: pa.Array) -> bool:
     trimmed = pc.utf8_trim_whitespace(known)
     if not pc.all(pc.equal(trimmed, known)).as_py():
         return False
-    if pc.any(pc.equal(known, "")).as_py():
-        return False
+    if len(known) and pc.min(pc.utf8_length(known)).as_py() == 0:
+        return False  # (no Python scalars here: converting one loads pandas)
     return pc.count_distinct(known).as_py() == len(known)
 
 
@@ -406,8 +427,16 @@ def _merge_labels(raw: list, codes: np.ndarray) -> list:
     return [*labels, merge[codes]]
 
 
-def _ordered(codes: np.ndarray, labels: list, n: int, display: str, role: str, line: Any,
-             required: bool, by_appearance: bool) -> Coded:
+def _ordered(
+    codes: np.ndarray,
+    labels: list,
+    n: int,
+    display: str,
+    role: str,
+    line: Any,
+    required: bool,
+    by_appearance: bool,
+) -> Coded:
     """Renumber by first appearance in the file (models, options ...); item ids keep the
     order of the file's dictionary, which is as deterministic and saves a pass."""
     if not by_appearance:
@@ -425,7 +454,7 @@ def _ordered(codes: np.ndarray, labels: list, n: int, display: str, role: str, l
         remap[order] = np.arange(order.size, dtype=codes.dtype)
         codes = codes if codes.flags.writeable else codes.copy()
         for start in range(0, len(codes), BATCH):  # in place, a batch at a time
-            codes[start:start + BATCH] = remap[codes[start:start + BATCH]]
+            codes[start : start + BATCH] = remap[codes[start : start + BATCH]]
     if required and (codes < 0).any():
         row = int(np.flatnonzero(codes < 0)[0])
         raise InputError(display, f"empty {role}", int(line[row]))
@@ -498,8 +527,9 @@ def _words_to_float(col: pa.ChunkedArray, display: str, role: str, line: np.ndar
                 codes = _np(enc.indices)
                 row = int(np.flatnonzero(codes == i)[0])
                 shown = word if word else "(empty)"
-                raise InputError(display, f"{role} is not a number: {shown!r}",
-                                 int(line[row])) from None
+                raise InputError(
+                    display, f"{role} is not a number: {shown!r}", int(line[row])
+                ) from None
     if enc.null_count:
         row = int(np.flatnonzero(~_np(enc.indices.is_valid()))[0])
         raise InputError(display, f"missing {role} value", int(line[row]))
@@ -509,8 +539,9 @@ def _words_to_float(col: pa.ChunkedArray, display: str, role: str, line: np.ndar
 OPTIONAL_CATEGORIES = ("cluster", "seed", "sample", "chosen", "gold", "variant")
 
 
-def _columns_of(table: Any, cols: dict[str, str], line: Any, display: str,
-                single_model: str | None):
+def _columns_of(
+    table: Any, cols: dict[str, str], line: Any, display: str, single_model: str | None
+):
     """Two getters, (role -> Coded) and (role -> float array), over the file's columns."""
     n = table.num_rows
     if isinstance(table, _ParquetColumns) and n > BATCH:
@@ -518,8 +549,14 @@ def _columns_of(table: Any, cols: dict[str, str], line: Any, display: str,
         return (lambda role, required: cat[role]), (lambda role: num[role])
 
     def coded(role: str, required: bool) -> Coded:
-        return _coded(table.column(cols[role]), display, role, line, required=required,
-                      by_appearance=role != "item" or n < 1_000_000)
+        return _coded(
+            table.column(cols[role]),
+            display,
+            role,
+            line,
+            required=required,
+            by_appearance=role != "item" or n < 1_000_000,
+        )
 
     def numeric(role: str) -> np.ndarray:
         return _numeric(table.column(cols[role]), display, role.replace("_", " "), line)
@@ -533,16 +570,20 @@ BATCH = 1 << 20
 INT16_LABELS = int(np.iinfo(np.int16).max)
 
 
-def _gather_batches(table: _ParquetColumns, cols: dict[str, str], line: Any, display: str,
-                    single_model: str | None):
+def _gather_batches(
+    table: _ParquetColumns, cols: dict[str, str], line: Any, display: str, single_model: str | None
+):
     """Stream a large Parquet file batch by batch into numpy arrays.
 
     Only one batch of Arrow data is alive at a time, so the peak memory is the
     result arrays plus a batch, not the whole decoded table.
     """
     n = table.num_rows
-    cat_roles = [r for r in ("model", "item", *OPTIONAL_CATEGORIES) if r in cols
-                 and not (r == "model" and single_model is not None)]
+    cat_roles = [
+        r
+        for r in ("model", "item", *OPTIONAL_CATEGORIES)
+        if r in cols and not (r == "model" and single_model is not None)
+    ]
     num_roles = [r for r in ("score", "max_points", "confidence") if r in cols]
     names = sorted({cols[r] for r in cat_roles + num_roles})
     coders = {r: _Coder(display, r) for r in cat_roles}
@@ -556,12 +597,12 @@ def _gather_batches(table: _ParquetColumns, cols: dict[str, str], line: Any, dis
         for batch in batches:
             k = batch.num_rows
             index = {name: i for i, name in enumerate(batch.schema.names)}
-            part_line = line[pos:pos + k]
+            part_line = line[pos : pos + k]
             for r in cat_roles:
                 part = coders[r].add(batch.column(index[cols[r]]))
                 if codes[r].dtype == np.int16 and coders[r].size >= INT16_LABELS:
                     codes[r] = codes[r].astype(np.int32)
-                codes[r][pos:pos + k] = part
+                codes[r][pos : pos + k] = part
             for r in num_roles:
                 col = pa.chunked_array([batch.column(index[cols[r]])])
                 v = _numeric(col, display, r.replace("_", " "), part_line)
@@ -569,14 +610,18 @@ def _gather_batches(table: _ParquetColumns, cols: dict[str, str], line: Any, dis
                     nums[r] = np.empty(n, dtype=v.dtype)
                 elif nums[r].dtype != v.dtype:
                     nums[r] = nums[r].astype(np.float64)
-                nums[r][pos:pos + k] = v
+                nums[r][pos : pos + k] = v
             pos += k
             del batch
             pool.release_unused()  # hand decoded pages back before the next batch
     except (pa.ArrowException, OSError) as exc:
         raise _parquet_error(display, exc) from None
-    cat = {r: coders[r].finish(codes.pop(r), line, required=r in ("model", "item"),
-                               by_appearance=r != "item") for r in cat_roles}
+    cat = {
+        r: coders[r].finish(
+            codes.pop(r), line, required=r in ("model", "item"), by_appearance=r != "item"
+        )
+        for r in cat_roles
+    }
     pa.default_memory_pool().release_unused()
     return cat, nums
 
@@ -591,8 +636,9 @@ def _optional(coded, numeric, cols: dict[str, str]) -> dict[str, Any]:
     return out
 
 
-def _long(table: Any, cols: dict[str, str], line: Any, display: str,
-          single_model: str | None = None) -> ResultSet:
+def _long(
+    table: Any, cols: dict[str, str], line: Any, display: str, single_model: str | None = None
+) -> ResultSet:
     n = table.num_rows
     coded, numeric = _columns_of(table, cols, line, display, single_model)
     if single_model is not None:
@@ -630,8 +676,18 @@ def _long(table: Any, cols: dict[str, str], line: Any, display: str,
     used = {r: c for r, c in cols.items() if r in ("model", "item", "score", *OPTIONAL)}
     if single_model is not None:
         used.pop("model", None)
-    return ResultSet(path=display, model=model, item=item, score=score, line=line,
-                     max_points=max_points, columns=used, layout="long", meta=meta, **opt)
+    return ResultSet(
+        path=display,
+        model=model,
+        item=item,
+        score=score,
+        line=line,
+        max_points=max_points,
+        columns=used,
+        layout="long",
+        meta=meta,
+        **opt,
+    )
 
 
 def _with_variant(model: Coded, variant: Coded) -> tuple[Coded, dict[str, list[str]]]:
@@ -653,8 +709,9 @@ def _with_variant(model: Coded, variant: Coded) -> tuple[Coded, dict[str, list[s
     return Coded(codes=rank[inverse].astype(np.int32), labels=labels), of
 
 
-def _wide(table: pa.Table, cols: dict[str, str], models: list[str], line: np.ndarray,
-          display: str) -> ResultSet:
+def _wide(
+    table: pa.Table, cols: dict[str, str], models: list[str], line: np.ndarray, display: str
+) -> ResultSet:
     """One column per model: stack the columns into long form (model-major)."""
     n = table.num_rows
     m = len(models)
@@ -665,13 +722,14 @@ def _wide(table: pa.Table, cols: dict[str, str], models: list[str], line: np.nda
         arr = pc.cast(table.column(name), pa.float64()).combine_chunks()
         valid = _np(arr.is_valid())
         vals = _np(arr)
-        present[j * n:(j + 1) * n] = valid
-        scores[j * n:(j + 1) * n] = np.where(valid, vals, 0.0)
+        present[j * n : (j + 1) * n] = valid
+        scores[j * n : (j + 1) * n] = np.where(valid, vals, 0.0)
     bad = ~np.isfinite(scores)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise InputError(display, f"score for {models[row // n]!r} is NaN or infinite",
-                         int(line[row % n]))
+        raise InputError(
+            display, f"score for {models[row // n]!r} is NaN or infinite", int(line[row % n])
+        )
     model_codes = np.repeat(np.arange(m, dtype=np.int32), n)
     item_codes = np.tile(item1.codes, m)
     lines = np.tile(line, m)
@@ -686,8 +744,10 @@ def _wide(table: pa.Table, cols: dict[str, str], models: list[str], line: np.nda
         item=Coded(codes=item_codes[present], labels=item1.labels),
         score=scores[present],
         line=lines[present],
-        columns={"item": cols["item"], **({"cluster": cols["cluster"]} if "cluster" in cols
-                                          else {})},
+        columns={
+            "item": cols["item"],
+            **({"cluster": cols["cluster"]} if "cluster" in cols else {}),
+        },
         layout="wide",
         **opt,
     )

@@ -1,7 +1,9 @@
 """Pairwise battles: one row per vote, ``model_a``, ``model_b``, ``winner``.
 
 ``winner`` is ``model_a``, ``model_b``, ``tie`` or ``tie (bothbad)`` (the
-Chatbot Arena spelling); ``question_id``, ``judge`` and ``turn`` are optional.
+Chatbot Arena spelling); ``question_id`` is optional (it turns on the
+question-level bootstrap and the repeat checks); other columns (``judge``,
+``turn``, ...) are ignored.
 JSONL, CSV/TSV, a JSON array and Parquet are read column-wise with pyarrow, so
 a file of a million battles reads in about a second. The battles become
 pair-outcome counts (:class:`benchaudit.stats.bradley_terry.PairCounts`), the
@@ -24,11 +26,7 @@ if TYPE_CHECKING:
 
 SUFFIXES = (".jsonl", ".json", ".csv", ".tsv", ".parquet")
 REQUIRED = ("model_a", "model_b", "winner")
-OPTIONAL = {
-    "question": ("question_id", "qid", "prompt_id", "question"),
-    "judge": ("judge",),
-    "turn": ("turn",),
-}
+QUESTION = ("question_id", "qid", "prompt_id", "question")
 WINNERS = {
     "model_a": 0,
     "a": 0,
@@ -85,7 +83,6 @@ class BattleSet:
     b: Any
     outcome: Any
     question: Any = None
-    judge: list[str] | None = None
     first_line: int = 1
     meta: dict[str, Any] = field(default_factory=dict)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -382,7 +379,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         )
     meta: dict[str, Any] = {"columns": cols}
     question = None
-    qcol = _find(names, OPTIONAL["question"])
+    qcol = _find(names, QUESTION)
     if qcol is not None:
         qcodes, qlabels = _codes(table[qcol])
         if np.all(qcodes >= 0):

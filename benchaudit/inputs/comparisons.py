@@ -152,8 +152,23 @@ _DISCORDANT.append(
         re.I,
     )
 )
+_DISCORDANT.append(
+    re.compile(
+        r"(?:disagree|discordant|differ|mcnemar)[^.;%]{0,60}?\(\s*(\d[\d,]*)\s*(?:vs\.?|versus)\s*(\d[\d,]*)\s*\)",
+        re.I,
+    )
+)
 _DISAGREE = re.compile(
-    r"(?:disagree|differ)\w*\s+(?:on|in)\s+(?:only\s+|just\s+)?(" + _WORDNUM + r")\s+" + _ITEMS,
+    r"(?:disagree|differ)\w*\s+(?:on|in)\s+(?:only\s+|just\s+)?("
+    + _WORDNUM
+    + r")\s+"
+    + _ITEMS
+    + r"|\b("
+    + _WORDNUM
+    + r")\s+"
+    + _ITEMS
+    + r"\s+(?:where|on which|that)\s+(?:the\s+)?(?:two\s+)?"
+    r"(?:models|systems)\s+disagree",
     re.I,
 )
 
@@ -187,7 +202,7 @@ _FROM_TO = re.compile(
     re.I,
 )
 _VS = re.compile(
-    r"(?P<x>" + _UNUM + r")\s*(?P<xu>%|percent)?\s*(?:\)\s*)?(?:\([^)]{0,40}\)\s*)?"
+    r"(?<![\w\-.])(?P<x>" + _UNUM + r")\s*(?P<xu>%|percent)?\s*(?:\)\s*)?(?:\([^)]{0,40}\)\s*)?"
     r"(?:vs\.?|versus|compared (?:to|with)|against|relative to|over|vis-à-vis|and)\s+"
     r"(?:(?:the\s+)?[A-Za-z][\w.\-]*(?:\s[A-Za-z][\w.\-]*){0,3}?\s*[(:]?\s*)?(?<![\d.])(?P<y>"
     + _UNUM
@@ -205,7 +220,7 @@ _PAREN_PAIR = re.compile(
     re.I,
 )
 _DELTA = re.compile(
-    r"(?<![\w.])([+−–-]|by\s+|of\s+|gains?\s+(?:of\s+)?)\s*(" + _UNUM + r")\s*"
+    r"(?<![\w.])([+−–-]|by\s+|gains?\s+(?:of\s+)?)\s*(" + _UNUM + r")\s*"
     r"(percentage points?|points?|pts?\.?|pp\b|%)",
     re.I,
 )
@@ -224,10 +239,13 @@ _EQUIV = re.compile(
     r"\b(on par|comparabl[ey]|(?:the )?same (?:as|performance|accuracy|quality|level)|similar(?:ly)?|"
     r"(?<!exact )(?<!exact-)match(?:es|ed|ing)?|equivalent|indistinguishable|no (?:meaningful |notable |real |measurable )?"
     r"(?:difference|change)|no (?:meaningful |(?:statistically )?significant |notable |real |measurable )?"
-    r"(?:degradation|drop|loss|decrease|regression)|"
+    r"(?:(?:performance|accuracy|quality) )?(?:degradation|drop|loss|decrease|regression)|"
+    r"perform(?:s|ed|ing)? (?:about |roughly |nearly )?equally|"
     r"(?:does|did|do)(?: not|n't) (?:\w+ly )?(?:suffer|degrade|hurt|harm|lose|reduce|affect|impact|change)|"
     r"equally (?:well|good|strong|effective|capable)|perform(?:s|ed)? (?:the )?same|same level|"
-    r"no different|tied|statistical tie|"
+    r"no different|tied|statistical tie|(?:just |equally )?as (?:good|strong|capable|accurate|effective)|"
+    r"(?:do|does|did)(?: not|n't) differ|no (?:evidence|sign|indication) of (?:any )?(?:\w+ )?"
+    r"(?:degradation|drop|loss|regression|difference)|"
     r"without (?:any |significant |noticeable |a )?(?:loss|degradation|drop|sacrific\w+)|"
     r"negligible|nearly identical|virtually identical|preserv\w+|retain\w*|maintain\w*|"
     r"no worse than|as good as|lossless|identical)\b",
@@ -237,7 +255,8 @@ _NOT_SIG = re.compile(
     r"\b(not (?:statistically )?significant(?:ly)?|no (?:statistically )?significant|"
     r"non-?significant|insignificant|n\.s\.|did not reach (?:statistical )?significance|"
     r"not significantly (?:hurt|degrade|reduce|affect|change|differ|impact|harm|lower|decrease|worse|better)\w*|"
-    r"not (?:statistically )?distinguishable|(?:does|did|do)(?: not|n't) (?:\w+ )?(?:suffer|show|exhibit|"
+    r"not (?:statistically )?distinguishable|statistically indistinguishable|"
+    r"fail\w* to (?:be|reach|achieve|attain) (?:statistical(?:ly)? )?significan\w*|(?:does|did|do)(?: not|n't) (?:\w+ )?(?:suffer|show|exhibit|"
     r"lead to|cause|result in) (?:from |any |a )?(?:statistically )?significant)",
     re.I,
 )
@@ -336,9 +355,7 @@ _SELECT = [
     ),
     re.compile(
         r"\b(?:best|highest|top|strongest)\s+(?:\w+\s+){0,2}?(?:among|across|over|of|out of|from)\s+(?:the\s+)?"
-        r"("
-        + _WORDNUM
-        + r")\s+(?:random\s+|different\s+|candidate\s+|training\s+)?(prompts?|templates?|"
+        r"(" + _WORDNUM + r")\s+(?:[a-z\-]+\s+)?(prompts?|templates?|"
         r"checkpoints?|seeds?|runs?|configurations?|variants?|system prompts?|trials?)",
         re.I,
     ),
@@ -351,7 +368,9 @@ _VALIDATION = re.compile(
 
 # seeds
 _SEEDS = re.compile(
-    r"\b(?:over|across|from|of|averaged over|average of|mean of)\s+(" + _WORDNUM + r")\s+"
+    r"(?:\b(?:over|across|from|of|averaged over|average of|mean of)\s+|[(,;:]\s*|\bwith\s+)("
+    + _WORDNUM
+    + r")\s+"
     r"(?:random\s+|independent\s+|different\s+|training\s+)?(seeds?|runs?|trials?|repetitions?|"
     r"restarts?|replicates?)\b",
     re.I,
@@ -484,6 +503,15 @@ _OPTIONS = re.compile(
 )
 
 # generations
+_PER_ITEM_EACH = re.compile(
+    r"(?:×|\bx|\*|\bby)\s*("
+    + _WORDNUM
+    + r")\s+(?:samples|completions|generations|responses|attempts|solutions)"
+    r"|\b("
+    + _WORDNUM
+    + r")\s+(?:samples|completions|generations|responses|attempts|solutions)\s+each\b",
+    re.I,
+)
 _PER_ITEM = re.compile(
     r"\b(" + _WORDNUM + r")\s+(?:samples|completions|generations|responses|attempts|solutions)\s+"
     r"(?:per|for each|for every|on each|each)\s+(?:of\s+(?:the\s+)?)?(?:\d[\d,]*\s+)?(?:\w+\s+)?"
@@ -511,6 +539,13 @@ _MULTI_SIG = re.compile(
     + _WORDNUM
     + r")\s+(?:\w+\s+){0,3}?(?:comparisons|tests|benchmarks|tasks|datasets|languages|"
     r"subjects|categories)\s+(?:\w+\s+){0,4}?(?:significant|p\s*<)",
+    re.I,
+)
+_OUT_OF = re.compile(
+    r"\bout of ("
+    + _WORDNUM
+    + r")\s+(?:\w+\s+){0,2}?(?:benchmarks|tasks|datasets|comparisons|tests|subjects|"
+    r"languages)\b[^.;]{0,60}?\b(?:on|in)\s+(" + _WORDNUM + r")\b[^.;]{0,40}?(?:p\s*<|significan)",
     re.I,
 )
 _NTESTS = re.compile(
@@ -586,6 +621,8 @@ def _norm(text: str) -> str:
         .replace("\u2009", " ")
         .replace("≦", "≤")
         .replace("＜", "<")
+        .replace("p\u02c6", "p\u0302")
+        .replace("\u02c6p", "p\u0302")
     )
 
 
@@ -675,9 +712,15 @@ def _intervals(text: str) -> list[dict[str, str]]:
     return out
 
 
+_ARROW = re.compile(r"(?<![\d.])(" + _UNUM + r")\s*%?\s*(?:→|->|=>|⟶|⇒)\s*(" + _UNUM + r")\s*%?")
+
+
 def _pair(text: str) -> tuple[str | None, str | None, str]:
     """(first, second, how) scores being compared: "from x to y" (before, after)
     or "x vs y" (claimed better, baseline)."""
+    m = _ARROW.search(text)
+    if m:
+        return m.group(1), m.group(2), "from-to"
     m = _FROM_TO.search(text)
     if m and not re.search(
         r"\bfrom\s+" + re.escape(m.group(1)) + r"\s+(?:to\s+)?\d+\s*(?:B|M)\b", text
@@ -690,7 +733,10 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     if m and (m.group("xu") or m.group("yu") or re.search(r"\bvs\.?\b|versus", m.group(0))):
         return m.group("x"), m.group("y"), "vs"
     vals = re.findall(r"\b(\d{1,3}(?:\.\d+)?)\s*%", text)
-    if len(vals) == 2 and (_BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text)):
+    compared = re.search(r"\b(compared (?:to|with)|relative to|versus|vs\b|against)", text, re.I)
+    if len(vals) == 2 and (
+        _BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text) or compared
+    ):
         return vals[0], vals[1], "two-values"
     m = re.search(
         r"\((\d{1,3}\.\d+)\)[^()]{1,80}?\((\d{1,3}\.\d+)\)", text
@@ -700,6 +746,7 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     return None, None, ""
 
 
+_OURS = re.compile(r"\b(our|ours|we|proposed|this work|the new)\b", re.I)
 _TEST_WORDS = re.compile(
     r"\b(signific\w*|tests?|p-?values?|mcnemar|bootstrap|permutation|chi|wilcoxon|anova|regression|"
     r"null hypothesis)\b",
@@ -756,7 +803,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
     disagree = None
     m = _DISAGREE.search(text)
     if m:
-        disagree = to_int(m.group(1))
+        disagree = to_int(m.group(1) or m.group(2))
     a_val, b_val, how = _pair(text)
     delta = None
     delta_unit = None
@@ -792,7 +839,11 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
     if sig is None and pvals and all(_p_not_below(p) for p in pvals):
         # "p > 0.05", or "p = 0.21" next to a named test, with no claim of significance
         # ("at p = 0.9, exact match is 0.9^30" is a probability, not a p-value).
-        if any(p["op"] in (">", ">=") for p in pvals) or _TEST_WORDS.search(text):
+        if (
+            any(p["op"] in (">", ">=") for p in pvals)
+            or _TEST_WORDS.search(text)
+            or _EQUIV.search(text)
+        ):
             sig, sig_from = "no", "p"
     better = _BETTER.search(text)
     worse = _WORSE.search(text)
@@ -805,6 +856,19 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
     ntests = _NTESTS.search(text)
     multi = _MULTI_SIG.search(text)
     every = _EVERY.search(text)
+    implicit = (
+        a_val is not None
+        and b_val is not None
+        and not (better or worse or equiv)
+        and _OURS.search(text)
+        and re.search(r"\b(compared (?:to|with)|relative to|versus|vs\.?|against)", text, re.I)
+    )
+    if implicit:
+        # "our model achieves 73.0% compared to 70.0%": an implied improvement
+        better_value = max(float(a_val), float(b_val))
+        implied_better = better_value > min(float(a_val), float(b_val))
+    else:
+        implied_better = False
     has_signal = (
         pvals
         or stats
@@ -826,6 +890,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
             )
         )
         or (every and (better or worse))
+        or implied_better
         or (
             sum(1 for iv in intervals if "lo" in iv or "pm" in iv) >= 2
             and (better or worse or equiv)
@@ -862,7 +927,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         direction = "better"
     elif worse:
         direction = "worse"
-    if how == "value-delta" and direction is None:
+    if (how == "value-delta" or implied_better) and direction is None:
         direction = "better"
     fields: dict[str, Any] = {
         "a_value": a_val,
@@ -898,11 +963,16 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         g = [x for x in multi.groups() if x]
         if len(g) >= 2:
             fields["sig_of"] = [to_int(g[0]), to_int(g[1])]
+    elif _OUT_OF.search(text):
+        om = _OUT_OF.search(text)
+        fields["sig_of"] = [to_int(om.group(2)), to_int(om.group(1))]
     conf = Confidence.HIGH
     if a_val is not None and how == "two-values":
         conf = Confidence.MEDIUM
     if how == "value-delta":
         conf = Confidence.LOW if delta_unit == "%" else Confidence.MEDIUM
+    if implied_better:
+        conf = Confidence.MEDIUM
     if a_val is None and not (pvals or stats or disc):
         conf = Confidence.MEDIUM
     return Claim(
@@ -1106,9 +1176,13 @@ def _chance(text: str, loc: Location) -> Claim | None:
 
 def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
     m = _PER_ITEM.search(text)
-    if not m:
-        return None
-    k = to_int(m.group(1))
+    if m is not None:
+        k = to_int(m.group(1))
+    else:
+        me = _PER_ITEM_EACH.search(text)
+        if me is None:
+            return None
+        k = to_int(me.group(1) or me.group(2))
     if not k or k < 2:
         return None
     used = None

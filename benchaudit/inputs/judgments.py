@@ -32,8 +32,10 @@ if TYPE_CHECKING:
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
 
-JUDGE = ("judge", "judge_label", "llm", "llm_label", "model_label", "judge_verdict")
-HUMAN = ("human", "human_label", "gold", "gold_label", "annotator", "human_verdict")
+JUDGE = ("judge", "judge_label", "llm", "llm_label", "llm_judge", "model_label", "judge_verdict")
+HUMAN = ("human", "human_label", "gold", "gold_label", "annotator", "human_verdict", "reference")
+#: A count column turns rows into cells of a contingency table ("pass,pass,65").
+COUNT = ("count", "n", "items", "freq", "frequency", "num_items")
 ITEM = ("item", "item_id", "question_id", "id", "pair_id", "qid")
 ORDER = ("order", "swap", "swapped", "position", "game")
 VERDICT = ("verdict", "winner", "choice", "judgment", "label")
@@ -256,6 +258,16 @@ class JudgmentSet:
         }
 
 
+def _label(value: str) -> str:
+    """A label compared across raters: case-folded, ``1.0`` read as ``1``."""
+    t = str(value).strip().lower()
+    try:
+        f = float(t)
+    except ValueError:
+        return t
+    return str(int(f)) if f == int(f) else t
+
+
 def _is_swapped(value: str, display: str, line: int, games: bool = False) -> bool:
     v = value.strip().lower()
     if games:  # game 1 / game 2
@@ -285,13 +297,24 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         _read_preferences(data, names, recs, lines, display)
     elif layout == "labels":
         jc, hc = _judge_col(names), _human_col(names)
+        cc = _pick(names, COUNT)
         for rec, no in zip(recs, lines):
-            j, h = rec.get(jc, "").strip(), rec.get(hc, "").strip()
+            j, h = _label(rec.get(jc, "")), _label(rec.get(hc, ""))
             if not j or not h:
                 raise InputError(display, "missing judge or human label", no)
-            data.judge.append(j.lower())
-            data.human.append(h.lower())
-            data.lines.append(no)
+            times = 1
+            if cc:
+                try:
+                    times = int(float(rec.get(cc, "")))
+                except ValueError:
+                    times = -1
+                if times < 0:
+                    raise InputError(display, f"count {rec.get(cc)!r} is not a whole number", no)
+            data.judge.extend([j] * times)
+            data.human.extend([h] * times)
+            data.lines.extend([no] * times)
+        if not data.judge:
+            raise InputError(display, "no judged items")
     elif layout == "wide":
         low = {n.strip().lower(): n for n in names}
         oc, sc = next((low[o], low[s]) for o, s in WIDE if o in low and s in low)

@@ -58,8 +58,13 @@ class PdfLine:
     new_block: bool = False  # a paragraph starts here (page or column change, or a wide gap)
 
 
+_DOUBLED_MARK = re.compile(r"(\w[\u0300-\u036f])\1")
+
+
 def fix_ligatures(text: str) -> str:
-    return text.translate(_LIG)
+    """Expand ligature glyphs; undo the doubled "p̂p̂" some PDF writers emit for a
+    letter with a combining accent (both glyphs map to the whole cluster)."""
+    return _DOUBLED_MARK.sub(r"\1", text.translate(_LIG))
 
 
 def join_hyphenated(lines: list[str]) -> list[str]:

@@ -118,9 +118,7 @@ def unpaired_diff(
     return diff, diff - half, diff + half, z, p
 
 
-def sign_flip_test(
-    diffs: Any, resamples: int = 10000, seed: int = 0, batch: int = 1000
-) -> float:
+def sign_flip_test(diffs: Any, resamples: int = 10000, seed: int = 0, batch: int = 1000) -> float:
     """Two-sided sign-flip permutation p-value for paired per-item differences.
 
     Under exchangeability each difference is as likely to be +|d| as -|d|.

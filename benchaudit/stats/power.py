@@ -28,9 +28,7 @@ def required_n(p1: float, p2: float, alpha: float = 0.05, power: float = 0.8) ->
         raise ValueError("p1 and p2 must differ")
     za, zb = _quantiles(alpha, power)
     pbar = (p1 + p2) / 2
-    num = za * math.sqrt(2 * pbar * (1 - pbar)) + zb * math.sqrt(
-        p1 * (1 - p1) + p2 * (1 - p2)
-    )
+    num = za * math.sqrt(2 * pbar * (1 - pbar)) + zb * math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))
     return math.ceil(num * num / (p1 - p2) ** 2 - 1e-9)
 
 
