@@ -139,6 +139,9 @@ def main() -> None:
             f"audit peak growth     {grown / 1e6:8.0f} MB   ratio {grown / matrix:.2f} "
             "(target <= 3)"
         )
+        r = min(reads, key=lambda x: x["seconds"])
+        ref = (r["peak_kb"] - r["base_kb"]) * 1024
+        print(f"pyarrow read alone    {ref / 1e6:8.0f} MB peak growth (for reference)")
 
 
 if __name__ == "__main__":

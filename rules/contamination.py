@@ -117,8 +117,9 @@ def item_findings(rule: Rule, outcome: Any, display: str) -> list[Finding]:
         if s.dirty_ngram or s.longest_match:
             how = (
                 f"a {s.longest_match}-word exact match in {where} "
-                f"({s.docs} document(s) hit); {100 * s.coverage:.0f}% of its "
-                f"{s.tokens} words covered, {100 * s.containment:.0f}% of its 8-grams found"
+                f"({s.docs} document(s) hit); {100 * s.coverage:.0f}% of the "
+                f"{s.part_tokens or s.tokens} words of its {s.part} covered, "
+                f"{100 * s.containment:.0f}% of its 8-grams found"
             )
         else:
             how = f"a near-duplicate (Jaccard {s.near_duplicate:.2f}) in {where}"
@@ -136,6 +137,7 @@ def item_findings(rule: Rule, outcome: Any, display: str) -> list[Finding]:
             "docs": s.docs,
             "coverage": round(s.coverage, 4),
             "containment": round(s.containment, 4),
+            "coverage_of": s.part,
             "dirty_ngram": s.dirty_ngram,
             "ngram": s.ngram,
             "near_duplicate": s.near_duplicate,

@@ -106,8 +106,8 @@ class UnreachableScore(Rule):
             if nb is not None
         ]
         stated = str(claim.fields.get("protocol_text", ""))
-        vote = (
-            claim.protocol == "single" and "@" in stated and not stated.lower().startswith("pass")
+        vote = claim.protocol == "single" and any(
+            w in stated.lower() for w in ("maj", "cons", "vot")
         )
         if claim.protocol == "single" or (claim.protocol == "averaged" and claim.samples):
             severity = Severity.ERROR

@@ -149,7 +149,9 @@ def test_cli_exit_codes_and_json(corpus, tmp_path):
     bench, pattern = corpus
     scores = tmp_path / "scores.csv"
     scores.write_text("item_id,score\n" + "".join(f"{i},{int(i % 3 == 0)}\n" for i in range(1319)))
-    res = _cli(
+    config = tmp_path / "benchaudit.toml"
+    config.write_text("resamples = 2000\nseed = 7\n")
+    args = [
         "--benchmark",
         str(bench),
         "--corpus",
@@ -160,7 +162,10 @@ def test_cli_exit_codes_and_json(corpus, tmp_path):
         "json",
         "--workers",
         "1",
-    )
+        "--config",
+        str(config),
+    ]
+    res = _cli(*args)
     assert res.exit_code == 1, res.output
     doc = json.loads(res.output)
     assert doc["summary"]["warnings"] + doc["summary"]["errors"] == 40
@@ -170,19 +175,9 @@ def test_cli_exit_codes_and_json(corpus, tmp_path):
     assert doc["results"]["contamination"][0]["contaminated"] == 40
     (row,) = doc["results"]["contamination_scores"]
     assert row["n_dirty"] == 40 and row["ci_low"] <= row["diff"] <= row["ci_high"]
-    again = _cli(
-        "--benchmark",
-        str(bench),
-        "--corpus",
-        pattern,
-        "--scores",
-        str(scores),
-        "--format",
-        "json",
-        "--workers",
-        "1",
-    )
-    assert again.output == res.output  # deterministic, bootstrap included
+    assert _cli(*args).output == res.output  # deterministic, bootstrap included
+    md = _cli(*args[:-5], "markdown", "--workers", "1", "--config", str(config))
+    assert "Score on clean vs contaminated items" in md.output
 
 
 def test_cli_clean_corpus_and_bad_input(corpus, data_dir, tmp_path):

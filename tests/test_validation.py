@@ -1,7 +1,7 @@
 """The statistical validation suite: coverage, type-I error, pass@k expectation and
 Bradley–Terry recovery, asserted on the same numbers ``docs/validation.md`` publishes.
 
-The full run is computed once per session (about half a minute of CPU) and shared by
+The full run is computed once for this module (about 40 s of CPU) and shared by
 every test here.
 """
 

@@ -60,6 +60,8 @@ class ItemStat:
     longest_match: int = 0
     docs: int = 0
     near_duplicate: float | None = None
+    part: str = "item"  # "question" when the question alone gave the larger coverage
+    part_tokens: int = 0
     example: dict[str, Any] | None = None
     methods: list[str] = field(default_factory=list)
 
@@ -290,8 +292,9 @@ def _item_stats(
             covered[b] -= 1
     mask = np.cumsum(covered)[:n_tok] > 0
     s.coverage = float(mask.mean())
-    if 0 < main < n_tok:
-        s.coverage = max(s.coverage, float(mask[:main].mean()))
+    s.part_tokens = n_tok
+    if 0 < main < n_tok and mask[:main].mean() > s.coverage:
+        s.coverage, s.part, s.part_tokens = float(mask[:main].mean()), "question", main
     best = int(np.argmax(length))  # first of the longest, in (shard, doc, position) order
     s.example = {
         "shard": paths[int(shard_no[best])],

@@ -463,7 +463,7 @@ def change_claims(s: Sentence, ctx: Context) -> list[Claim]:
         if len(scores) != 2:
             return []
         # "75% vs 70%": which is the base is read from the direction of the change.
-        before, after, conf = scores[1].text, scores[0].text, Confidence.MEDIUM
+        before, after, conf = scores[1].digits, scores[0].digits, Confidence.MEDIUM
         if float(before) > float(after) and _rises(masked):
             before, after = after, before
     claims = []
@@ -483,7 +483,7 @@ def change_claims(s: Sentence, ctx: Context) -> list[Claim]:
                 fields={
                     "before": before,
                     "after": after,
-                    "delta": d.text,
+                    "delta": d.digits,
                     "relative_stated": bool(_RELATIVE.search(window)),
                     "absolute_stated": bool(_ABSOLUTE.search(window.replace(d.text, "", 1)[:40])),
                 },

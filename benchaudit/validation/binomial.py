@@ -48,12 +48,20 @@ def interval_bounds(method: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
 
 
-def coverage_curve(lo: np.ndarray, hi: np.ndarray, n: int, ps: np.ndarray) -> np.ndarray:
-    """Exact coverage P(lo(K) <= p <= hi(K)) for K ~ Binomial(n, p), at every p in ``ps``."""
+def binomial_pmf(n: int, ps: np.ndarray) -> np.ndarray:
+    """P(K = k) for k = 0..n (rows) and every p in ``ps`` (columns)."""
     from scipy.stats import binom
 
-    k = np.arange(n + 1)[:, None]
-    pmf = binom.pmf(k, n, ps[None, :])
+    return binom.pmf(np.arange(n + 1)[:, None], n, ps[None, :])
+
+
+def coverage_curve(
+    lo: np.ndarray, hi: np.ndarray, n: int, ps: np.ndarray, pmf: np.ndarray | None = None
+) -> np.ndarray:
+    """Exact coverage P(lo(K) <= p <= hi(K)) for K ~ Binomial(n, p), at every p in ``ps``
+    (``pmf`` is :func:`binomial_pmf` of the same n and ps, when already at hand)."""
+    if pmf is None:
+        pmf = binomial_pmf(n, ps)
     inside = (lo[:, None] <= ps[None, :]) & (ps[None, :] <= hi[:, None])
     return (pmf * inside).sum(axis=0)
 
@@ -95,11 +103,13 @@ def binomial_coverage(budget: Budget) -> Section:
     averaged: dict[tuple[str, int, float], float] = {}
     ps = np.array(GRID_P)
     windows = np.concatenate([neighbourhood(p) for p in GRID_P])
-    for method in BINOMIAL_METHODS:
-        for n in GRID_N:
+    for n in GRID_N:
+        pmf_ps, pmf_windows = binomial_pmf(n, ps), binomial_pmf(n, windows)
+        for method in BINOMIAL_METHODS:
             lo, hi = interval_bounds(method, n)
-            ex = coverage_curve(lo, hi, n, ps)
-            av = coverage_curve(lo, hi, n, windows).reshape(len(GRID_P), AVERAGE_POINTS)
+            ex = coverage_curve(lo, hi, n, ps, pmf_ps)
+            av = coverage_curve(lo, hi, n, windows, pmf_windows)
+            av = av.reshape(len(GRID_P), AVERAGE_POINTS)
             for j, p in enumerate(GRID_P):
                 exact[method, n, p] = float(ex[j])
                 averaged[method, n, p] = float(av[j].mean())

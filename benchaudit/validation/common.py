@@ -85,10 +85,12 @@ class Section:
 
 
 def stream_rng(stream: int) -> np.random.Generator:
+    """The generator of one numbered stream; streams never share draws."""
     return np.random.default_rng((SEED, stream))
 
 
 def pct(x: float, digits: int = 1) -> str:
+    """A proportion as a percentage with fixed digits (0.9216 -> "92.2")."""
     return f"{100 * x:.{digits}f}"
 
 
@@ -105,4 +107,5 @@ def points(x: float) -> str:
 
 
 def mc_se(rate: float, draws: int) -> float:
+    """Monte Carlo standard error of a rate estimated from ``draws`` independent data sets."""
     return math.sqrt(max(rate * (1 - rate), 1e-12) / draws)

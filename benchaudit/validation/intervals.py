@@ -154,29 +154,21 @@ def other_intervals(budget: Budget) -> Section:
     p_rows = []
     for n in PAIRED_NS:
         p_rows.append([str(n), *[pct(paired[n, a, b]) for a, b in PAIRED_CELLS]])
-    se_b = mc_se(0.95, budget.bootstrap_datasets)
+    nb, nt = budget.bootstrap_datasets, budget.vector_draws
+
+    def row(name: str, design: str, rate: float, draws: int) -> list[str]:
+        return [name, design, pct(rate), pct(mc_se(rate, draws), 2)]
+
     sim_rows = [
-        ["percentile bootstrap (graded items)", f"n = {n}", pct(boot[n]), pct(se_b, 2)]
-        for n in BOOTSTRAP_NS
+        row("percentile bootstrap (graded items)", f"n = {n}", boot[n], nb) for n in BOOTSTRAP_NS
     ]
     sim_rows += [
-        [
-            "cluster bootstrap (0/1 items, ICC 0.2)",
-            f"{g} clusters × {CLUSTER_SIZE}",
-            pct(clus[g]),
-            pct(se_b, 2),
-        ]
+        row("cluster bootstrap (0/1 items, ICC 0.2)", f"{g} clusters × {CLUSTER_SIZE}", clus[g], nb)
         for g in CLUSTER_GS
     ]
-    se_t = mc_se(0.95, budget.vector_draws)
-    sim_rows += [["t(k−1) over seeds", f"k = {k}", pct(seeds[k][0]), pct(se_t, 2)] for k in SEED_KS]
+    sim_rows += [row("t(k−1) over seeds", f"k = {k}", seeds[k][0], nt) for k in SEED_KS]
     sim_rows += [
-        [
-            "z = 1.96 over seeds (what seed-interval flags)",
-            f"k = {k}",
-            pct(seeds[k][1]),
-            pct(se_t, 2),
-        ]
+        row("z = 1.96 over seeds (what seed-interval flags)", f"k = {k}", seeds[k][1], nt)
         for k in SEED_KS
     ]
     seed_gap = max(v[2] for v in seeds.values())

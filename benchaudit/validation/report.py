@@ -36,6 +36,7 @@ def run(quick: bool = False) -> list[Section]:
 
 
 def render(sections: Sequence[Section], quick: bool = False) -> str:
+    """The markdown page: a header, then each section with its tables."""
     head = [
         "# Statistical validation",
         "",
@@ -53,6 +54,7 @@ def render(sections: Sequence[Section], quick: bool = False) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: write (or ``--check``) the validation page; returns the exit code."""
     parser = argparse.ArgumentParser(
         prog="python -m benchaudit.validation",
         description="Recompute the statistical validation tables (docs/validation.md).",
