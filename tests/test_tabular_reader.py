@@ -223,3 +223,53 @@ def test_codes_follow_first_appearance(tmp_path):
     rs = _read(p)
     assert rs.models == ["zeta", "alpha"] and rs.items == ["9", "3"]
     assert np.array_equal(rs.model.codes, [0, 1, 0, 1])
+
+
+def _big_csv(path: Path, models: int = 3, items: int = 40_000, bad_row: str | None = None):
+    rng = np.random.default_rng(4)
+    with open(path, "w") as fh:
+        fh.write("model,question_id,correct\n")
+        for m in range(models):
+            vals = rng.integers(0, 2, items)
+            fh.write("".join(f"m{m},q{i},{v}\n" for i, v in enumerate(vals)))
+        if bad_row:
+            fh.write(bad_row)
+    return path
+
+
+def test_large_csv_streams_to_the_same_result(tmp_path, monkeypatch):
+    from benchaudit.inputs import _tabular_arrow as arrow
+
+    path = _big_csv(tmp_path / "big.csv")
+    whole = _read(path)
+    monkeypatch.setattr(arrow, "STREAM_BYTES", 1024)
+    calls = []
+    real = arrow._CsvStream.batches
+    monkeypatch.setattr(arrow._CsvStream, "batches",
+                        lambda self, *a: calls.append(1) or real(self, *a))
+    streamed = _read(path)
+    assert calls, "the streaming reader was not used"
+    assert streamed.models == whole.models and streamed.items == whole.items
+    assert np.array_equal(streamed.score, whole.score)
+    assert np.array_equal(streamed.model.codes, whole.model.codes)
+    assert np.array_equal(streamed.item.codes, whole.item.codes)
+    assert streamed.line[5] == whole.line[5] == 7
+
+
+def test_large_csv_with_a_late_bad_value_names_its_line(tmp_path, monkeypatch):
+    from benchaudit.inputs import _tabular_arrow as arrow
+
+    monkeypatch.setattr(arrow, "STREAM_BYTES", 1024)
+    path = _big_csv(tmp_path / "big.csv", bad_row="m0,q0,maybe\n")
+    with pytest.raises(InputError, match="not a number") as exc:
+        _read(path)
+    assert exc.value.line == 3 * 40_000 + 2
+
+
+def test_large_csv_with_blank_lines_keeps_line_numbers(tmp_path, monkeypatch):
+    from benchaudit.inputs import _tabular_arrow as arrow
+
+    monkeypatch.setattr(arrow, "STREAM_BYTES", 16)
+    p = tmp_path / "s.csv"
+    p.write_text("model,item,correct\na,1,1\n\na,2,0\n")
+    assert _read(p).line.tolist() == [2, 4]

@@ -31,6 +31,13 @@ def read_resultset(
 ) -> ResultSet:
     suffix = path.suffix.lower()
     first = 2 if suffix in (".csv", ".tsv") else 1  # CSV data starts below the header
+    if suffix in (".csv", ".tsv") and _size(path) > STREAM_BYTES:
+        try:
+            streamed = _stream_csv(path, display, overrides, max_rows)
+        except _Fallback:
+            streamed = None
+        if streamed is not None:
+            return streamed
     if suffix == ".parquet":
         table, lines = _read_parquet(path, display), None
     else:
@@ -238,6 +245,12 @@ class _ParquetColumns:
     def field_type(self, name: str) -> pa.DataType:
         return self.schema.field(name).type
 
+    def batches(self, names: list[str], cols: dict[str, str]):
+        return self.file.iter_batches(batch_size=BATCH, columns=names)
+
+    def wrap_error(self, exc: Exception) -> Exception:
+        return _parquet_error(self.display, exc)
+
 
 def _parquet_error(display: str, exc: Exception) -> InputError:
     first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
@@ -246,6 +259,89 @@ def _parquet_error(display: str, exc: Exception) -> InputError:
 
 def _read_parquet(path: Path, display: str):
     return _ParquetColumns(path, display)
+
+
+#: CSV files above this size are parsed in blocks instead of into one table.
+STREAM_BYTES = 32 << 20
+
+
+class _Fallback(Exception):
+    """The streaming reader cannot handle this file; read it whole instead."""
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+class _CsvStream:
+    """A large CSV parsed block by block: only one block of Arrow data is alive at a time."""
+
+    def __init__(self, path: Path, display: str, delim: str, names: list[str], n: int) -> None:
+        self.path, self.display, self.delim = path, display, delim
+        self.column_names, self.num_rows = names, n
+
+    def batches(self, names: list[str], cols: dict[str, str]):
+        import pyarrow.csv as pcsv
+
+        cat = {cols[r] for r in CATEGORICAL if r in cols}
+        types = {c: pa.dictionary(pa.int32(), pa.string()) for c in names if c in cat}
+        return pcsv.open_csv(
+            self.path,
+            read_options=pcsv.ReadOptions(block_size=16 << 20),
+            parse_options=pcsv.ParseOptions(delimiter=self.delim),
+            convert_options=pcsv.ConvertOptions(
+                column_types=types,
+                include_columns=names,
+                strings_can_be_null=True,
+                true_values=["true", "True", "TRUE"],
+                false_values=["false", "False", "FALSE"],
+            ),
+        )
+
+    def wrap_error(self, exc: Exception) -> Exception:
+        return _Fallback(str(exc))  # the whole-file reader names the bad line
+
+
+def _count_lines(path: Path) -> tuple[int, bool]:
+    """Lines in a file and whether any is blank, in 16 MB reads."""
+    lines, blank, tail, last = 0, False, b"", b"\n"
+    with open(path, "rb") as fh:
+        while True:
+            block = fh.read(16 << 20)
+            if not block:
+                break
+            lines += block.count(b"\n")
+            probe = tail + block
+            blank = blank or b"\n\n" in probe or b"\n\r\n" in probe
+            tail, last = block[-2:], block[-1:]
+    return lines + (last != b"\n"), blank
+
+
+def _stream_csv(
+    path: Path, display: str, overrides: dict[str, str], max_rows: int | None
+) -> ResultSet | None:
+    """A long-form CSV read in blocks, or None when the file needs the whole-file reader."""
+    delim = "\t" if path.suffix.lower() == ".tsv" else ","
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 16)
+    names = _header(head, delim, display)
+    _check_overrides(names, overrides, display)
+    cols = find_columns(names, overrides)
+    if not ("model" in cols and "item" in cols and "score" in cols):
+        return None
+    lines, blank = _count_lines(path)
+    if blank or lines < 2:
+        return None  # blank lines shift line numbers: the whole-file reader maps them
+    n = lines - 1
+    if max_rows is not None and n > max_rows:
+        raise InputError(display, f"{n} rows, more than --max-rows {max_rows}")
+    try:
+        return _long(_CsvStream(path, display, delim, names, n), cols, RowLines(2, n), display)
+    except UnicodeDecodeError:
+        raise _Fallback("encoding") from None
 
 
 def _check_overrides(names: list[str], overrides: dict[str, str], display: str) -> None:
@@ -544,7 +640,7 @@ def _columns_of(
 ):
     """Two getters, (role -> Coded) and (role -> float array), over the file's columns."""
     n = table.num_rows
-    if isinstance(table, _ParquetColumns) and n > BATCH:
+    if isinstance(table, _CsvStream) or (isinstance(table, _ParquetColumns) and n > BATCH):
         cat, num = _gather_batches(table, cols, line, display, single_model)
         return (lambda role, required: cat[role]), (lambda role: num[role])
 
@@ -571,9 +667,9 @@ INT16_LABELS = int(np.iinfo(np.int16).max)
 
 
 def _gather_batches(
-    table: _ParquetColumns, cols: dict[str, str], line: Any, display: str, single_model: str | None
+    table: Any, cols: dict[str, str], line: Any, display: str, single_model: str | None
 ):
-    """Stream a large Parquet file batch by batch into numpy arrays.
+    """Stream a large Parquet or CSV file batch by batch into numpy arrays.
 
     Only one batch of Arrow data is alive at a time, so the peak memory is the
     result arrays plus a batch, not the whole decoded table.
@@ -593,8 +689,7 @@ def _gather_batches(
     pos = 0
     pool = pa.default_memory_pool()
     try:
-        batches = table.file.iter_batches(batch_size=BATCH, columns=names)
-        for batch in batches:
+        for batch in table.batches(names, cols):
             k = batch.num_rows
             index = {name: i for i, name in enumerate(batch.schema.names)}
             part_line = line[pos : pos + k]
@@ -608,14 +703,16 @@ def _gather_batches(
                 v = _numeric(col, display, r.replace("_", " "), part_line)
                 if r not in nums:
                     nums[r] = np.empty(n, dtype=v.dtype)
-                elif nums[r].dtype != v.dtype:
+                elif nums[r].dtype == np.float32 and v.dtype != np.float32:
                     nums[r] = nums[r].astype(np.float64)
                 nums[r][pos : pos + k] = v
             pos += k
             del batch
             pool.release_unused()  # hand decoded pages back before the next batch
-    except (pa.ArrowException, OSError) as exc:
-        raise _parquet_error(display, exc) from None
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise table.wrap_error(exc) from None
+    if pos != n:
+        raise _Fallback("row count")  # quoted line breaks: line numbers need the full reader
     cat = {
         r: coders[r].finish(
             codes.pop(r), line, required=r in ("model", "item"), by_appearance=r != "item"

@@ -117,6 +117,16 @@ def _gutter(words: list[dict[str, Any]], width: float) -> float | None:
     # A real gutter: almost nothing crosses it and both sides carry text.
     if best_x is None or best_cover > 0.03 * len(words) or min(left, right) < 0.2 * len(words):
         return None
+    # Columns are filled with full lines; a table's short cells are not columns.
+    for side in ([w for w in words if w["x1"] <= best_x], [w for w in words if w["x0"] >= best_x]):
+        lines = _group_lines(side)
+        if len(lines) < 5:
+            return None
+        lo = min(w["x0"] for w in side)
+        hi = max(w["x1"] for w in side)
+        widths = sorted(ln[-1]["x1"] - ln[0]["x0"] for ln in lines)
+        if widths[len(widths) // 2] < 0.6 * (hi - lo):
+            return None
     return best_x
 
 
