@@ -156,9 +156,10 @@ def check_multiple(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding
                 c,
                 f"{k} of {m} tests significant at {alpha:g} with no correction: about "
                 f"{num(expected, 2)} false positives are expected by chance alone",
-                suggestion=f"Significant on {k} of {m} benchmarks before correction; report "
-                f"Holm-adjusted p-values (uncorrected, {num(expected, 1)} of {m} would be "
-                f"'significant' by chance).",
+                suggestion=f"Better on {k} of {m} benchmarks at p < {alpha:g} before correction "
+                f"(about {num(expected, 1)} of {m} such differences are expected by chance alone); "
+                f"after a Holm correction the smallest p must be below {alpha / m:.2g}, so report "
+                f"the Holm-adjusted p-values.",
                 evidence={"significant": k, "tests": m, "expected_false_positives": expected},
             )
         elif len(exact) >= 3:
@@ -228,10 +229,10 @@ def check_winners(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]
                 f"{num(infl, 2)} points on average"
             )
             fix = (
-                f"We selected the best of {k} {what} on the test set, which inflates the "
-                f"score by about {num(infl, 1)} points (expected maximum of {k} equal "
-                f"candidates); the score of the candidate chosen on a held-out validation "
-                f"split is {num(100 * p - infl)}% or lower in expectation."
+                f"{num(100 * p)}% is the best of {k} {what} chosen on the test set; with {k} "
+                f"equally good candidates the maximum is inflated by about {num(infl, 1)} points, "
+                f"so a choice made on a held-out validation split would be expected to score "
+                f"about {num(100 * p - infl)}%."
             )
         else:
             infl = 100 * winners_curse_inflation(k, 0.7, 500)
@@ -502,7 +503,11 @@ def _within_noise_claim(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]
         return
     if f.get("significant") == "no":
         return
-    if any(p["op"] in ("<", "<=", "=") and float(p["value"]) < alpha for p in f.get("pvalues", [])):
+    if any(
+        (p["op"] in ("<", "<=") and float(p["value"]) <= alpha)
+        or (p["op"] == "=" and float(p["value"]) < alpha)
+        for p in f.get("pvalues", [])
+    ):
         return
     if f.get("discordant") or f.get("stats") or f.get("paired_test"):
         return

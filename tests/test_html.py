@@ -94,23 +94,3 @@ def test_empty_and_scriptonly_html(tmp_path):
 def test_parse_never_raises(text):
     lines, numbers, tables = parse(text)
     assert len(lines) == len(numbers)
-
-
-def test_tables_embedded_in_markdown():
-    from benchaudit.inputs.html import tables_in_markup
-
-    md = [
-        "## Performance",
-        "",
-        "<table>",
-        '  <tr style="font-weight:bold"><td>Model</td><td>Size</td><td><div>HumanEval</div>'
-        '<div class="cell-aux">0-shot</div></td></tr>',
-        "  <tr><td colspan=3><b>Base Model</b></td></tr>",
-        "  <tr><td>CodeLlama-Base</td><td>7B</td><td>33.5</td></tr>",
-        "  <tr><td><b>CodeQwen1.5</b></td><td>7B</td><td>51.8</td></tr>",
-        "</table>",
-    ]
-    [t] = tables_in_markup(md)
-    assert t.header == ["Model", "Size", "HumanEval 0-shot"]
-    assert t.rows == [["CodeLlama-Base", "7B", "33.5"], ["CodeQwen1.5", "7B", "51.8"]]
-    assert t.header_line == 4 and t.row_lines == [6, 7]

@@ -203,3 +203,21 @@ def test_the_whole_claim_set_rendered_to_pdf_gives_the_same_findings(tmp_path):
     from_md = audit([str(tmp_path / "claims.md")], Config(select=MINE))
     assert len(from_pdf.findings) > 50
     assert key(from_pdf) == key(from_md)
+
+
+def test_wide_table_over_two_columns():
+    lines, tables, _ = read_pdf(PDF / "two_column_table.pdf", "two_column_table.pdf")
+    assert tables == [
+        [
+            ["Model", "HumanEval", "GSM8K", "MATH-500", "GPQA Diamond"],
+            ["Baseline", "60.4", "80.0", "50.2", "40.0"],
+            ["Ours", "62.2", "84.0", "51.0", "41.0"],
+        ]
+    ]
+    texts = [ln.text for ln in lines]
+    claim = texts.index("Our model improves on every benchmark.")
+    assert all(t.startswith(("Left", "column", "text")) for t in texts[4:claim])
+    assert texts[claim + 1].startswith("Right column prose")
+    report = audit([str(PDF / "two_column_table.pdf")], Config(select=["within-noise"]))
+    [f] = report.findings
+    assert f.location.line == claim + 1 and "3 of 4" in f.message and "registry" in f.message

@@ -245,8 +245,9 @@ def test_large_csv_streams_to_the_same_result(tmp_path, monkeypatch):
     monkeypatch.setattr(arrow, "STREAM_BYTES", 1024)
     calls = []
     real = arrow._CsvStream.batches
-    monkeypatch.setattr(arrow._CsvStream, "batches",
-                        lambda self, *a: calls.append(1) or real(self, *a))
+    monkeypatch.setattr(
+        arrow._CsvStream, "batches", lambda self, *a: calls.append(1) or real(self, *a)
+    )
     streamed = _read(path)
     assert calls, "the streaming reader was not used"
     assert streamed.models == whole.models and streamed.items == whole.items

@@ -81,6 +81,24 @@ def test_paired_interval_coverage(sections):
             assert 0.93 <= cov <= 0.97, (n, a, b, cov)
 
 
+def test_paired_coverage_matches_brute_force_enumeration():
+    from scipy.stats import multinomial
+
+    from benchaudit.stats.paired import paired_diff_ci
+    from benchaudit.validation.intervals import paired_coverage
+
+    n, p10, p01 = 40, 0.10, 0.05
+    want = 0.0
+    for a in range(n + 1):
+        for b in range(n + 1 - a):
+            _, lo, hi = paired_diff_ci(n - a - b, a, b, 0)
+            if lo - 1e-12 <= p10 - p01 <= hi + 1e-12:
+                want += multinomial.pmf([a, b, n - a - b], n, [p10, p01, 1 - p10 - p01])
+    got, gap = paired_coverage(n, p10, p01)
+    assert got == pytest.approx(want, abs=1e-11)
+    assert gap < 1e-12
+
+
 def test_bootstrap_intervals_cover_near_nominal(sections):
     data = sections["2"].data
     # Percentile bootstraps run a little low with few units; never far off.
@@ -124,6 +142,12 @@ def test_every_test_family_is_validated(sections):
         "kappa interval",
         "contamination subset Z",
     } <= names
+
+
+def test_p_value_recomputation_never_flags_a_correct_report(sections):
+    rows = sections["3"].data["false_alarms"]
+    assert len(rows) == 10
+    assert all(r[3] == "0" and r[4] == "0" for r in rows), rows
 
 
 def test_mcnemar_attained_level_is_below_alpha_and_matches_simulation(sections):

@@ -1,12 +1,13 @@
 """The benchmark n-gram index: small, built once, shipped to every worker.
 
-Words are mapped to dense ids from the benchmark's own vocabulary (0 = a word
-the benchmark never uses, so an n-gram containing it cannot match). An
-n-gram's key is a 64-bit polynomial hash of its ids, finished with the
-splitmix64 mixer: deterministic in every process (no ``hash()`` of str), and
+Words are 64-bit word keys (:mod:`benchaudit.contamination.tokens`: exact for
+words of up to 8 bytes); a bitmap over the benchmark's words tells the scan
+which corpus words may be benchmark words, so only runs of those are hashed.
+An n-gram's key is a 64-bit polynomial hash of its word keys, finished with
+the splitmix64 mixer: deterministic in every process (no ``hash()`` of str), and
 computed for all positions of a corpus batch with a few numpy passes. Keys
 sit in a sorted array; each key points at the (item, position) entries that
-carry it. Every corpus hit is re-checked id by id, and every match read back
+carry it. Every corpus hit is re-checked word key by word key, and every match read back
 from the document's bytes, so a hash collision can never produce a match.
 
 The scan unit is the ``unit``-gram (5 words by default): every longer match
@@ -25,8 +26,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from benchaudit.contamination.benchmark import Item
-from benchaudit.contamination.normalize import words
-from benchaudit.contamination.tokens import WordTable
+from benchaudit.contamination.normalize import normalize, words
+from benchaudit.contamination.tokens import _slot, spans
+from benchaudit.contamination.tokens import keys as word_keys
 
 MULT = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -34,6 +36,8 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 _LEN = np.uint64(0xD6E8FEB86659FD93)
 #: Bits of the prefilter bitmap (2^22 bytes = 4 MB).
 BITMAP_BITS = 22
+#: Bits of the word bitmap (2^20 bytes = 1 MB).
+WORD_BITS = 20
 
 
 def mix(h: np.ndarray) -> np.ndarray:
@@ -73,11 +77,11 @@ def gram_hashes(ids: np.ndarray, lengths: Sequence[int]) -> dict[int, np.ndarray
 
 
 def gram_keys_at(x: np.ndarray, starts: np.ndarray, n: int) -> np.ndarray:
-    """Keys of the n-grams of ids ``x`` starting at ``starts`` (as :func:`gram_hashes`)."""
+    """Keys of the n-grams of word keys ``x`` starting at ``starts`` (as :func:`gram_hashes`)."""
     with np.errstate(over="ignore"):
-        h = x[starts].astype(np.uint64)
+        h = x[starts]
         for j in range(1, n):
-            h = h * MULT + x[starts + j].astype(np.uint64)
+            h = h * MULT + x[starts + j]
         return mix(h ^ (_LEN * np.uint64(n)))
 
 
@@ -88,9 +92,8 @@ class NgramIndex:
     items: list[Item]
     ngram: int
     unit: int
-    vocab: dict[bytes, int]
-    sep_id: int  # vocabulary size + 1: ids from here on are free for placeholders
-    flat: np.ndarray  # int32 ids of all items, concatenated
+    vocab: dict[int, bytes]  # word key -> word
+    flat: np.ndarray  # uint64 word keys of all items, concatenated
     offsets: np.ndarray  # int64, len(items)+1
     lengths: list[int]  # gram lengths hashed on the corpus side
     keys: np.ndarray  # sorted unique uint64 keys
@@ -105,11 +108,18 @@ class NgramIndex:
     minhash: object | None = None  # MinHashIndex when near-duplicate search is on
     empty_items: list[int] = field(default_factory=list)
     main_len: np.ndarray | None = None  # words of each item's question part
-    table: WordTable | None = None
+    word_bitmap: np.ndarray | None = None  # bool, indexed by _slot(word key, word_shift)
+    word_shift: int = 64 - WORD_BITS
 
     def __post_init__(self) -> None:
-        if self.table is None:
-            self.table = WordTable.build(list(self.vocab), list(self.vocab.values()))
+        if self.word_bitmap is None:
+            self.word_bitmap = np.zeros(1 << (64 - self.word_shift), dtype=bool)
+            ks = np.fromiter(self.vocab, dtype=np.uint64, count=len(self.vocab))
+            self.word_bitmap[_slot(ks, self.word_shift)] = True
+
+    def may_be_word(self, ks: np.ndarray) -> np.ndarray:
+        """False for a word key that is certainly not a benchmark word."""
+        return self.word_bitmap[_slot(ks, self.word_shift)]
 
     @property
     def n_items(self) -> int:
@@ -126,28 +136,11 @@ class NgramIndex:
         return self.flat[self.offsets[i] : self.offsets[i + 1]]
 
     def words_of(self, i: int, start: int, length: int) -> list[bytes]:
-        inv = self._inverse()
-        return [inv[int(t)] for t in self.item_words(i)[start : start + length]]
+        return [self.vocab[int(k)] for k in self.item_words(i)[start : start + length]]
 
     def text_of(self, i: int, start: int, length: int) -> str:
-        """Normalised text of item ``i``'s tokens ``start:start+length``."""
-        inv = self._inverse()
-        ids = self.item_words(i)[start : start + length]
-        return b" ".join(inv[int(t)] for t in ids).decode("utf-8", errors="replace")
-
-    def _inverse(self) -> list[bytes]:
-        inv = getattr(self, "_inv", None)
-        if inv is None:
-            inv = [b""] * (len(self.vocab) + 2)
-            for w, i in self.vocab.items():
-                inv[i] = w
-            self._inv = inv
-        return inv
-
-    def __getstate__(self) -> dict:
-        state = dict(self.__dict__)
-        state.pop("_inv", None)
-        return state
+        """Normalised text of item ``i``'s words ``start:start+length``."""
+        return b" ".join(self.words_of(i, start, length)).decode("utf-8", errors="replace")
 
 
 def build_index(items: Sequence[Item], ngram: int = 13, unit: int = 5) -> NgramIndex:
@@ -155,19 +148,25 @@ def build_index(items: Sequence[Item], ngram: int = 13, unit: int = 5) -> NgramI
     if ngram < 1:
         raise ValueError("ngram must be at least 1")
     unit = max(1, min(unit, ngram))
-    vocab: dict[bytes, int] = {}
+    vocab: dict[int, bytes] = {}
     per_item: list[np.ndarray] = []
     main_len = np.zeros(len(items), dtype=np.int64)
     for i, item in enumerate(items):
-        ws = words(item.text)
-        ids = [vocab.setdefault(w, len(vocab) + 1) for w in ws]
-        per_item.append(np.asarray(ids, dtype=np.int32))
+        norm = normalize(item.text)
+        _, starts_, ends_ = spans(norm)
+        ks = word_keys(norm, starts_, ends_)
+        ws = norm.split()
+        for k, w in zip(ks.tolist(), ws):
+            if vocab.setdefault(k, w) != w:
+                # Two benchmark words of more than 16 bytes share a key: the scan re-reads
+                # every match, so this can only hide a match, never invent one.
+                pass
+        per_item.append(ks)
         main_len[i] = len(words(item.main)) if item.main else len(ws)
-    sep_id = len(vocab) + 1
     lens = np.array([len(a) for a in per_item], dtype=np.int64)
     offsets = np.zeros(len(items) + 1, dtype=np.int64)
     np.cumsum(lens, out=offsets[1:])
-    flat = np.concatenate(per_item) if per_item else np.zeros(0, np.int32)
+    flat = np.concatenate(per_item) if per_item else np.zeros(0, np.uint64)
 
     k_all, it_all, pos_all, len_all = [], [], [], []
     gram_counts = np.zeros(len(items), dtype=np.int64)
@@ -214,7 +213,6 @@ def build_index(items: Sequence[Item], ngram: int = 13, unit: int = 5) -> NgramI
         ngram=ngram,
         unit=unit,
         vocab=vocab,
-        sep_id=sep_id,
         flat=flat,
         offsets=offsets,
         lengths=sorted(lengths),

@@ -41,9 +41,13 @@ def _sketch(keys: np.ndarray):
     return m
 
 
-def _masked(index: NgramIndex, ids: np.ndarray, isnum: np.ndarray) -> np.ndarray:
-    x = ids.astype(np.int64)
-    x[isnum] = index.sep_id + 1
+#: The word key every number is replaced by (no real word has it: top bit set, odd).
+NUMBER = np.uint64(0x8000000000000001)
+
+
+def _masked(ids: np.ndarray, isnum: np.ndarray) -> np.ndarray:
+    x = ids.copy()
+    x[isnum] = NUMBER
     return x
 
 
@@ -73,15 +77,14 @@ def build_minhash(index: NgramIndex, threshold: float = THRESHOLD) -> MinHashInd
 
     lsh = MinHashLSH(threshold=threshold, num_perm=NUM_PERM)
     sets: dict[tuple[int, int], np.ndarray] = {}
-    inv = index._inverse()
-    is_number = np.array([w.isdigit() for w in inv], dtype=bool)
     for i in range(index.n_items):
         ids = index.item_words(i)
         main = int(index.main_len[i]) if index.main_len is not None else len(ids)
         for part, part_ids in ((0, ids), (1, ids[:main])):
             if len(part_ids) < SHINGLE or (part == 1 and main >= len(ids)):
                 continue
-            x = _masked(index, part_ids, is_number[part_ids])
+            isnum = np.array([index.vocab[int(k)].isdigit() for k in part_ids], dtype=bool)
+            x = _masked(part_ids, isnum)
             keys = np.unique(gram_hashes(x, [SHINGLE])[SHINGLE])
             sets[(i, part)] = keys
             lsh.insert((i, part), _sketch(keys))
@@ -116,10 +119,7 @@ def near_duplicates(
     n_tok = len(ids)
     if n_tok < SHINGLE or not len(mh.all_keys):
         return np.zeros(0, np.int32), np.zeros(0, np.int64), np.zeros(0)
-    # Unknown words get distinct ids so unrelated shingles do not collapse into one.
-    x = _masked(index, ids, isnum)
-    oov = x == 0
-    x[oov] = index.sep_id + 2 + np.flatnonzero(oov)
+    x = _masked(ids, isnum)
     keys = gram_hashes(x, [SHINGLE])[SHINGLE]
     m = len(keys)
     valid = doc[SHINGLE - 1 : SHINGLE - 1 + m] == doc[:m]  # shingles inside one document

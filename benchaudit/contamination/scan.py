@@ -1,11 +1,11 @@
 """The per-shard scan: a pure function (index, shard) -> :class:`ShardResult`.
 
-A shard is read once, in batches of documents. Each batch is normalised in C
-(``bytes.translate``), split into words and mapped to benchmark word ids with
-numpy (:mod:`benchaudit.contamination.tokens`), hashed into n-gram keys with
-a few numpy passes, filtered through a
-bitmap, looked up with ``np.searchsorted``, and every hit is re-checked id by
-id. Verified unit-gram hits on one diagonal (same item, same document, same
+A shard is read once, in batches of about 1 MB of documents (the arrays of a
+batch stay in cache). Each batch is normalised in C (``bytes.translate``),
+split into 64-bit word keys with numpy (:mod:`benchaudit.contamination.tokens`);
+runs of words that may be benchmark words are hashed into n-gram keys, filtered
+through a bitmap, looked up with ``np.searchsorted``, and every hit is
+re-checked word by word. Verified unit-gram hits on one diagonal (same item, same document, same
 offset) are chained into maximal exact matches ("runs"). Results of several
 shards merge by concatenation, so any engine that maps this function over
 shards gives the same answer.
@@ -72,7 +72,7 @@ class Tokens:
     """A batch of documents, tokenised: ids and where each word sits."""
 
     norm: bytes
-    ids: np.ndarray  # int32 benchmark word id per word, 0 = not a benchmark word
+    ids: np.ndarray  # uint64 word key per word
     starts: np.ndarray  # byte offset of each word in ``norm``
     ends: np.ndarray
     doc_start: np.ndarray  # byte offset of each document in ``norm``
@@ -87,7 +87,7 @@ def tokenize(index: NgramIndex, texts: Sequence[bytes], numbers: bool = False) -
     """Normalise and split a batch of documents without a loop per word."""
     norm = normalize(JOIN.join(texts) + PAD)
     _, starts, ends = spans(norm)
-    ids = index.table.lookup(keys(norm, starts, ends))
+    ids = keys(norm, starts, ends)
     lens = np.fromiter(map(len, texts), dtype=_I64, count=len(texts))
     doc_start = np.zeros(len(texts), dtype=_I64)
     np.cumsum(lens[:-1] + len(JOIN), out=doc_start[1:])
@@ -105,13 +105,13 @@ def _lookup(index: NgramIndex, ids: np.ndarray) -> tuple[np.ndarray, ...]:
     """Verified hits of a batch: (item, item pos, batch pos, gram length, key id)."""
     n_tok = len(ids)
     cs = np.zeros(n_tok + 1, dtype=np.int32)
-    np.cumsum(ids == 0, out=cs[1:])
+    np.cumsum(~index.may_be_word(ids), out=cs[1:])
     out_item, out_p, out_q, out_n, out_k = [], [], [], [], []
     for n in index.lengths:
         m = n_tok - n + 1
         if m <= 0:
             continue
-        # Every word a benchmark word (the document separator is not one).
+        # Every word possibly a benchmark word (the document separator is not one).
         cand = np.flatnonzero(cs[n : n + m] == cs[:m])
         if not len(cand):
             continue
@@ -188,7 +188,7 @@ def _verified(
 ) -> tuple[np.ndarray, ...]:
     """Keep the runs whose words, read back from the document's bytes, equal the item's.
 
-    Word ids are exact for words of up to 8 bytes and hashed beyond; reading
+    Word keys are exact for words of up to 8 bytes and hashed beyond; reading
     every run back makes a hash collision unable to produce a match.
     """
     keep = np.ones(len(item), dtype=bool)

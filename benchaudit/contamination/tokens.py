@@ -1,18 +1,14 @@
-"""Vectorised tokenising of normalised bytes, and the word -> id table.
+"""Vectorised tokenising of normalised bytes into 64-bit word keys.
 
 After :func:`~benchaudit.contamination.normalize.normalize`, words are runs of
 non-space bytes. Their boundaries come from one numpy comparison; each word
 gets a 64-bit key: its bytes packed into an integer when it has at most 8
 (exact, so no two short words share a key), else a hash of its first and last
-8 bytes and its length. Keys map to benchmark word ids through an open-addressing table
-probed with numpy gathers, so no Python code runs per word. Every match the
-scan reports is still re-checked against the words themselves.
+8 bytes and its length. No Python code runs per word. Every match the scan
+reports is still re-checked against the words themselves.
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -86,55 +82,3 @@ def _slot(ks: np.ndarray, shift: int) -> np.ndarray:
     with np.errstate(over="ignore"):
         # The shifted value is below 2**bits: reading it as int64 is free and exact.
         return ((ks * _U64(0x9E3779B97F4A7C15)) >> _U64(shift)).view(np.int64)
-
-
-@dataclass
-class WordTable:
-    """Open-addressing hash table from word keys to ids (0 = not a benchmark word)."""
-
-    slots: np.ndarray  # uint64 keys, 0 = empty
-    ids: np.ndarray  # int32
-    shift: int
-    max_probe: int
-
-    @classmethod
-    def build(cls, words: Sequence[bytes], word_ids: Sequence[int]) -> WordTable:
-        bits = max(10, int(np.ceil(np.log2(max(len(words), 1) * 8))))
-        size = 1 << bits
-        slots = np.zeros(size, dtype=_U64)
-        ids = np.zeros(size, dtype=np.int32)
-        if words:
-            text = b" ".join(words)
-            _, starts, ends = spans(text)
-            ks = keys(text, starts, ends)
-        else:
-            ks = np.zeros(0, _U64)
-        home = _slot(ks, 64 - bits)
-        max_probe = 1
-        for k, h, i in zip(ks.tolist(), home.tolist(), word_ids):
-            probe = 0
-            while slots[(h + probe) & (size - 1)] not in (0, k):
-                probe += 1
-            slots[(h + probe) & (size - 1)] = k
-            ids[(h + probe) & (size - 1)] = i
-            max_probe = max(max_probe, probe + 1)
-        return cls(slots=slots, ids=ids, shift=64 - bits, max_probe=max_probe)
-
-    def lookup(self, ks: np.ndarray) -> np.ndarray:
-        size = len(self.slots)
-        slot = _slot(ks, self.shift)
-        found = self.slots[slot]
-        hit = found == ks
-        out = np.where(hit, self.ids[slot], 0).astype(np.int32)
-        # Most words settle at the first probe; follow the chains of the rest.
-        pending = np.flatnonzero(hit < (found != 0))  # not found, and the slot is taken
-        for _ in range(1, self.max_probe):
-            if not len(pending):
-                break
-            s = (slot[pending] + 1) & (size - 1)
-            slot[pending] = s
-            found = self.slots[s]
-            hit = found == ks[pending]
-            out[pending[hit]] = self.ids[s[hit]]
-            pending = pending[~hit & (found != 0)]
-        return out

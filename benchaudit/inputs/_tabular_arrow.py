@@ -314,8 +314,9 @@ def _count_lines(path: Path) -> tuple[int, bool]:
             if not block:
                 break
             lines += block.count(b"\n")
-            probe = tail + block
-            blank = blank or b"\n\n" in probe or b"\n\r\n" in probe
+            if not blank:
+                edge = tail + block[:2]  # a blank line across the read boundary
+                blank = any(m in part for part in (block, edge) for m in (b"\n\n", b"\n\r\n"))
             tail, last = block[-2:], block[-1:]
     return lines + (last != b"\n"), blank
 

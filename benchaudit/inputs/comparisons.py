@@ -243,7 +243,8 @@ _EQUIV = re.compile(
     r"perform(?:s|ed|ing)? (?:about |roughly |nearly )?equally|"
     r"(?:does|did|do)(?: not|n't) (?:\w+ly )?(?:suffer|degrade|hurt|harm|lose|reduce|affect|impact|change)|"
     r"equally (?:well|good|strong|effective|capable)|perform(?:s|ed)? (?:the )?same|same level|"
-    r"no different|tied|statistical tie|(?:just |equally )?as (?:good|strong|capable|accurate|effective)|"
+    r"no different|tied|statistical tie|neither (?:\w+ ){0,3}?(?:is|was|performs?|can be said to be) better|"
+    r"(?:just |equally )?as (?:good|strong|capable|accurate|effective)|"
     r"(?:do|does|did)(?: not|n't) differ|no (?:evidence|sign|indication) of (?:any )?(?:\w+ )?"
     r"(?:degradation|drop|loss|regression|difference)|"
     r"without (?:any |significant |noticeable |a )?(?:loss|degradation|drop|sacrific\w+)|"
@@ -521,7 +522,8 @@ _PER_ITEM = re.compile(
 _AS_ITEMS = re.compile(
     r"\b(?:over|across|on|from|using)\s+(?:all\s+)?(?:the\s+)?(\d[\d,]*)\s+(?:\w+\s+)?"
     r"(?:samples|completions|generations|responses|attempts|solutions)\b|"
-    r"\b[nN]\s*=\s*(\d[\d,]*)|treat\w*\s+(?:each|every|all)\s+(?:sample|completion|generation|response)s?",
+    r"\b[nN]\s*=\s*(\d[\d,]*)|treat\w*\s+(?:each|every|all)\s+(?:of\s+(?:the\s+)?)?(?:\d[\d,]*\s+)?"
+    r"(?:sample|completion|generation|response)s?|as (?:an? )?independent (?:observation|item|sample|trial)s?",
     re.I,
 )
 _SE_WORDS = re.compile(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from benchaudit.errors import InputError
 from benchaudit.evidence import Source
@@ -245,26 +245,3 @@ def read(path: Path, display: str, ctx: Context) -> Source:
 
 
 READER = Reader("document", sniff, read, "HTML page (visible text and <table>s)")
-
-
-def tables_in_markup(lines: list[str], line_numbers: list[int] | None = None) -> list[Any]:
-    """``<table>`` elements embedded in markdown (model cards often mix the two),
-    as :class:`~benchaudit.inputs.tables.Table` objects with document line numbers."""
-    from benchaudit.inputs.tables import Table
-
-    numbers = line_numbers or list(range(1, len(lines) + 1))
-    text = "\n".join(lines)
-    if "<table" not in text.lower():
-        return []
-    _, _, raw_tables = parse(text)
-    out = []
-    for t in raw_tables:
-        rows = [(r, ln) for r, ln in zip(t["rows"], t["lines"]) if any(c.strip() for c in r)]
-        rows = [(r, ln) for r, ln in rows if len([c for c in r if c.strip()]) >= 2]
-        if len(rows) < 2:
-            continue
-        width = max(len(r) for r, _ in rows)
-        cells = [r + [""] * (width - len(r)) for r, _ in rows]
-        at = [numbers[min(ln, len(numbers)) - 1] for _, ln in rows]
-        out.append(Table(header=cells[0], rows=cells[1:], header_line=at[0], row_lines=at[1:]))
-    return out

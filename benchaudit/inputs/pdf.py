@@ -112,10 +112,17 @@ def _gutter(words: list[dict[str, Any]], width: float) -> float | None:
         if best_cover is None or cover < best_cover:
             best_x, best_cover = x, cover
         x += step
-    left = sum(1 for w in words if best_x is not None and w["x1"] <= best_x)
-    right = sum(1 for w in words if best_x is not None and w["x0"] >= best_x)
-    # A real gutter: almost nothing crosses it and both sides carry text.
-    if best_x is None or best_cover > 0.03 * len(words) or min(left, right) < 0.2 * len(words):
+    if best_cover is not None and best_cover > 0.1 * len(words):
+        return None
+    if best_x is None:
+        return None
+    left = sum(1 for w in words if w["x1"] <= best_x)
+    right = sum(1 for w in words if w["x0"] >= best_x)
+    # A real gutter: few lines cross it (a title, an abstract or a full-width
+    # table may) and both sides carry text.
+    all_lines = _group_lines(words)
+    crossing = sum(1 for ln in all_lines if any(w["x0"] < best_x < w["x1"] for w in ln))
+    if crossing > 0.25 * len(all_lines) or min(left, right) < 0.2 * len(words):
         return None
     # Columns are filled with full lines; a table's short cells are not columns.
     for side in ([w for w in words if w["x1"] <= best_x], [w for w in words if w["x0"] >= best_x]):
@@ -275,8 +282,17 @@ def read_pdf(path: Path, display: str) -> tuple[list[PdfLine], list[list[list[st
                         tables.append(rows)
                 boxes = [t.bbox for t in found]
                 prose = [w for w in words if not any(_inside(w, b) for b in boxes)]
-                lines = _reading_order(prose, float(page.width))
-                # Tables without rules: runs of lines whose cells line up in columns.
+                # Tables without rules: runs of lines whose cells line up in columns,
+                # first across the whole page (a table wider than a column), then
+                # within the columns.
+                page_lines = _group_lines(prose)
+                taken: set[int] = set()
+                for start, end, rows in _aligned_tables(page_lines):
+                    placed.append((page_lines[start][0]["top"], len(tables), rows))
+                    tables.append(rows)
+                    taken.update(id(w) for ln in page_lines[start:end] for w in ln)
+                prose = [w for w in prose if id(w) not in taken]
+                lines = _reading_order(prose, float(page.width)) if prose else []
                 for start, end, rows in reversed(_aligned_tables(lines)):
                     placed.append((lines[start][0]["top"], len(tables), rows))
                     tables.append(rows)

@@ -260,6 +260,53 @@ def contamination_null(total: int, dirty: int, draws: int, stream: int) -> NullR
     )
 
 
+def _reported_p(p: float, digits: int) -> tuple[str, str]:
+    """An author's rounding of a p-value: "< .001" below 0.001, else ``digits`` decimals."""
+    if p < 0.001:
+        return "<", "0.001"
+    text = f"{p:.{digits}f}"
+    return ("<", f"{10**-digits:.{digits}f}") if float(text) == 0 else ("=", text)
+
+
+def recompute_false_alarms(draws: int, stream: int) -> list[list[str]]:
+    """How often the statcheck-style check calls a correctly reported result inconsistent.
+
+    Statistics are drawn from the test's distribution scaled by 1.5 (so that small and
+    large p-values both occur); the p-value an author would report is computed with
+    scipy from the unrounded statistic, then the statistic is rounded to 2 decimals and
+    the p-value to 2 or 3. Every such report is right, so every flag is a false alarm.
+    """
+    from scipy import stats
+
+    from benchaudit.stats import significance as sig
+
+    rng = stream_rng(stream)
+    designs = [
+        ("z", (), 1.5 * rng.normal(size=draws), lambda v: 2 * stats.norm.sf(abs(v))),
+        ("t", (12,), 1.5 * rng.standard_t(12, draws), lambda v: 2 * stats.t.sf(abs(v), 12)),
+        ("chi2", (3,), 1.5 * rng.chisquare(3, draws), lambda v: stats.chi2.sf(v, 3)),
+        ("F", (2, 40), 1.5 * rng.f(2, 40, draws), lambda v: stats.f.sf(v, 2, 40)),
+        (
+            "r",
+            (30,),
+            np.tanh(0.3 * rng.normal(size=draws)),
+            lambda v: 2 * stats.t.sf(abs(v) * math.sqrt(30 / (1 - v * v)), 30),
+        ),
+    ]
+    rows = []
+    for name, df, values, p_of in designs:
+        for digits in (2, 3):
+            alarms = flips = 0
+            for v in values:
+                op, rep = _reported_p(float(p_of(v)), digits)
+                out = sig.recompute(name, f"{v:.2f}", df, op, rep)
+                alarms += not out.consistent
+                flips += out.decision_flip
+            label = f"{name}({', '.join(map(str, df))})" if df else name
+            rows.append([label, f"{digits} decimals", f"{draws:,}", str(alarms), str(flips)])
+    return rows
+
+
 def type_one_errors(budget: Budget) -> Section:
     b = budget
     rates: list[NullRate] = [
@@ -280,6 +327,7 @@ def type_one_errors(budget: Budget) -> Section:
         r = contamination_null(total, dirty, b.null_draws // 2, 470 + i)
         if r is not None:
             rates.append(r)
+    alarms = recompute_false_alarms(b.null_draws // 5, 481)
     intro = f"""
 Each test runs on data simulated under its null hypothesis, with a fixed seed, at
 level α = {ALPHA:g}; the rejection rate should be within ±{TOLERANCE_POINTS:g} points of
@@ -309,7 +357,21 @@ rejecting when the interval misses the true value.
                     "verdict",
                 ],
                 [r.row() for r in rates],
-            )
+            ),
+            Table(
+                "False alarms of the p-value recomputation (`significance.recompute`) on "
+                "correctly rounded reports",
+                [
+                    "statistic",
+                    "reported p",
+                    "reports",
+                    "flagged inconsistent",
+                    "flagged as a decision flip",
+                ],
+                alarms,
+                "The statistic is reported to 2 decimals; p as an author rounds it "
+                '("< .001" below 0.001). The reference p-values come from scipy.',
+            ),
         ],
-        {"rates": rates},
+        {"rates": rates, "false_alarms": alarms},
     )

@@ -111,6 +111,29 @@ def unruled_table() -> None:
     (HERE / "unruled_table.md").write_text("\n".join(md) + "\n", encoding="utf-8")
 
 
+def two_column_wide_table() -> None:
+    import textwrap
+
+    rows = [
+        ("Model", "HumanEval", "GSM8K", "MATH-500", "GPQA Diamond"),
+        ("Baseline", "60.4", "80.0", "50.2", "40.0"),
+        ("Ours", "62.2", "84.0", "51.0", "41.0"),
+    ]
+    cols = [0.06, 0.3, 0.45, 0.6, 0.8]
+    lines = [(0.3, 0.95, "A Two Column Paper With A Wide Table")]
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row):
+            lines.append((cols[j], 0.9 - 0.02 * i, cell))
+    left = textwrap.wrap("Left column text " * 40, 48)[:20]
+    right = textwrap.wrap("Right column prose " * 40, 48)[:20]
+    for i, text in enumerate(left):
+        lines.append((0.06, 0.8 - 0.018 * i, text))
+    lines.append((0.06, 0.8 - 0.018 * 20, "Our model improves on every benchmark."))
+    for i, text in enumerate(right):
+        lines.append((0.54, 0.8 - 0.018 * i, text))
+    page(lines, "two_column_table.pdf")
+
+
 def two_pages() -> None:
     from matplotlib.backends.backend_pdf import PdfPages
 
@@ -147,5 +170,6 @@ if __name__ == "__main__":
     two_column()
     with_table()
     unruled_table()
+    two_column_wide_table()
     two_pages()
     scanned()
