@@ -34,9 +34,7 @@ def first_line(source: Source, model: str | None = None) -> int | None:
         return int(rs.line[0])
 
     def compute() -> dict[str, int]:
-        from benchaudit.analysis.matrix import first_rows
-
-        first = first_rows(rs.model.codes, len(rs.models))
+        first = rs.first_rows()
         return {name: int(rs.line[int(r)]) for name, r in zip(rs.models, first) if r < rs.n_rows}
 
     return source.cached("first-line-of-model", compute).get(model)

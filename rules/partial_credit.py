@@ -64,6 +64,8 @@ class PartialCredit(Rule):
 
         rs = source.data
         weighted = rs.max_points is not None
+        if not weighted and rs.binary:
+            return
         frac = rs.score / rs.max_points if weighted else rs.score
         partial = (frac != 0.0) & (frac != 1.0)
         unequal = weighted and not np.all(rs.max_points == rs.max_points[0])

@@ -87,7 +87,7 @@ class RowCountMismatch(Rule):
         expected = k * n
         summary = {"rows": rs.n_rows, "models": k, "items": n, "models_x_items": expected}
         for m, model in enumerate(rs.models):
-            mine = dup_rows[rs.model.codes[dup_rows] == m]
+            mine = dup_rows[rs.model.codes[dup_rows] == m] if dup_rows.size else dup_rows
             missing = np.flatnonzero(~mx.present[m])
             if mine.size:
                 yield self._duplicates(source, model, mine, summary)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchaudit.inputs.resultset import ResultSet
+from benchaudit.inputs.resultset import GridResults, ResultSet
 
 
 @dataclass
@@ -60,6 +60,8 @@ CHUNK = 1 << 21
 
 def build(rs: ResultSet, rows_mask: np.ndarray | None = None) -> ItemMatrix:
     """Average the rows of each (model, item) cell; ``rows_mask`` selects rows (one seed)."""
+    if rows_mask is None and isinstance(rs, GridResults):
+        return _from_grid(rs)
     if (rs.model.codes < 0).any() or (rs.item.codes < 0).any():
         # Rows without a model or an item (possible from harness files) cannot be placed.
         keep = (rs.model.codes >= 0) & (rs.item.codes >= 0)
@@ -130,6 +132,20 @@ def _build_single(rs: ResultSet) -> ItemMatrix | None:
         points=None,
         max_points=None,
         item_cluster=_item_cluster(rs, n),
+    )
+
+
+def _from_grid(rs: GridResults) -> ItemMatrix:
+    present = np.ones(rs.value.shape, dtype=bool)
+    return ItemMatrix(
+        value=rs.value,
+        present=present,
+        rows=present.view(np.uint8),
+        weighted=False,
+        weight_scale=1.0,
+        points=None,
+        max_points=None,
+        item_cluster=None,
     )
 
 

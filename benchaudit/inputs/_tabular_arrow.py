@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 
 from benchaudit.analysis.matrix import first_rows
 from benchaudit.errors import InputError
-from benchaudit.inputs.resultset import Coded, ResultSet
+from benchaudit.inputs.resultset import Coded, GridResults, ResultSet
 from benchaudit.inputs.tabular import _FALSE, _TRUE, OPTIONAL, find_columns
 
 #: Roles read as categories (strings), whatever their values look like.
@@ -734,10 +734,24 @@ def _optional(coded, numeric, cols: dict[str, str]) -> dict[str, Any]:
     return out
 
 
+#: Roles that keep a file off the grid path (they need per-row arrays).
+ROW_ROLES = ("points", "max_points", "confidence", *OPTIONAL_CATEGORIES)
+
+
 def _long(
-    table: Any, cols: dict[str, str], line: Any, display: str, single_model: str | None = None
+    table: Any,
+    cols: dict[str, str],
+    line: Any,
+    display: str,
+    single_model: str | None = None,
+    grid: bool = True,
 ) -> ResultSet:
     n = table.num_rows
+    streamed = isinstance(table, _CsvStream) or (isinstance(table, _ParquetColumns) and n > BATCH)
+    if grid and streamed and single_model is None and not any(r in cols for r in ROW_ROLES):
+        found = _grid(table, cols, line, display)
+        if found is not None:
+            return found
     coded, numeric = _columns_of(table, cols, line, display, single_model)
     if single_model is not None:
         model = Coded(codes=np.zeros(n, dtype=np.int16), labels=[single_model])
@@ -849,3 +863,125 @@ def _wide(
         layout="wide",
         **opt,
     )
+
+
+class _NotGrid(Exception):
+    """The file is not a clean 0/1 grid; the per-row reader handles (and explains) it."""
+
+
+def _grid(table: Any, cols: dict[str, str], line: Any, display: str) -> GridResults | None:
+    """A complete, duplicate-free 0/1 long-form file, scattered batch by batch into its
+    model x item matrix without keeping any per-row array.
+
+    Every cell is marked when written: the file is a grid when the marked cells
+    number exactly the rows and fill models x items. Anything else (a duplicate,
+    a missing cell, a graded or bad value, a blank label) returns None, and the
+    per-row reader reads the file again to name the rows involved.
+    """
+    try:
+        return _grid_scatter(table, cols, line, display)
+    except (_NotGrid, InputError, _Fallback, pa.ArrowException, OSError, ValueError):
+        return None
+    finally:
+        pa.default_memory_pool().release_unused()
+
+
+def _grid_scatter(table: Any, cols: dict[str, str], line: Any, display: str) -> GridResults:
+    n = table.num_rows
+    names = sorted({cols["model"], cols["item"], cols["score"]})
+    models, items = _Coder(display, "model"), _Coder(display, "item")
+    # cell[m, i] = score + 1, 0 while unwritten; the capacity grows by doubling.
+    cell = np.zeros((0, 0), dtype=np.uint8)
+    first = np.zeros(0, dtype=np.int64)  # first row of each model, n when unseen
+    pos = 0
+    pool = pa.default_memory_pool()
+    for batch in table.batches(names, cols):
+        k = batch.num_rows
+        if k == 0:
+            continue
+        index = {name: i for i, name in enumerate(batch.schema.names)}
+        mc = models.add(batch.column(index[cols["model"]]))
+        ic = items.add(batch.column(index[cols["item"]]))
+        plus1 = _grid_scores(batch.column(index[cols["score"]]), display, line, pos)
+        del batch
+        if mc.min() < 0 or ic.min() < 0:
+            raise _NotGrid
+        km, ki = models.size, items.size
+        if km > cell.shape[0] or ki > cell.shape[1]:
+            shape = (_grow(cell.shape[0], km), _grow(cell.shape[1], ki))
+            cell = _enlarge(cell, shape)
+            first = np.concatenate([first, np.full(shape[0] - first.size, n, dtype=np.int64)])
+        wide = np.int64 if cell.size >= np.iinfo(np.int32).max else np.int32
+        flat = mc.astype(wide, copy=False) * wide(cell.shape[1])
+        flat += ic
+        cell.reshape(-1)[flat] = plus1
+        # A model's first row starts a run of equal codes: look only at run starts.
+        starts = np.flatnonzero(mc[1:] != mc[:-1]) + 1
+        np.minimum.at(first, mc[starts], starts + pos)
+        first[mc[0]] = min(first[mc[0]], pos)
+        pos += k
+        del mc, ic, plus1, flat, starts
+        pool.release_unused()
+    if pos != n or models.known is None or items.known is None:
+        raise _NotGrid
+    if not (_clean_labels(models.known) and _clean_labels(items.known)):
+        raise _NotGrid  # blank or padded labels: the per-row reader merges them
+    km, ki = models.size, items.size
+    order = np.argsort(first[:km], kind="stable")
+    order = order[first[order] < n]  # models by first appearance, as the per-row reader
+    # Distinct cells written == rows: no duplicate; == models x items: none missing.
+    if int(np.count_nonzero(cell)) != n or order.size * ki != n:
+        raise _NotGrid
+    out = np.empty((order.size, ki), dtype=np.float32)
+    for j, m in enumerate(order):
+        np.subtract(cell[m, :ki], 1, out=out[j], dtype=np.float32)
+    del cell
+    raw = models.known.to_pylist()
+    used = {r: c for r, c in cols.items() if r in ("model", "item", "score", *OPTIONAL)}
+
+    def per_row() -> ResultSet:
+        return _long(table, cols, line, display, grid=False)
+
+    return GridResults(
+        path=display,
+        models=[raw[int(m)] for m in order],
+        items=items.known.to_pylist(),
+        value=out,
+        first_rows=first[order],
+        n_rows=n,
+        line=line,
+        reload=per_row,
+        columns=used,
+    )
+
+
+def _grid_scores(arr: pa.Array, display: str, line: Any, pos: int) -> np.ndarray:
+    """Scores of one batch as uint8 score + 1; _NotGrid unless every score is 0 or 1."""
+    t = arr.type
+    if arr.null_count:
+        raise _NotGrid
+    if pa.types.is_boolean(t):
+        v = _primitive(arr.cast(pa.uint8()))
+    elif pa.types.is_int8(t) or pa.types.is_uint8(t):
+        v = _primitive(arr).view(np.uint8)
+    elif pa.types.is_integer(t) or pa.types.is_floating(t):
+        v = _primitive(arr)
+    else:  # words such as yes / no
+        col = pa.chunked_array([arr])
+        v = _numeric(col, display, "score", line[pos : pos + len(arr)])
+    if v.dtype == np.uint8:
+        if v.size and v.max() > 1:
+            raise _NotGrid
+    elif not np.all((v == 0) | (v == 1)):
+        raise _NotGrid
+    return v.astype(np.uint8) + np.uint8(1)
+
+
+def _grow(have: int, need: int) -> int:
+    return need if need <= have else max(need, 2 * have, 64)
+
+
+def _enlarge(a: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    b = np.zeros(shape, dtype=a.dtype)
+    b[: a.shape[0], : a.shape[1]] = a
+    return b

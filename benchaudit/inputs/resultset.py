@@ -102,8 +102,97 @@ class ResultSet:
     def line_of(self, row: int) -> int | None:
         return None if self.line is None else int(self.line[row])
 
+    def first_rows(self) -> np.ndarray:
+        """Index of each model's first row (``n_rows`` for a model with none)."""
+        from benchaudit.analysis.matrix import first_rows
+
+        return first_rows(self.model.codes, len(self.models))
+
     def report_results(self, ctx: Any = None) -> dict[str, list[dict[str, Any]]]:
         """Per-model intervals, paired comparisons, the baseline table and the setup row."""
         from benchaudit.analysis.results import report_results
 
         return report_results(self, ctx)
+
+
+class GridResults(ResultSet):
+    """A long-form file that is a complete grid: one row for every model x item.
+
+    Held as its model x item score matrix (``value``, float32 0/1), which is all
+    the analysis needs; the per-row columns (``model``, ``item``, ``score``) are
+    read back from the file only if something asks for them, so a ten-million-row
+    file costs the matrix, not three arrays of ten million entries.
+    """
+
+    def __init__(
+        self,
+        path: str,
+        models: list[str],
+        items: list[str],
+        value: np.ndarray,
+        first_rows: np.ndarray,
+        n_rows: int,
+        line: Any,
+        reload: Any,
+        columns: dict[str, str],
+    ) -> None:
+        self.path = path
+        self.value = value
+        self._models, self._items = list(models), list(items)
+        self._first_rows = first_rows
+        self._n_rows = int(n_rows)
+        self._reload = reload
+        self._rows: ResultSet | None = None
+        self.line = line
+        self.max_points = None
+        self.cluster = self.seed = self.sample = None
+        self.confidence = None
+        self.chosen = self.gold = self.variant = None
+        self.columns = dict(columns)
+        self.layout = "long"
+        self.meta = {}
+
+    def _per_row(self) -> ResultSet:
+        if self._rows is None:
+            rows = self._reload()
+            if rows.models != self._models or rows.items != self._items:
+                raise RuntimeError("per-row read disagrees with the grid read")
+            self._rows = rows
+        return self._rows
+
+    @property  # type: ignore[override]
+    def model(self) -> Coded:
+        return self._per_row().model
+
+    @property  # type: ignore[override]
+    def item(self) -> Coded:
+        return self._per_row().item
+
+    @property  # type: ignore[override]
+    def score(self) -> np.ndarray:
+        return self._per_row().score
+
+    @property
+    def n_rows(self) -> int:
+        return self._n_rows
+
+    @property
+    def models(self) -> list[str]:
+        return self._models
+
+    @property
+    def items(self) -> list[str]:
+        return self._items
+
+    @property
+    def binary(self) -> bool:
+        return True  # built only from 0/1 scores
+
+    def first_rows(self) -> np.ndarray:
+        return self._first_rows
+
+    def __repr__(self) -> str:
+        return (
+            f"GridResults({self.path!r}, {len(self._models)} models x "
+            f"{len(self._items)} items)"
+        )
