@@ -7,7 +7,6 @@ someone thinks is on stays off.
 
 from __future__ import annotations
 
-import configparser
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -160,16 +159,26 @@ def read_file(path: str | os.PathLike[str]) -> dict[str, Any]:
                 return dict(data.get("tool", {}).get("benchaudit", {}))
             # A standalone benchaudit.toml may hold keys at the top or under [benchaudit].
             return dict(data.get("benchaudit", data))
-        parser = configparser.ConfigParser(interpolation=None)
-        parser.read_string(p.read_text(encoding="utf-8"), source=str(p))
-        if parser.has_section("benchaudit"):
-            return dict(parser.items("benchaudit"))
-        return {}
+        return _read_cfg(p)
     except OSError as exc:
         raise ConfigError(f"{p}: cannot read config: {exc.strerror or exc}") from None
-    except (ValueError, configparser.Error) as exc:
+    except ValueError as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ConfigError(f"{p}: invalid config: {first}") from None
+
+
+def _read_cfg(p: Path) -> dict[str, Any]:
+    # configparser is imported here: most runs have no setup.cfg to read.
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(p.read_text(encoding="utf-8"), source=str(p))
+    except configparser.Error as exc:
+        raise ValueError(str(exc)) from None
+    if parser.has_section("benchaudit"):
+        return dict(parser.items("benchaudit"))
+    return {}
 
 
 def discover(start: str | os.PathLike[str] | None = None) -> Path | None:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import pkgutil
+import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -123,7 +125,33 @@ def all_rules() -> dict[str, type[Rule]]:
     return _REGISTRY
 
 
+def _any_rule_pack_installed() -> bool:
+    """Whether any installed distribution declares a ``benchaudit.rules`` entry point.
+
+    A plain look at ``entry_points.txt`` files: importing ``importlib.metadata`` costs
+    more than the rest of a pre-commit run over a README, so it is paid only when a
+    rule pack is actually there.
+    """
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if not name.endswith((".dist-info", ".egg-info")):
+                continue
+            try:
+                with open(os.path.join(entry or ".", name, "entry_points.txt"), "rb") as fh:
+                    if b"[benchaudit.rules]" in fh.read():
+                        return True
+            except OSError:
+                continue
+    return False
+
+
 def _entry_point_modules() -> list[Any]:
+    if not _any_rule_pack_installed():
+        return []
     from importlib.metadata import entry_points
 
     mods = []

@@ -245,7 +245,7 @@ class _ParquetColumns:
     def field_type(self, name: str) -> pa.DataType:
         return self.schema.field(name).type
 
-    def batches(self, names: list[str], cols: dict[str, str]):
+    def batches(self, names: list[str], cols: dict[str, str], plain: bool = False):
         return self.file.iter_batches(batch_size=BATCH, columns=names)
 
     def wrap_error(self, exc: Exception) -> Exception:
@@ -276,33 +276,99 @@ def _size(path: Path) -> int:
         return 0
 
 
-class _CsvStream:
-    """A large CSV parsed block by block: only one block of Arrow data is alive at a time."""
+#: Bytes of CSV text parsed at a time by the chunked reader.
+CHUNK_BYTES = 16 << 20
 
-    def __init__(self, path: Path, display: str, delim: str, names: list[str], n: int) -> None:
+
+class _CsvStream:
+    """A large CSV parsed a piece at a time: only one piece of Arrow data is alive at once.
+
+    The file is cut at line ends into chunks of about ``CHUNK_BYTES`` that Arrow
+    parses on all cores (its streaming reader parses on one and reads far ahead of
+    a slower consumer, holding most of the file). A cut is only made where the
+    quotes before it are balanced, so a quoted line break never splits a row.
+    """
+
+    def __init__(
+        self, path: Path, display: str, delim: str, names: list[str], n: int | None
+    ) -> None:
         self.path, self.display, self.delim = path, display, delim
         self.column_names, self.num_rows = names, n
+        self.data_lines = 0
 
-    def batches(self, names: list[str], cols: dict[str, str]):
+    def _options(self, names: list[str], cols: dict[str, str], plain: bool):
         import pyarrow.csv as pcsv
 
+        # Categories as strings (plain) or dictionary-encoded while parsing.
         cat = {cols[r] for r in CATEGORICAL if r in cols}
+        if plain:
+            cat = set()
         types = {c: pa.dictionary(pa.int32(), pa.string()) for c in names if c in cat}
-        return pcsv.open_csv(
-            self.path,
-            read_options=pcsv.ReadOptions(block_size=16 << 20),
-            parse_options=pcsv.ParseOptions(delimiter=self.delim),
-            convert_options=pcsv.ConvertOptions(
-                column_types=types,
-                include_columns=names,
-                strings_can_be_null=True,
-                true_values=["true", "True", "TRUE"],
-                false_values=["false", "False", "FALSE"],
-            ),
+        parse = pcsv.ParseOptions(delimiter=self.delim)
+        convert = pcsv.ConvertOptions(
+            column_types=types,
+            include_columns=names,
+            strings_can_be_null=True,
+            true_values=["true", "True", "TRUE"],
+            false_values=["false", "False", "FALSE"],
         )
+        return parse, convert
+
+    def batches(self, names: list[str], cols: dict[str, str], plain: bool = False):
+        parse, convert = self._options(names, cols, plain)
+        return self._chunks(parse, convert)
+
+    def _chunks(self, parse, convert):
+        import pyarrow.csv as pcsv
+
+        read = pcsv.ReadOptions(
+            column_names=self.column_names, block_size=max(CHUNK_BYTES // 4, 1 << 16)
+        )
+        self.data_lines = 0
+        rest, header = b"", True
+        with open(self.path, "rb") as fh:
+            while True:
+                block = fh.read(CHUNK_BYTES)
+                eof = not block
+                data = rest + block if rest else block
+                del block
+                cut = len(data) if eof else data.rfind(b"\n") + 1
+                if not eof and (cut == 0 or _odd_quotes(data, cut)):
+                    rest = data  # no safe cut in this chunk: take in the next one
+                    continue
+                view, rest = memoryview(data)[:cut], data[cut:]
+                if header:
+                    header = False
+                    end = data.find(b"\n", 0, cut)
+                    view = view[end + 1 :] if end >= 0 else view[cut:]
+                if len(view):
+                    self.data_lines += _count_byte(view, 10) + int(view[-1] != 10)
+                    table = pcsv.read_csv(
+                        pa.py_buffer(view),
+                        read_options=read,
+                        parse_options=parse,
+                        convert_options=convert,
+                    )
+                    del view, data
+                    # One batch per chunk: its dictionaries unified once, in Arrow.
+                    yield from table.combine_chunks().to_batches()
+                    del table
+                if eof:
+                    break
 
     def wrap_error(self, exc: Exception) -> Exception:
         return _Fallback(str(exc))  # the whole-file reader names the bad line
+
+
+def _count_byte(data: Any, byte: int, stop: int | None = None) -> int:
+    """Occurrences of one byte value, a slice at a time (no file-sized temporaries)."""
+    text = np.frombuffer(data, dtype=np.uint8, count=-1 if stop is None else stop)
+    step = 1 << 22
+    return sum(int(np.count_nonzero(text[i : i + step] == byte)) for i in range(0, text.size, step))
+
+
+def _odd_quotes(data: bytes, stop: int) -> bool:
+    return bool(_count_byte(data, 34, stop) % 2)
 
 
 def _count_lines(path: Path) -> tuple[int, bool]:
@@ -313,10 +379,14 @@ def _count_lines(path: Path) -> tuple[int, bool]:
             block = fh.read(16 << 20)
             if not block:
                 break
-            lines += block.count(b"\n")
+            text = np.frombuffer(tail + block, dtype=np.uint8)  # with the last two bytes before
+            newline = text == 10
+            lines += int(np.count_nonzero(newline[len(tail) :]))
             if not blank:
-                edge = tail + block[:2]  # a blank line across the read boundary
-                blank = any(m in part for part in (block, edge) for m in (b"\n\n", b"\n\r\n"))
+                at = np.flatnonzero(newline)
+                gap = np.diff(at)
+                blank = bool((gap == 1).any() or ((gap == 2) & (text[at[:-1] + 1] == 13)).any())
+            del text, newline
             tail, last = block[-2:], block[-1:]
     return lines + (last != b"\n"), blank
 
@@ -333,6 +403,13 @@ def _stream_csv(
     cols = find_columns(names, overrides)
     if not ("model" in cols and "item" in cols and "score" in cols):
         return None
+    tried = max_rows is None and not any(r in cols for r in ROW_ROLES)
+    if tried:
+        # A clean 0/1 grid is read in one pass, its lines counted as it is parsed.
+        stream = _CsvStream(path, display, delim, names, None)
+        found = _grid(stream, cols, RowLines(2, np.iinfo(np.int64).max - 2), display)
+        if found is not None:
+            return found
     lines, blank = _count_lines(path)
     if blank or lines < 2:
         return None  # blank lines shift line numbers: the whole-file reader maps them
@@ -340,7 +417,8 @@ def _stream_csv(
     if max_rows is not None and n > max_rows:
         raise InputError(display, f"{n} rows, more than --max-rows {max_rows}")
     try:
-        return _long(_CsvStream(path, display, delim, names, n), cols, RowLines(2, n), display)
+        stream = _CsvStream(path, display, delim, names, n)
+        return _long(stream, cols, RowLines(2, n), display, grid=not tried)
     except UnicodeDecodeError:
         raise _Fallback("encoding") from None
 
@@ -431,7 +509,13 @@ class _Coder:
     def size(self) -> int:
         return 0 if self.known is None else len(self.known)
 
-    def add(self, chunk: pa.Array) -> np.ndarray:
+    def add(self, chunk: pa.Array, runs: bool = False) -> np.ndarray:
+        if runs and len(chunk) > 4096 and not pa.types.is_dictionary(chunk.type):
+            # Long runs of one value (a model's rows together): code the runs only.
+            ree = pc.run_end_encode(chunk)
+            if len(ree.values) * 16 <= len(chunk):
+                ends = _np(ree.run_ends).astype(np.int64)
+                return np.repeat(self.add(ree.values), np.diff(ends, prepend=0))
         if not pa.types.is_dictionary(chunk.type):
             if not (pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type)):
                 try:
@@ -887,20 +971,21 @@ def _grid(table: Any, cols: dict[str, str], line: Any, display: str) -> GridResu
 
 
 def _grid_scatter(table: Any, cols: dict[str, str], line: Any, display: str) -> GridResults:
-    n = table.num_rows
+    n = table.num_rows  # None for a CSV whose lines are counted while it is parsed
+    unseen = np.iinfo(np.int64).max
     names = sorted({cols["model"], cols["item"], cols["score"]})
     models, items = _Coder(display, "model"), _Coder(display, "item")
     # cell[m, i] = score + 1, 0 while unwritten; the capacity grows by doubling.
     cell = np.zeros((0, 0), dtype=np.uint8)
-    first = np.zeros(0, dtype=np.int64)  # first row of each model, n when unseen
+    first = np.zeros(0, dtype=np.int64)  # first row of each model
     pos = 0
     pool = pa.default_memory_pool()
-    for batch in table.batches(names, cols):
+    for batch in table.batches(names, cols, plain=True):
         k = batch.num_rows
         if k == 0:
             continue
         index = {name: i for i, name in enumerate(batch.schema.names)}
-        mc = models.add(batch.column(index[cols["model"]]))
+        mc = models.add(batch.column(index[cols["model"]]), runs=True)
         ic = items.add(batch.column(index[cols["item"]]))
         plus1 = _grid_scores(batch.column(index[cols["score"]]), display, line, pos)
         del batch
@@ -910,7 +995,8 @@ def _grid_scatter(table: Any, cols: dict[str, str], line: Any, display: str) -> 
         if km > cell.shape[0] or ki > cell.shape[1]:
             shape = (_grow(cell.shape[0], km), _grow(cell.shape[1], ki))
             cell = _enlarge(cell, shape)
-            first = np.concatenate([first, np.full(shape[0] - first.size, n, dtype=np.int64)])
+            grown = np.full(shape[0] - first.size, unseen, dtype=np.int64)
+            first = np.concatenate([first, grown])
         wide = np.int64 if cell.size >= np.iinfo(np.int32).max else np.int32
         flat = mc.astype(wide, copy=False) * wide(cell.shape[1])
         flat += ic
@@ -922,6 +1008,11 @@ def _grid_scatter(table: Any, cols: dict[str, str], line: Any, display: str) -> 
         pos += k
         del mc, ic, plus1, flat, starts
         pool.release_unused()
+    if n is None:
+        if pos != getattr(table, "data_lines", -1):
+            raise _NotGrid  # blank lines or quoted line breaks: lines are not rows
+        n = table.num_rows = pos
+        line = RowLines(line.first, n)
     if pos != n or models.known is None or items.known is None:
         raise _NotGrid
     if not (_clean_labels(models.known) and _clean_labels(items.known)):
@@ -932,6 +1023,7 @@ def _grid_scatter(table: Any, cols: dict[str, str], line: Any, display: str) -> 
     # Distinct cells written == rows: no duplicate; == models x items: none missing.
     if int(np.count_nonzero(cell)) != n or order.size * ki != n:
         raise _NotGrid
+    pool.release_unused()  # the last batch's pages, before the matrix is allocated
     out = np.empty((order.size, ki), dtype=np.float32)
     for j, m in enumerate(order):
         np.subtract(cell[m, :ki], 1, out=out[j], dtype=np.float32)
