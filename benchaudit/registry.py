@@ -38,6 +38,16 @@ class Rule:
     name: ClassVar[str] = ""
     severity: ClassVar[Severity] = Severity.WARNING
     reads: ClassVar[tuple[str, ...]] = ()
+    #: For a rule that reads several kinds of source: kind -> "module:function"
+    #: called as ``function(rule, source, ctx)``. The module is imported only when
+    #: a source of that kind is checked, so a markdown run never imports the
+    #: per-item branch (and numpy with it).
+    branches: ClassVar[dict[str, str]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.branches and not cls.reads:
+            cls.reads = tuple(cls.branches)
 
     def __init__(self, options: dict[str, Any] | None = None) -> None:
         self.options = options or {}
@@ -52,7 +62,11 @@ class Rule:
         return inspect.getdoc(cls) or ""
 
     def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
-        return ()
+        target = self.branches.get(source.kind)
+        if target is None:
+            return ()
+        module, _, function = target.partition(":")
+        return getattr(importlib.import_module(module), function)(self, source, ctx)
 
     def check_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
         for source in sources:

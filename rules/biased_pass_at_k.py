@@ -107,30 +107,42 @@ def _check_samples(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding
         short = int(np.sum(data.n < k))
         if short:
             yield rule.finding(
-                where, f"pass@{k} is undefined: {short} of {m} problems have fewer than {k} "
-                f"samples (fewest {n_min})", severity=Severity.ERROR, claim=f"pass@{k}",
+                where,
+                f"pass@{k} is undefined: {short} of {m} problems have fewer than {k} "
+                f"samples (fewest {n_min})",
+                severity=Severity.ERROR,
+                claim=f"pass@{k}",
                 suggestion=f"Report pass@k only for k <= {n_min}, or draw at least {2 * k} "
                 f"samples per problem before reporting pass@{k}.",
-                evidence={"k": k, "samples_min": n_min, "problems_short": short})
+                evidence={"k": k, "samples_min": n_min, "problems_short": short},
+            )
         elif n_min < 2 * k:
             yield rule.finding(
-                where, f"pass@{k} from as few as {n_min} samples per problem: n < 2k leaves "
+                where,
+                f"pass@{k} from as few as {n_min} samples per problem: n < 2k leaves "
                 f"the estimator little to average (at n = k it is just 'any sample passed')",
-                claim=f"pass@{k}", evidence={"k": k, "samples_min": n_min},
+                claim=f"pass@{k}",
+                evidence={"k": k, "samples_min": n_min},
                 suggestion=f"Draw at least {2 * k} samples per problem (the Codex paper used "
-                f"n = 200 for k <= 100), or report pass@k for k <= {n_min // 2}.")
+                f"n = 200 for k <= 100), or report pass@k for k <= {n_min // 2}.",
+            )
     for k in data.requested_ks(None):
         if k not in asked and k <= n_min < 2 * k:
             yield rule.finding(
-                Location(source.path, None), f"pass@{k} (in the results) rests on {n_min} "
+                Location(source.path, None),
+                f"pass@{k} (in the results) rests on {n_min} "
                 f"samples per problem: n < 2k, so it says little beyond 'any sample passed'",
-                severity=Severity.INFO, claim=f"pass@{k}", evidence={"k": k, "samples_min": n_min},
-                suggestion=f"Quote pass@k for k <= {n_min // 2} from these samples.")
+                severity=Severity.INFO,
+                claim=f"pass@{k}",
+                evidence={"k": k, "samples_min": n_min},
+                suggestion=f"Quote pass@k for k <= {n_min // 2} from these samples.",
+            )
     yield from _compare(rule, source.path, data, stated)
 
 
-def _compare(rule: Rule, path: str, data: Any,
-             stated: list[tuple[int, Any, int | None, str]]) -> Iterable[Finding]:
+def _compare(
+    rule: Rule, path: str, data: Any, stated: list[tuple[int, Any, int | None, str]]
+) -> Iterable[Finding]:
     """Stated pass@k values against the unbiased estimator and the plug-in on ``data``."""
     import numpy as np
 
@@ -155,24 +167,40 @@ def _compare(rule: Rule, path: str, data: Any,
             continue
         is_ub = np.abs(got - ub) <= tol
         is_pl = np.abs(got - pl) <= tol
-        ev = {"k": k, "stated_mean": float(got.mean()), "unbiased": est,
-              "plugin": float(plugin.mean()), "problems": int(got.size),
-              "match_plugin": int(np.sum(is_pl & tell)), "match_unbiased": int(np.sum(is_ub & tell)),
-              "samples_min": n_min}
-        fix = (f"Report pass@{k} = {est:.4f} (unbiased estimator 1 - C(n-c,k)/C(n,k) averaged "
-               f"over {m} problems), not 1 - (1 - c/n)^k.")
+        ev = {
+            "k": k,
+            "stated_mean": float(got.mean()),
+            "unbiased": est,
+            "plugin": float(plugin.mean()),
+            "problems": int(got.size),
+            "match_plugin": int(np.sum(is_pl & tell)),
+            "match_unbiased": int(np.sum(is_ub & tell)),
+            "samples_min": n_min,
+        }
+        fix = (
+            f"Report pass@{k} = {est:.4f} (unbiased estimator 1 - C(n-c,k)/C(n,k) averaged "
+            f"over {m} problems), not 1 - (1 - c/n)^k."
+        )
         if np.sum(is_pl & tell) > np.sum(is_ub & tell) and np.sum(is_pl & tell) * 2 >= tell.sum():
             yield rule.finding(
                 Location(path, line),
                 f"{label} matches the biased plug-in 1-(1-c/n)^k ({ev['match_plugin']} of "
                 f"{int(tell.sum())} telling problems), not the unbiased estimator: "
-                f"{float(got.mean()):.4f} vs {est:.4f}", claim=label, suggestion=fix, evidence=ev)
+                f"{float(got.mean()):.4f} vs {est:.4f}",
+                claim=label,
+                suggestion=fix,
+                evidence=ev,
+            )
         elif np.sum(~is_ub & tell) * 2 > tell.sum():
             yield rule.finding(
                 Location(path, line),
                 f"{label} ({float(got.mean()):.4f}) matches neither the unbiased estimator "
-                f"({est:.4f}) nor the plug-in ({float(plugin.mean()):.4f})", claim=label,
-                suggestion=fix, evidence=ev, confidence=Confidence.MEDIUM)
+                f"({est:.4f}) nor the plug-in ({float(plugin.mean()):.4f})",
+                claim=label,
+                suggestion=fix,
+                evidence=ev,
+                confidence=Confidence.MEDIUM,
+            )
 
 
 def _check_summary(rule: Rule, source: Source, samples: list[Source]) -> Iterable[Finding]:
@@ -180,16 +208,21 @@ def _check_summary(rule: Rule, source: Source, samples: list[Source]) -> Iterabl
     if len(samples) != 1:
         return  # nothing, or no way to tell which samples the summary was computed from
     data = samples[0].data
-    stated = [(k, v, summary.lines.get(k), f"pass@{k} in {source.path}")
-              for k, v in sorted(summary.stated.items())]
+    stated = [
+        (k, v, summary.lines.get(k), f"pass@{k} in {source.path}")
+        for k, v in sorted(summary.stated.items())
+    ]
     for k, _, line, label in stated:
         if k > data.samples_min:
             yield rule.finding(
-                Location(source.path, line), f"{label} is undefined: the samples in "
+                Location(source.path, line),
+                f"{label} is undefined: the samples in "
                 f"{samples[0].path} have as few as {data.samples_min} per problem",
-                severity=Severity.ERROR, claim=label,
+                severity=Severity.ERROR,
+                claim=label,
                 evidence={"k": k, "samples_min": data.samples_min},
-                suggestion=f"Drop pass@{k}, or draw at least {2 * k} samples per problem.")
+                suggestion=f"Drop pass@{k}, or draw at least {2 * k} samples per problem.",
+            )
     yield from _compare(rule, source.path, data, stated)
 
 

@@ -56,12 +56,11 @@ class CalibrationBins(Rule):
     code = "BA406"
     name = "calibration-bins"
     severity = Severity.WARNING
-    reads = ("calibration", "results", "document")
-
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
-        branch = _BRANCHES.get(source.kind)
-        if branch is not None:
-            yield from branch(self, source, ctx)
+    branches = {
+        "calibration": "benchaudit.rules.calibration_bins:_check_file",
+        "results": "benchaudit.rules.calibration_bins:_check_results",
+        "document": "benchaudit.rules.calibration_bins:_check_document",
+    }
 
 
 def _check_file(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
@@ -235,6 +234,3 @@ def _check_results(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding
         )
     if rows:
         ctx.add_results("calibration", rows)
-
-
-_BRANCHES = {"calibration": _check_file, "results": _check_results, "document": _check_document}

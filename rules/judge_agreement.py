@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
-
-from benchaudit.finding import Finding, Severity
+from benchaudit.finding import Severity
 from benchaudit.registry import Rule
-
-if TYPE_CHECKING:
-    from benchaudit.engine import Context
-    from benchaudit.evidence import Source
 
 
 class JudgeAgreement(Rule):
@@ -51,24 +44,7 @@ class JudgeAgreement(Rule):
     code = "BA405"
     name = "judge-agreement"
     severity = Severity.WARNING
-    reads = ("document", "judgments")
-
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
-        branch = _BRANCHES.get(source.kind)
-        if branch is not None:
-            yield from branch(self, source, ctx)
-
-
-def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
-    from benchaudit.rules._document import check_judge
-
-    yield from check_judge(rule, source, ctx)
-
-
-def _judgments(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
-    from benchaudit.rules._judgments import check_judgments
-
-    yield from check_judgments(rule, source, ctx)
-
-
-_BRANCHES = {"document": _document, "judgments": _judgments}
+    branches = {
+        "document": "benchaudit.rules._document:check_judge",
+        "judgments": "benchaudit.rules._judgments:check_judgments",
+    }

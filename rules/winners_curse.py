@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
-
-from benchaudit.finding import Finding, Severity
+from benchaudit.finding import Severity
 from benchaudit.registry import Rule
-
-if TYPE_CHECKING:
-    from benchaudit.engine import Context
-    from benchaudit.evidence import Source
 
 
 class WinnersCurse(Rule):
@@ -46,24 +39,7 @@ class WinnersCurse(Rule):
     code = "BA208"
     name = "winners-curse"
     severity = Severity.WARNING
-    reads = ("document", "results")
-
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
-        branch = _BRANCHES.get(source.kind)
-        if branch is not None:
-            yield from branch(self, source, ctx)
-
-
-def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
-    from benchaudit.rules._document import check_winners
-
-    yield from check_winners(rule, source, ctx)
-
-
-def _results(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
-    from benchaudit.rules._results import check_winners_curse
-
-    yield from check_winners_curse(rule, source, ctx)
-
-
-_BRANCHES = {"document": _document, "results": _results}
+    branches = {
+        "document": "benchaudit.rules._document:check_winners",
+        "results": "benchaudit.rules._results:check_winners_curse",
+    }

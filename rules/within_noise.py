@@ -64,12 +64,10 @@ class WithinNoise(Rule):
     code = "BA201"
     name = "within-noise"
     severity = Severity.WARNING
-    reads = ("leaderboard", "document")
-
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
-        branch = _BRANCHES.get(source.kind)
-        if branch is not None:
-            yield from branch(self, source, ctx)
+    branches = {
+        "leaderboard": "benchaudit.rules.within_noise:_leaderboard",
+        "document": "benchaudit.rules.within_noise:_document",
+    }
 
 
 def _leaderboard(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
@@ -102,6 +100,3 @@ def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
     from benchaudit.rules._document import check_within_noise
 
     yield from check_within_noise(rule, source, ctx)
-
-
-_BRANCHES = {"leaderboard": _leaderboard, "document": _document}

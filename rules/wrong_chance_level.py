@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
-
-from benchaudit.finding import Finding, Severity
+from benchaudit.finding import Severity
 from benchaudit.registry import Rule
-
-if TYPE_CHECKING:
-    from benchaudit.engine import Context
-    from benchaudit.evidence import Source
 
 
 class WrongChanceLevel(Rule):
@@ -47,24 +40,7 @@ class WrongChanceLevel(Rule):
     code = "BA402"
     name = "wrong-chance-level"
     severity = Severity.WARNING
-    reads = ("document", "results")
-
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
-        branch = _BRANCHES.get(source.kind)
-        if branch is not None:
-            yield from branch(self, source, ctx)
-
-
-def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
-    from benchaudit.rules._document import check_chance
-
-    yield from check_chance(rule, source, ctx)
-
-
-def _results(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
-    from benchaudit.rules._results import check_wrong_chance_level
-
-    yield from check_wrong_chance_level(rule, source, ctx)
-
-
-_BRANCHES = {"document": _document, "results": _results}
+    branches = {
+        "document": "benchaudit.rules._document:check_chance",
+        "results": "benchaudit.rules._results:check_wrong_chance_level",
+    }

@@ -16,7 +16,7 @@ import pytest
 from benchaudit.contamination.audit import Settings, run
 from benchaudit.contamination.benchmark import read_items
 from benchaudit.contamination.index import build_index, gram_hashes
-from benchaudit.contamination.normalize import words
+from benchaudit.contamination.normalize import normalize, words
 from benchaudit.contamination.results import merge
 from benchaudit.contamination.scan import ScanOptions, scan_shard
 from benchaudit.contamination.shards import documents, find_shards
@@ -295,6 +295,44 @@ def test_hash_collisions_never_become_matches(tmp_path, monkeypatch):
     colliding = _scan_texts(tmp_path, items, docs, max_docs=0)
     assert colliding.items[0].longest_match == honest.items[0].longest_match == 13
     assert colliding.items[0].docs == honest.items[0].docs == 1
+
+
+@pytest.mark.parametrize("short_items", [False, True])
+@pytest.mark.parametrize("density", [0.02, 0.3, 0.9])
+def test_keying_every_unit_th_word_first_finds_the_same_grams(density, short_items):
+    from benchaudit.contamination.benchmark import Item
+    from benchaudit.contamination.scan import JOIN, _lookup, _word_keys
+    from benchaudit.contamination.tokens import PAD, keys, spans
+
+    rng = random.Random(int(density * 100) + short_items)
+    bench_vocab = [f"b{i}" for i in range(40)] + ["extraordinarily", "x"]
+    texts = [
+        " ".join(rng.choice(bench_vocab) for _ in range(rng.randint(6, 25))) for _ in range(30)
+    ]
+    if short_items:  # whole-item grams of 2 and 3 words: every other word is keyed first
+        texts += ["b1 b2", "b4 b5 b6"]
+    index = build_index(
+        [Item(index=i, id=str(i), text=t, line=i + 1) for i, t in enumerate(texts)], ngram=8
+    )
+    docs = []
+    for _ in range(60):
+        ws = [
+            rng.choice(bench_vocab) if rng.random() < density else f"o{rng.randint(0, 999)}"
+            for _ in range(rng.randint(0, 120))
+        ]
+        src = rng.choice(texts).split()
+        a = rng.randint(0, len(src) - 1)
+        ws[rng.randint(0, len(ws)) : 0] = src[a : a + rng.randint(1, 12)]
+        docs.append(" ".join(ws).encode())
+    norm = normalize(JOIN.join(docs) + PAD)
+    _, starts, ends = spans(norm)
+    ids, maybe = _word_keys(index, norm, starts, ends)
+    all_ids = keys(norm, starts, ends)
+    assert np.array_equal(ids[maybe], all_ids[maybe])
+    every = np.flatnonzero(index.may_be_word(all_ids))
+    for got, want in zip(_lookup(index, ids, maybe), _lookup(index, all_ids, every)):
+        assert np.array_equal(got, want)
+    assert len(_lookup(index, ids, maybe)[0]) > 0
 
 
 def test_published_criteria_on_one_item(tmp_path):

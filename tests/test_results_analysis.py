@@ -118,6 +118,14 @@ def test_clusters_of_identical_outcomes(tmp_path):
     # Clustered SE carries the small-sample factor sqrt(G/(G-1)).
     assert r["clustered_se"] == pytest.approx(0.1768 * math.sqrt(8 / 7), abs=1e-3)
     assert a.setup["clusters"] == 8
+    assert "n = 80 items (8 clusters)" in a.setup["line"]
+
+
+def test_setup_line_names_no_clusters_without_a_cluster_column(tmp_path):
+    a, _ = run(write_pair(tmp_path / "s.csv", 5, 2, 1, 2))
+    assert a.setup["clusters"] is None
+    assert a.setup["line"].startswith("n = 10 items, 1 sample per item")
+    assert "cluster" not in a.setup["line"]
 
 
 def test_samples_are_averaged_within_items(tmp_path):

@@ -246,7 +246,7 @@ def test_large_csv_streams_to_the_same_result(tmp_path, monkeypatch):
     calls = []
     real = arrow._CsvStream.batches
     monkeypatch.setattr(
-        arrow._CsvStream, "batches", lambda self, *a: calls.append(1) or real(self, *a)
+        arrow._CsvStream, "batches", lambda self, *a, **k: calls.append(1) or real(self, *a, **k)
     )
     streamed = _read(path)
     assert calls, "the streaming reader was not used"
@@ -274,3 +274,138 @@ def test_large_csv_with_blank_lines_keeps_line_numbers(tmp_path, monkeypatch):
     p = tmp_path / "s.csv"
     p.write_text("model,item,correct\na,1,1\n\na,2,0\n")
     assert _read(p).line.tolist() == [2, 4]
+
+
+# --- the grid path: a complete 0/1 long-form file read straight into its matrix ----------
+
+
+def _grid_csv(path: Path, models: int = 4, items: int = 3_000, quoted: bool = False, rows=None):
+    rng = np.random.default_rng(7)
+    q = '"' if quoted else ""
+    lines = [f"{q}model{q},{q}question_id{q},{q}correct{q}"]
+    for m in range(models):
+        vals = rng.integers(0, 2, items)
+        lines += [f"{q}m{m}{q},{q}q, {i}{q}" if quoted else f"m{m},q{i}" for i in range(items)]
+        lines[-items:] = [f"{head},{v}" for head, v in zip(lines[-items:], vals)]
+    if rows is not None:
+        lines = rows(lines)
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _per_row(path: Path, monkeypatch) -> object:
+    from benchaudit.inputs import _tabular_arrow as arrow
+
+    with monkeypatch.context() as mp:
+        mp.setattr(arrow, "_grid", lambda *a: None)
+        return _read(path)
+
+
+def _small_pieces(monkeypatch, chunk: int = 4096) -> None:
+    from benchaudit.inputs import _tabular_arrow as arrow
+
+    monkeypatch.setattr(arrow, "STREAM_BYTES", 1024)
+    monkeypatch.setattr(arrow, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(arrow, "BATCH", 1000)
+
+
+def _same_report(a, b) -> None:
+    from benchaudit.analysis.results import report_results
+
+    ra, rb = report_results(a), report_results(b)
+    assert json.dumps(ra, sort_keys=True, default=str) == json.dumps(
+        rb, sort_keys=True, default=str
+    )
+
+
+@pytest.mark.parametrize("quoted", [False, True])
+def test_grid_csv_gives_the_per_row_results(tmp_path, monkeypatch, quoted):
+    from benchaudit.inputs.resultset import GridResults
+
+    _small_pieces(monkeypatch)
+    path = _grid_csv(tmp_path / "g.csv", quoted=quoted)
+    rows = _per_row(path, monkeypatch)
+    grid = _read(path)
+    assert isinstance(grid, GridResults) and not isinstance(rows, GridResults)
+    assert grid.models == rows.models and grid.items == rows.items
+    assert grid.n_rows == rows.n_rows == 12_000 and grid.binary
+    assert np.array_equal(grid.first_rows(), rows.first_rows())
+    assert grid.line[5] == rows.line[5] == 7
+    _same_report(grid, rows)
+    # Per-row columns are read back on demand, identical to the per-row reader's.
+    assert np.array_equal(grid.model.codes, rows.model.codes)
+    assert np.array_equal(grid.item.codes, rows.item.codes)
+    assert np.array_equal(grid.score, rows.score)
+
+
+def test_grid_parquet_gives_the_per_row_results(tmp_path, monkeypatch):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from benchaudit.inputs.resultset import GridResults
+
+    _small_pieces(monkeypatch)
+    rng = np.random.default_rng(3)
+    # Item-major order, models interleaved, several row groups.
+    models = np.tile(np.array(["x", "y", "z"]), 2_000)
+    items = np.repeat(np.array([f"i{i}" for i in range(2_000)]), 3)
+    table = pa.table(
+        {"system": models, "doc_id": items, "acc": rng.integers(0, 2, 6_000).astype(bool)}
+    )
+    path = tmp_path / "g.parquet"
+    pq.write_table(table, path, row_group_size=700)
+    rows = _per_row(path, monkeypatch)
+    grid = _read(path)
+    assert isinstance(grid, GridResults)
+    assert grid.models == rows.models == ["x", "y", "z"] and grid.items == rows.items
+    _same_report(grid, rows)
+    assert np.array_equal(grid.score, rows.score)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda lines: lines + [lines[10]],  # a duplicated row
+        lambda lines: lines[:10] + lines[11:],  # a missing cell
+        lambda lines: lines[:10] + [lines[10][:-1] + "0.5"] + lines[11:],  # partial credit
+        lambda lines: lines[:10] + [",q9999,1"] + lines[11:],  # a row without a model
+    ],
+)
+def test_grid_leaves_problem_files_to_the_per_row_reader(tmp_path, monkeypatch, change):
+    from benchaudit.inputs.resultset import GridResults
+
+    _small_pieces(monkeypatch)
+    path = _grid_csv(tmp_path / "g.csv", rows=change)
+    try:
+        expected = _per_row(path, monkeypatch)
+    except InputError as exc:
+        with pytest.raises(InputError) as got:
+            _read(path)
+        assert (got.value.detail, got.value.line) == (exc.detail, exc.line)
+        return
+    rs = _read(path)
+    assert not isinstance(rs, GridResults)
+    assert np.array_equal(rs.model.codes, expected.model.codes)
+    assert np.array_equal(rs.score, expected.score)
+    assert rs.line.tolist() == expected.line.tolist()
+
+
+def test_grid_duplicate_is_named_with_its_lines(tmp_path, monkeypatch):
+    from benchaudit.engine import audit
+
+    _small_pieces(monkeypatch)
+    path = _grid_csv(tmp_path / "g.csv", rows=lambda lines: lines + [lines[10]])
+    report = audit([str(path)], Config())
+    (dup,) = [f for f in report.findings if f.name == "row-count-mismatch"]
+    assert dup.evidence["lines"] == {"q9": [11, 12002]}
+
+
+def test_grid_csv_with_a_quoted_line_break_keeps_line_numbers(tmp_path, monkeypatch):
+    _small_pieces(monkeypatch, chunk=256)
+    path = _grid_csv(tmp_path / "g.csv", models=2, items=400)
+    text = path.read_text().splitlines()
+    text[1] = 'm0,"q\n0",1'  # one row over two lines
+    path.write_text("\n".join(text) + "\n")
+    rs = _read(path)
+    assert rs.items[0] == "q\n0"
+    assert rs.line_of(1) == 4  # the row after the two-line one

@@ -466,7 +466,10 @@ def _points_interval(d, lo, hi) -> str:
 
 def setup_line(s: dict[str, Any]) -> str:
     """The setup sentence under a reporting table."""
-    parts = [f"n = {s['items']:,} items ({s['clusters']:,} clusters)"]
+    items = f"n = {s['items']:,} items"
+    if s.get("clusters") is not None:  # only a file with a cluster column has clusters
+        items += f" ({s['clusters']:,} clusters)"
+    parts = [items]
     spi = s["samples_per_item"]
     parts.append(
         f"{spi:g} sample(s) per item averaged within the item" if spi > 1 else "1 sample per item"
@@ -503,7 +506,7 @@ def _analyse(
         "rows": rs.n_rows,
         "clusters": int(np.unique(mx.item_cluster[mx.item_cluster >= 0]).size)
         if mx.item_cluster is not None
-        else mx.n_items,
+        else None,
         "samples_per_item": float(per_item.mean()) if per_item.size else 0.0,
         "seeds": len(rs.seed.labels) if rs.seed is not None else 1,
         "interval": ", ".join(methods),

@@ -1,14 +1,17 @@
 """The per-shard scan: a pure function (index, shard) -> :class:`ShardResult`.
 
 A shard is read once, in batches of about 1 MB of documents (the arrays of a
-batch stay in cache). Each batch is normalised in C (``bytes.translate``),
-split into 64-bit word keys with numpy (:mod:`benchaudit.contamination.tokens`);
-runs of words that may be benchmark words are hashed into n-gram keys, filtered
-through a bitmap, looked up with ``np.searchsorted``, and every hit is
-re-checked word by word. Verified unit-gram hits on one diagonal (same item, same document, same
-offset) are chained into maximal exact matches ("runs"). Results of several
-shards merge by concatenation, so any engine that maps this function over
-shards gives the same answer.
+batch stay in cache). Each batch is normalised in C (``bytes.translate``) and
+split into words with numpy (:mod:`benchaudit.contamination.tokens`). Only every
+unit-th word is turned into a 64-bit key and asked of the index's word bitmap
+at first (any gram long enough to look up holds one of those words), then the
+neighbours of those that may be benchmark words; runs of possible benchmark
+words are hashed into n-gram keys, filtered through a bitmap, looked up with
+``np.searchsorted``, and every hit is re-checked word by word. Verified
+unit-gram hits on one diagonal (same item, same document, same offset) are
+chained into maximal exact matches ("runs"). Results of several shards merge
+by concatenation, so any engine that maps this function over shards gives the
+same answer. No Python code runs per document or per word unless it has a hit.
 """
 
 from __future__ import annotations
@@ -69,25 +72,66 @@ JOIN = b" \xff "
 
 @dataclass
 class Tokens:
-    """A batch of documents, tokenised: ids and where each word sits."""
+    """A batch of documents, tokenised: word keys and where each word sits."""
 
     norm: bytes
-    ids: np.ndarray  # uint64 word key per word
+    ids: np.ndarray  # uint64 word key per word (0 where not needed: see ``maybe``)
     starts: np.ndarray  # byte offset of each word in ``norm``
     ends: np.ndarray
     doc_start: np.ndarray  # byte offset of each document in ``norm``
+    maybe: np.ndarray  # sorted positions of possible benchmark words (all in gram-long runs)
     isnum: np.ndarray | None = None  # words made only of digits (for MinHash)
+
+    @property
+    def n_words(self) -> int:
+        return len(self.starts)
 
     def doc_of(self, words: np.ndarray) -> np.ndarray:
         """The document (0-based within the batch) of the words at these positions."""
         return np.searchsorted(self.doc_start, self.starts[words], side="right") - 1
 
 
+def _word_keys(
+    index: NgramIndex, norm: bytes, starts: np.ndarray, ends: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Word keys where the scan needs them, and the positions of possible benchmark words.
+
+    Every gram the scan looks up is a run of at least ``s = min(index.lengths)``
+    possible benchmark words, and such a run holds a word at a multiple of ``s``. So
+    only every ``s``-th word is keyed and asked of the word bitmap first; then the
+    words within ``max(index.lengths) - 1`` of each one that passed. Any run of
+    possible benchmark words long enough to be looked up is therefore keyed in full,
+    exactly as if every word had been; most of the text's words are never keyed.
+    """
+    n_tok = len(starts)
+    s, reach = min(index.lengths), max(index.lengths) - 1
+    if s > 1:
+        hit = np.flatnonzero(index.may_be_word(keys(norm, starts[::s], ends[::s]))) * s
+        # Dense hits (text full of benchmark words): keying every word costs less.
+        if len(hit) * (2 * reach + 1) < n_tok // 2:
+            mark = np.zeros(n_tok + 2 * reach, dtype=bool)  # shifted by reach: no clipping
+            mark[(hit[:, None] + np.arange(2 * reach + 1)).ravel()] = True
+            near = np.flatnonzero(mark[reach : reach + n_tok])
+            kn = keys(norm, starts[near], ends[near])
+            ids = np.zeros(n_tok, dtype=np.uint64)
+            ids[near] = kn
+            return ids, near[index.may_be_word(kn)]
+    ids = keys(norm, starts, ends)
+    return ids, np.flatnonzero(index.may_be_word(ids))
+
+
 def tokenize(index: NgramIndex, texts: Sequence[bytes], numbers: bool = False) -> Tokens:
-    """Normalise and split a batch of documents without a loop per word."""
+    """Normalise and split a batch of documents without a loop per word.
+
+    With ``numbers`` (for MinHash) every word is keyed; otherwise only the words
+    the exact scan can need (:func:`_word_keys`)."""
     norm = normalize(JOIN.join(texts) + PAD)
     _, starts, ends = spans(norm)
-    ids = keys(norm, starts, ends)
+    if numbers:
+        ids = keys(norm, starts, ends)
+        maybe = np.flatnonzero(index.may_be_word(ids))
+    else:
+        ids, maybe = _word_keys(index, norm, starts, ends)
     lens = np.fromiter(map(len, texts), dtype=_I64, count=len(texts))
     doc_start = np.zeros(len(texts), dtype=_I64)
     np.cumsum(lens[:-1] + len(JOIN), out=doc_start[1:])
@@ -98,21 +142,24 @@ def tokenize(index: NgramIndex, texts: Sequence[bytes], numbers: bool = False) -
         cs = np.zeros(len(buf) + 1, dtype=_I64)
         np.cumsum(digit, out=cs[1:])
         isnum = (cs[ends] - cs[starts]) == (ends - starts)
-    return Tokens(norm=norm, ids=ids, starts=starts, ends=ends, doc_start=doc_start, isnum=isnum)
+    return Tokens(
+        norm=norm, ids=ids, starts=starts, ends=ends, doc_start=doc_start, maybe=maybe, isnum=isnum
+    )
 
 
-def _lookup(index: NgramIndex, ids: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Verified hits of a batch: (item, item pos, batch pos, gram length, key id)."""
-    n_tok = len(ids)
-    cs = np.zeros(n_tok + 1, dtype=np.int32)
-    np.cumsum(~index.may_be_word(ids), out=cs[1:])
+def _lookup(index: NgramIndex, ids: np.ndarray, maybe: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Verified hits of a batch: (item, item pos, batch pos, gram length, key id).
+
+    ``maybe`` holds sorted positions of words that may be benchmark words (at least
+    every one in a run of them as long as a looked-up gram); a gram is looked up
+    only where all its words are such words."""
     out_item, out_p, out_q, out_n, out_k = [], [], [], [], []
     for n in index.lengths:
-        m = n_tok - n + 1
+        m = len(maybe) - n + 1
         if m <= 0:
             continue
-        # Every word possibly a benchmark word (the document separator is not one).
-        cand = np.flatnonzero(cs[n : n + m] == cs[:m])
+        # Sorted distinct positions: n of them in a row are consecutive words.
+        cand = maybe[:m][maybe[n - 1 :] - maybe[:m] == n - 1]
         if not len(cand):
             continue
         h = gram_keys_at(ids, cand, n)
@@ -219,7 +266,7 @@ class ShardScanner:
         tok = tokenize(index, texts, numbers=want_mh)
         ids = tok.ids
         lines = np.asarray(line_numbers, dtype=_I64)
-        item, p, q, n, k = _lookup(index, ids)
+        item, p, q, n, k = _lookup(index, ids, tok.maybe)
         if len(item):
             bdoc = tok.doc_of(q)
             r_item, r_doc, r_p0, r_diag, r_len = _verified(
@@ -236,7 +283,7 @@ class ShardScanner:
             if len(ni):
                 self.near.append((ni, nd + doc_base, lines[nd], nj))
         res.docs += len(texts)
-        res.tokens += int(len(ids)) - (len(texts) - 1)  # not the separators
+        res.tokens += tok.n_words - (len(texts) - 1)  # not the separators
         res.nbytes += nbytes
 
     def finish(self) -> ShardResult:

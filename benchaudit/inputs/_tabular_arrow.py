@@ -90,7 +90,7 @@ def read_resultset(
 
 def _check_utf8(data: bytes, display: str) -> None:
     """Validate UTF-8 in Arrow (fast); find the line in Python only when it fails."""
-    offsets = pa.array([0, len(data)], pa.int64()).buffers()[1]
+    offsets = pa.py_buffer(np.array([0, len(data)], dtype=np.int64).tobytes())
     arr = pa.Array.from_buffers(pa.large_binary(), 1, [None, offsets, pa.py_buffer(data)])
     try:
         arr.cast(pa.large_string())
@@ -151,7 +151,22 @@ def _read_csv(data: bytes, display: str, delim: str, overrides: dict[str, str]):
         )
     except pa.ArrowInvalid as exc:
         raise _csv_diagnosis(data, display, delim, len(names), exc) from None
-    return table, _record_lines(data, skip_header=True)
+    lines = _record_lines(data, skip_header=True)
+    simple = _count_byte(data, 10) + (not data.endswith(b"\n")) - 1
+    if table.num_rows != (simple if lines is None else len(lines)):
+        lines = _quoted_record_lines(data, delim)  # a quoted field holds a line break
+    return table, lines
+
+
+def _quoted_record_lines(data: bytes, delim: str) -> np.ndarray:
+    """The line each record starts on, when quoted line breaks make records span lines."""
+    reader = csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""), delimiter=delim)
+    starts, end = [], 0
+    for row in reader:
+        if row:
+            starts.append(end + 1)
+        end = reader.line_num
+    return np.asarray(starts[1:], dtype=np.int64)
 
 
 def _csv_diagnosis(data: bytes, display: str, delim: str, width: int, exc: Exception):
@@ -246,10 +261,58 @@ class _ParquetColumns:
         return self.schema.field(name).type
 
     def batches(self, names: list[str], cols: dict[str, str], plain: bool = False):
-        return self.file.iter_batches(batch_size=BATCH, columns=names)
+        batches = self.file.iter_batches(batch_size=BATCH, columns=names)
+        # Decoding (Arrow, no GIL) overlaps with coding the previous batch (numpy).
+        return _prefetch(batches) if self.num_rows > BATCH else batches
 
     def wrap_error(self, exc: Exception) -> Exception:
         return _parquet_error(self.display, exc)
+
+
+def _prefetch(batches: Any) -> Any:
+    """Iterate ``batches`` one step ahead in a thread (at most one batch waiting)."""
+    import queue
+    import threading
+
+    ready: queue.Queue = queue.Queue(maxsize=1)
+    stop = threading.Event()
+    end = object()
+
+    def produce() -> None:
+        try:
+            for batch in batches:
+                while not stop.is_set():
+                    try:
+                        ready.put(batch, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            item: Any = end
+        except BaseException as exc:  # noqa: BLE001 - handed to the consumer
+            item = exc
+        while not stop.is_set():
+            try:
+                ready.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    worker = threading.Thread(target=produce, daemon=True)
+    worker.start()
+    try:
+        while True:
+            item = ready.get()
+            if item is end:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+            del item
+    finally:
+        stop.set()
+        worker.join()
 
 
 def _parquet_error(display: str, exc: Exception) -> InputError:
@@ -447,12 +510,15 @@ def _np(arr: Any) -> np.ndarray:
     """An Arrow array as numpy, zero-copy when it can be (which also keeps pandas unloaded)."""
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks()
+    # (No fill_null with a Python value: making an Arrow scalar from one loads pandas.)
     if pa.types.is_boolean(arr.type):
-        filled = pc.fill_null(arr, False) if arr.null_count else arr
+        filled = pc.and_kleene(arr, arr.is_valid()) if arr.null_count else arr
         return _primitive(filled.cast(pa.uint8())).astype(bool)
     if pa.types.is_integer(arr.type) or pa.types.is_floating(arr.type):
-        filled = pc.fill_null(arr, 0) if arr.null_count else arr  # callers mask the nulls
-        return _primitive(filled)
+        out = _primitive(arr)
+        if arr.null_count:  # callers mask the nulls; zero them all the same
+            out = np.where(_np(arr.is_valid()), out, out.dtype.type(0))
+        return out
     return arr.to_numpy(zero_copy_only=False)
 
 
@@ -516,6 +582,12 @@ class _Coder:
             if len(ree.values) * 16 <= len(chunk):
                 ends = _np(ree.run_ends).astype(np.int64)
                 return np.repeat(self.add(ree.values), np.diff(ends, prepend=0))
+        known = self.known
+        if known is not None and chunk.type == known.type and len(chunk) >= len(known):
+            # Usually every value is known by now: one lookup per row, no re-encoding.
+            found = pc.index_in(chunk, value_set=known)
+            if not found.null_count:
+                return _np(found).astype(np.int32, copy=False)
         if not pa.types.is_dictionary(chunk.type):
             if not (pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type)):
                 try:
@@ -537,8 +609,8 @@ class _Coder:
             mapping = self._mapping(d)
             self.seen.append((d, mapping))
         ind = chunk.indices
-        if ind.null_count:
-            ind = pc.fill_null(ind, len(mapping) - 1)
+        if ind.null_count:  # the last mapping slot codes a null
+            return mapping[np.where(_np(ind.is_valid()), _primitive(ind), len(mapping) - 1)]
         return mapping[_np(ind)]
 
     def _mapping(self, d: pa.Array) -> np.ndarray:
@@ -550,7 +622,7 @@ class _Coder:
             return mapping
         found = pc.index_in(d, value_set=self.known)
         new = _np(found.is_null())
-        vals = _np(found)
+        vals = _primitive(found)  # the slots of new values are ignored
         mapping[:-1][~new] = vals[~new].astype(np.int32)
         mapping[:-1][new] = len(self.known) + np.arange(int(new.sum()), dtype=np.int32)
         if new.any():
@@ -964,7 +1036,7 @@ def _grid(table: Any, cols: dict[str, str], line: Any, display: str) -> GridResu
     """
     try:
         return _grid_scatter(table, cols, line, display)
-    except (_NotGrid, InputError, _Fallback, pa.ArrowException, OSError, ValueError):
+    except (_NotGrid, InputError, _Fallback, pa.ArrowException, OSError, UnicodeDecodeError):
         return None
     finally:
         pa.default_memory_pool().release_unused()
@@ -1070,7 +1142,7 @@ def _grid_scores(arr: pa.Array, display: str, line: Any, pos: int) -> np.ndarray
 
 
 def _grow(have: int, need: int) -> int:
-    return need if need <= have else max(need, 2 * have, 64)
+    return have if need <= have else max(need, 2 * have, 64)
 
 
 def _enlarge(a: np.ndarray, shape: tuple[int, int]) -> np.ndarray:

@@ -192,7 +192,4 @@ class GridResults(ResultSet):
         return self._first_rows
 
     def __repr__(self) -> str:
-        return (
-            f"GridResults({self.path!r}, {len(self._models)} models x "
-            f"{len(self._items)} items)"
-        )
+        return f"GridResults({self.path!r}, {len(self._models)} models x {len(self._items)} items)"

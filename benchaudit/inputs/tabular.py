@@ -9,7 +9,11 @@ Two layouts:
 Columns are found case-insensitively among common spellings and can be named
 with ``--column ROLE=NAME`` or the ``columns`` config key. Reading goes through
 pyarrow (no per-row Python), so a ten-million-row file costs what parsing it
-costs. Only the standard library is imported at module level.
+costs. A large long-form file of 0/1 scores that holds exactly one row per
+model and item is read batch by batch straight into its model x item matrix,
+without per-row arrays; any other file (duplicates, missing cells, graded
+scores, optional columns) is read row by row so that findings can name lines.
+Only the standard library is imported at module level.
 """
 
 from __future__ import annotations
