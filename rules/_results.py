@@ -389,6 +389,9 @@ def check_rank_tie(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding
             f"α = {ctx.alpha}): " + ", ".join(r["model"] for r in members),
             claim=", ".join(r["model"] for r in members),
             suggestion=f"Report rank ranges instead of a strict order: {ranges}.",
+            # A per-item file states no ranking: the tie is advice on how to report
+            # it, not a misleading claim (a leaderboard that ranks them gets a warning).
+            severity=Severity.INFO,
             evidence={
                 "models": [r["model"] for r in members],
                 "scores": [r["score"] for r in members],

@@ -27,7 +27,8 @@ class RankTie(Rule):
     information.
     On per-item result files the order comes from the paired, Holm-adjusted
     tests of every pair on shared items: models the tests cannot separate
-    form one group, each with its rank range.
+    form one group, each with its rank range, reported as information (the
+    file itself ranks nothing).
 
     **Why.** A rating or win rate is an estimate; "1287 vs 1281" with intervals
     of ±10 is a tie on the evidence, however the table is sorted. Printing
