@@ -73,6 +73,10 @@ class Reader:
     sniff: Callable[[Probe], float]
     read: Callable[[Path, str, Context], Source | list[Source]]
     description: str = ""
+    #: Largest file this reader takes; ``None`` for readers that stream. A reader
+    #: that holds a whole file in memory refuses larger ones up front, with a
+    #: message, rather than failing halfway through with MemoryError.
+    max_bytes: int | None = 1 << 30
 
 
 _READERS: list[Reader] | None = None
@@ -173,6 +177,13 @@ def load(path: Path, display: str, ctx: Context, forced: str | None = None) -> l
     """Read one file into one or more sources."""
     p = probe(path, display)
     reader = detect(p, display, forced)
+    if reader.max_bytes is not None and p.size > reader.max_bytes:
+        raise InputError(
+            display,
+            f"{p.size / 2**20:,.0f} MB is more than the {reader.max_bytes / 2**20:,.0f} MB "
+            f"benchaudit reads into memory for {reader.kind} input; split the file "
+            "(per-item CSV / TSV / JSONL / Parquet files are streamed at any size)",
+        )
     try:
         got: Any = reader.read(path, display, ctx)
     except InputError:

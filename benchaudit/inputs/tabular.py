@@ -318,4 +318,5 @@ READER = Reader(
     sniff=sniff,
     read=read,
     description="per-item results: CSV / TSV / JSONL / Parquet, long or wide",
+    max_bytes=None,  # streamed in batches; --max-rows bounds it instead
 )
