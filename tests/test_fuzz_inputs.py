@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from benchaudit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-KINDS = (".csv", ".tsv", ".jsonl", ".json", ".md", ".html", ".pdf", ".parquet", ".txt")
+KINDS = (".csv", ".tsv", ".jsonl", ".json", ".md", ".html", ".pdf", ".parquet", ".txt", ".eval")
 PER_KIND = int(os.environ.get("BENCHAUDIT_FUZZ_N", "20"))
 LIMIT_SECONDS = 60
 MAX_SEED_BYTES = 400_000
