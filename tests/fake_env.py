@@ -104,6 +104,8 @@ def install(monkeypatch) -> None:
 
     reader = inputs.Reader("document", _sniff, _read, "test documents")
     monkeypatch.setattr(inputs, "_READERS", [reader])
+    if hasattr(inputs, "FAST_PATH"):  # detection's shortcut for markdown skips _READERS
+        monkeypatch.setattr(inputs, "FAST_PATH", {})
     table = {
         cls.name: cls
         for cls in (
