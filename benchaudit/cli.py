@@ -58,8 +58,10 @@ class _Group(click.Group):
             where = getattr(exc, "benchaudit_file", None)
             prefix = f"{where}: " if where else ""
             detail = str(exc).splitlines()[0] if str(exc) else ""
-            _fail(f"{prefix}internal error: {type(exc).__name__}: {detail} "
-                  "(set BENCHAUDIT_DEBUG=1 for details)")
+            _fail(
+                f"{prefix}internal error: {type(exc).__name__}: {detail} "
+                "(set BENCHAUDIT_DEBUG=1 for details)"
+            )
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -75,29 +77,62 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--format", "formats", multiple=True, type=click.Choice(_FORMATS),
-              help="Output format; repeat for several (each needs its own --output, "
-                   "or goes to stdout).")
+@click.option(
+    "--format",
+    "formats",
+    multiple=True,
+    type=click.Choice(_FORMATS),
+    help="Output format; repeat for several (each needs its own --output, or goes to stdout).",
+)
 @click.option("--output", "outputs", multiple=True, help="Write the report here (per --format).")
 @click.option("--select", multiple=True, help="Only these rules (names, codes, code prefixes).")
 @click.option("--ignore", multiple=True, help="Skip these rules.")
-@click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
-              help="Lowest severity that makes the exit code 1 (default: error).")
+@click.option(
+    "--fail-on",
+    type=click.Choice(FAIL_ON),
+    default=None,
+    help="Lowest severity that makes the exit code 1 (default: error).",
+)
 @click.option("--config", "config_path", default=None, help="Config file (default: discovered).")
 @click.option("--baseline", default=None, help="Hide findings recorded in this baseline file.")
 @click.option("--write-baseline", default=None, help="Record the current findings as a baseline.")
-@click.option("--n", "n_overrides", multiple=True, metavar="BENCHMARK=N",
-              help="Item count for a benchmark, overriding the registry.")
+@click.option(
+    "--n",
+    "n_overrides",
+    multiple=True,
+    metavar="BENCHMARK=N",
+    help="Item count for a benchmark, overriding the registry.",
+)
 @click.option("--seed", type=int, default=None, help="Seed for randomised methods (default 0).")
 @click.option("--kind", default=None, help="Force the input kind (results, document, ...).")
-@click.option("--column", "columns", multiple=True, metavar="ROLE=NAME",
-              help="Column for a role in per-item files: model, item, score, points, ...")
+@click.option(
+    "--column",
+    "columns",
+    multiple=True,
+    metavar="ROLE=NAME",
+    help="Column for a role in per-item files: model, item, score, points, ...",
+)
 @click.option("--baseline-model", default=None, help="Model comparisons are made against.")
 @click.option("--max-rows", type=int, default=None, help="Refuse per-item files above this size.")
 @click.option("--resamples", type=int, default=None, help="Bootstrap / permutation resamples.")
-def check(paths, formats, outputs, select, ignore, fail_on, config_path, baseline,
-          write_baseline, n_overrides, seed, kind, columns, baseline_model, max_rows,
-          resamples) -> None:
+def check(
+    paths,
+    formats,
+    outputs,
+    select,
+    ignore,
+    fail_on,
+    config_path,
+    baseline,
+    write_baseline,
+    n_overrides,
+    seed,
+    kind,
+    columns,
+    baseline_model,
+    max_rows,
+    resamples,
+) -> None:
     """Audit claims, result files, leaderboards or battles in PATHS."""
     from benchaudit import config as config_mod
     from benchaudit.engine import audit, exit_code

@@ -79,12 +79,34 @@ def rules_page() -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def update_readme(text: str) -> str | None:
-    """The README with its rule table regenerated, or None when it has no markers."""
-    start, end = text.find(START), text.find(END)
+CONFIG_START = "<!-- config:start -->"
+CONFIG_END = "<!-- config:end -->"
+
+
+def config_table() -> str:
+    """Every configuration key with its meaning, from ``benchaudit.config.KEYS``."""
+    from benchaudit.config import KEYS
+
+    lines = ["| key | meaning |", "|---|---|"]
+    lines += [f"| `{key}` | {_cell(meaning)} |" for key, meaning in KEYS.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _between(text: str, start_marker: str, end_marker: str, body: str) -> str | None:
+    start, end = text.find(start_marker), text.find(end_marker)
     if start < 0 or end < start:
         return None
-    return text[: start + len(START)] + "\n\n" + rule_table() + "\n" + text[end:]
+    return text[: start + len(start_marker)] + "\n\n" + body + "\n" + text[end:]
+
+
+def update_readme(text: str) -> str | None:
+    """The README with its rule table (and configuration table, where marked)
+    regenerated, or None when it has no rule-table markers."""
+    new = _between(text, START, END, rule_table())
+    if new is None:
+        return None
+    with_config = _between(new, CONFIG_START, CONFIG_END, config_table())
+    return new if with_config is None else with_config
 
 
 def outdated(root: Path) -> list[str]:

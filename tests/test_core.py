@@ -81,16 +81,21 @@ def test_config_from_pyproject_and_setup_cfg(tmp_path):
     assert (cfg.fail_on, cfg.seed, cfg.n) == ("warning", 7, {"my-bench": 250})
     other = tmp_path / "sub"
     other.mkdir()
-    (other / "setup.cfg").write_text("[benchaudit]\nignore = missing-interval, BA102\nalpha = 0.01\n")
+    (other / "setup.cfg").write_text(
+        "[benchaudit]\nignore = missing-interval, BA102\nalpha = 0.01\n"
+    )
     cfg = config_mod.load(start=str(other))
     assert cfg.ignore == ["missing-interval", "BA102"] and cfg.alpha == 0.01
 
 
-@pytest.mark.parametrize("text,match", [
-    ("[tool.benchaudit]\nfail-on = 'sometimes'\n", "fail-on"),
-    ("[tool.benchaudit]\nseed = 'x'\n", "whole number"),
-    ("[tool.benchaudit\n", "invalid config"),
-])
+@pytest.mark.parametrize(
+    "text,match",
+    [
+        ("[tool.benchaudit]\nfail-on = 'sometimes'\n", "fail-on"),
+        ("[tool.benchaudit]\nseed = 'x'\n", "whole number"),
+        ("[tool.benchaudit\n", "invalid config"),
+    ],
+)
 def test_bad_config_values(tmp_path, text, match):
     (tmp_path / "pyproject.toml").write_text(text)
     with pytest.raises(ConfigError, match=match):
@@ -158,7 +163,7 @@ def test_json_shape_on_a_clean_document(tmp_path):
     result = CliRunner().invoke(main, ["check", str(doc), "--format", "json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert list(data) [:5] == ["tool", "version", "grade", "summary", "findings"]
+    assert list(data)[:5] == ["tool", "version", "grade", "summary", "findings"]
     assert set(data["summary"]) == {"errors", "warnings", "infos", "claims_checked", "numbers_seen"}
     assert data["grade"] == "A"
 
@@ -167,6 +172,10 @@ def test_version_and_module_entry_point():
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "benchaudit", "--version"],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "benchaudit", "--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert "benchaudit" in out.stdout

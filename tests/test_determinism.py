@@ -15,8 +15,13 @@ EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*") if p.is_file())
 
 def _run(args: list[str], hashseed: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONHASHSEED=hashseed)
-    return subprocess.run([sys.executable, "-m", "benchaudit", *args], capture_output=True,
-                          env=env, cwd=ROOT, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "benchaudit", *args],
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
+    )
 
 
 @pytest.mark.slow
@@ -24,8 +29,7 @@ def _run(args: list[str], hashseed: str) -> subprocess.CompletedProcess:
 def test_output_is_identical_across_hash_seeds(fmt):
     if not EXAMPLES:
         pytest.skip("no examples yet")
-    args = ["check", *[str(p.relative_to(ROOT)) for p in EXAMPLES], "--format", fmt,
-            "--seed", "3"]
+    args = ["check", *[str(p.relative_to(ROOT)) for p in EXAMPLES], "--format", fmt, "--seed", "3"]
     first = _run(args, "0")
     if first.returncode == 2 and b"not available" in first.stderr:
         pytest.skip(f"format {fmt} not available")

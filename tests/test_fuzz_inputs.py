@@ -48,7 +48,7 @@ def _mutate(data: bytes, rng: random.Random) -> bytes:
         lambda d: _insert(d, rng, "caf\xe9 na\xefve".encode("latin-1")),  # mixed encoding
         lambda d: _lines(d, rng, "dup"),
         lambda d: _lines(d, rng, "del"),
-        lambda d: _insert(d, rng, b",,,\t\t\"\"\"{[("),
+        lambda d: _insert(d, rng, b',,,\t\t"""{[('),
         lambda d: _insert(d, rng, b"\x00\x00"),
     ]
     for _ in range(rng.randint(1, 3)):
@@ -111,8 +111,9 @@ def test_mutated_input_is_handled(seed_file: Path, i: int, tmp_path):
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(LIMIT_SECONDS)
     try:
-        result = CliRunner().invoke(main, ["check", str(target), "--format", "json",
-                                           "--resamples", "200"])
+        result = CliRunner().invoke(
+            main, ["check", str(target), "--format", "json", "--resamples", "200"]
+        )
     except _Timeout:
         pytest.fail(f"{seed_file.name} mutation {i}: no answer within {LIMIT_SECONDS}s")
     finally:

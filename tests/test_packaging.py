@@ -17,9 +17,19 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_wheel_contents(tmp_path):
     pytest.importorskip("setuptools")
     out = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-         "-w", str(tmp_path), str(ROOT)],
-        capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
     )
     if out.returncode != 0:
         pytest.skip(f"cannot build a wheel offline here: {out.stderr.strip().splitlines()[-1:]}")

@@ -40,11 +40,30 @@ def test_coverage_at_the_edge_matches_the_seed():
     assert round(coverage(P.wilson) * 100, 1) == pytest.approx(96.6, abs=0.15)
 
 
-@pytest.mark.parametrize("k,n", [(0, 10), (3, 10), (5, 20), (8, 10), (10, 10), (143, 164),
-                                 (700, 1000), (1, 1000), (999, 1000), (515, 1319)])
-@pytest.mark.parametrize("method,sm", [("wald", "normal"), ("wilson", "wilson"),
-                                       ("agresti-coull", "agresti_coull"),
-                                       ("clopper-pearson", "beta")])
+@pytest.mark.parametrize(
+    "k,n",
+    [
+        (0, 10),
+        (3, 10),
+        (5, 20),
+        (8, 10),
+        (10, 10),
+        (143, 164),
+        (700, 1000),
+        (1, 1000),
+        (999, 1000),
+        (515, 1319),
+    ],
+)
+@pytest.mark.parametrize(
+    "method,sm",
+    [
+        ("wald", "normal"),
+        ("wilson", "wilson"),
+        ("agresti-coull", "agresti_coull"),
+        ("clopper-pearson", "beta"),
+    ],
+)
 def test_against_statsmodels(k, n, method, sm):
     proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
     want = proportion_confint(k, n, alpha=0.05, method=sm)

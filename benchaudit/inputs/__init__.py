@@ -28,8 +28,19 @@ PROBE_BYTES = 64 * 1024
 
 #: Extensions a directory walk picks up.
 WALK_SUFFIXES = {
-    ".md", ".markdown", ".txt", ".rst", ".html", ".htm", ".pdf",
-    ".csv", ".tsv", ".jsonl", ".json", ".parquet", ".eval",
+    ".md",
+    ".markdown",
+    ".txt",
+    ".rst",
+    ".html",
+    ".htm",
+    ".pdf",
+    ".csv",
+    ".tsv",
+    ".jsonl",
+    ".json",
+    ".parquet",
+    ".eval",
 }
 
 

@@ -128,7 +128,6 @@ def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, fl
     return lo, hi
 
 
-
 METHODS = {
     "wald": wald,
     "wilson": wilson,

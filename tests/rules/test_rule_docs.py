@@ -29,8 +29,13 @@ def _examples():
             kind, fname, body = m.group(1), m.group(2) or "example.md", m.group(3)
             if fname == "not runnable":
                 continue
-            yield pytest.param(name, kind, fname, textwrap.dedent(body).strip("\n") + "\n",
-                               id=f"{name}-{kind.lower()}")
+            yield pytest.param(
+                name,
+                kind,
+                fname,
+                textwrap.dedent(body).strip("\n") + "\n",
+                id=f"{name}-{kind.lower()}",
+            )
 
 
 def test_every_rule_documents_what_why_and_examples():
