@@ -16,7 +16,6 @@ Layouts (CSV, TSV or JSONL):
 from __future__ import annotations
 
 import csv
-import io
 import json
 import math
 import re
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
+from benchaudit.inputs._records import read_records
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -132,39 +132,6 @@ def _pick(keys: list[str], wanted: tuple[str, ...]) -> str | None:
     return None
 
 
-def _records(path: Path, display: str, suffix: str) -> tuple[list[str], list[tuple[int, dict]]]:
-    text = path.read_text(encoding="utf-8-sig")
-    if suffix in (".jsonl", ".json"):
-        rows, keys = [], {}
-        for i, raw in enumerate(text.splitlines(), 1):
-            if not raw.strip():
-                continue
-            try:
-                rec = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise InputError(display, f"invalid JSON: {exc.msg}", i) from None
-            if not isinstance(rec, dict):
-                raise InputError(display, "expected one JSON object per line", i)
-            keys.update(dict.fromkeys(rec))
-            rows.append((i, rec))
-        return list(keys), rows
-    reader = csv.reader(io.StringIO(text), delimiter="\t" if suffix == ".tsv" else ",")
-    try:
-        header = [h.strip() for h in next(reader)]
-    except StopIteration:
-        raise InputError(display, "empty file") from None
-    rows = []
-    for rec in reader:
-        if not any(v.strip() for v in rec):
-            continue
-        if len(rec) != len(header):
-            raise InputError(
-                display, f"ragged row: {len(rec)} fields, expected {len(header)}", reader.line_num
-            )
-        rows.append((reader.line_num, dict(zip(header, rec))))
-    return header, rows
-
-
 def _float(value: Any, display: str, line: int, what: str) -> float:
     try:
         f = float(value)
@@ -214,7 +181,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     from benchaudit.evidence import Source
     from benchaudit.stats.calibration import confidence_and_correct
 
-    keys, rows = _records(path, display, Probe(path, b"", 0).suffix)
+    keys, rows = read_records(path, display, Probe(path, b"", 0).suffix)
     if not rows:
         raise InputError(display, "no rows")
     lines = np.array([ln for ln, _ in rows], dtype=np.int64)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
+from benchaudit.inputs._records import read_records
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -181,55 +182,6 @@ def _verdict(value: Any, display: str, line: int, from_result: bool) -> bool:
     raise InputError(display, f"cannot read {value!r} as pass/fail", line)
 
 
-def _records(path: Path, display: str, suffix: str) -> tuple[list[str], list[tuple[int, dict]]]:
-    """(field names, [(line, record)]) of a JSONL, CSV or TSV file."""
-    text = path.read_text(encoding="utf-8-sig")
-    if suffix in (".jsonl", ".json"):
-        rows: list[tuple[int, dict]] = []
-        keys: dict[str, None] = {}
-        numbered = [(i, raw) for i, raw in enumerate(text.splitlines(), 1) if raw.strip()]
-        try:
-            # One parse of the whole file is several times faster than one per line;
-            # on any error fall through to the line-by-line loop, which names the line.
-            recs = json.loads("[" + ",".join(raw for _, raw in numbered) + "]")
-        except json.JSONDecodeError:
-            recs = None
-        if recs is not None and len(recs) == len(numbered):
-            if all(isinstance(r, dict) for r in recs):
-                for r in recs[:1000]:
-                    keys.update(dict.fromkeys(r))
-                return list(keys), [(i, r) for (i, _), r in zip(numbered, recs)]
-        for i, raw in enumerate(text.splitlines(), 1):
-            if not raw.strip():
-                continue
-            try:
-                rec = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise InputError(display, f"invalid JSON: {exc.msg}", i) from None
-            if not isinstance(rec, dict):
-                raise InputError(display, "expected one JSON object per line", i)
-            keys.update(dict.fromkeys(rec))
-            rows.append((i, rec))
-        return list(keys), rows
-    delim = "\t" if suffix == ".tsv" else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delim)
-    try:
-        header = [h.strip() for h in next(reader)]
-    except StopIteration:
-        raise InputError(display, "empty file") from None
-    rows = []
-    for rec in reader:
-        line = reader.line_num
-        if not any(v.strip() for v in rec):
-            continue
-        if len(rec) != len(header):
-            raise InputError(
-                display, f"ragged row: {len(rec)} fields, expected {len(header)}", line
-            )
-        rows.append((line, dict(zip(header, rec))))
-    return header, rows
-
-
 def _int(value: Any, display: str, line: int, what: str) -> int:
     try:
         f = float(value)
@@ -250,7 +202,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         summary = _summary(path, display)
         if summary is not None:
             return summary
-    keys, rows = _records(path, display, suffix)
+    keys, rows = read_records(path, display, suffix)
     if not rows:
         raise InputError(display, "no rows")
     pkey = _pick(keys, PROBLEM_KEYS)
