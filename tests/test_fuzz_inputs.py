@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from benchaudit.cli import main
 
@@ -131,3 +133,54 @@ def test_mutated_input_is_handled(seed_file: Path, i: int, tmp_path):
         err = result.stderr.strip()
         assert len(err.splitlines()) == 1, err
         assert target.name in err, err
+
+
+# --- hypothesis-driven mutations: shrinks a failure to a small edit of a real file ---------
+
+_EDIT = st.tuples(
+    st.sampled_from(["insert", "delete", "replace", "truncate"]),
+    st.floats(0, 1),
+    st.binary(max_size=48),
+)
+
+
+def _apply(data: bytes, edits: list[tuple[str, float, bytes]]) -> bytes:
+    for op, where, chunk in edits:
+        i = int(where * len(data))
+        if op == "insert":
+            data = data[:i] + chunk + data[i:]
+        elif op == "delete":
+            data = data[:i] + data[i + max(1, len(chunk)) :]
+        elif op == "replace":
+            data = data[:i] + chunk + data[i + len(chunk) :]
+        else:
+            data = data[:i]
+    return data
+
+
+def _kind_seeds() -> list[tuple[str, Path]]:
+    return [(suffix, files[0]) for suffix, files in sorted(_seeds().items())]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("suffix,seed_file", _kind_seeds(), ids=[s for s, _ in _kind_seeds()])
+@settings(
+    max_examples=15,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(edits=st.lists(_EDIT, min_size=1, max_size=4))
+def test_hypothesis_edits_of_real_inputs(suffix, seed_file, edits, tmp_path_factory):
+    target = tmp_path_factory.mktemp("fuzz") / seed_file.name
+    target.write_bytes(_apply(seed_file.read_bytes(), edits))
+    before = hashlib.sha256(target.read_bytes()).hexdigest()
+    result = CliRunner().invoke(
+        main, ["check", str(target), "--format", "json", "--resamples", "200"]
+    )
+    assert hashlib.sha256(target.read_bytes()).hexdigest() == before
+    assert result.exit_code in (0, 1, 2), (result.exit_code, result.exception)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    if result.exit_code == 2:
+        err = result.stderr.strip()
+        assert len(err.splitlines()) == 1 and target.name in err, err
