@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import sys
 import tempfile
 from collections.abc import Callable, Sequence
 
@@ -19,6 +18,7 @@ from benchaudit.contamination.index import NgramIndex
 from benchaudit.contamination.scan import ScanOptions, ShardResult, scan_shard
 from benchaudit.contamination.shards import Shard
 from benchaudit.errors import BenchauditError, InputError
+from benchaudit.progress import Progress
 
 _WORKER_INDEX: NgramIndex | None = None
 #: Below this many bytes of shards the local engine scans in-process unless told otherwise.
@@ -61,25 +61,9 @@ def _save_marker(path: str, res: ShardResult) -> None:
     os.replace(tmp, path)  # atomic: a marker is either complete or absent
 
 
-class Progress:
-    """A one-line progress bar on stderr, shown only on a terminal."""
-
-    def __init__(self, total: int, total_bytes: int, enabled: bool | None = None) -> None:
-        self.total = total
-        self.total_bytes = max(total_bytes, 1)
-        self.done = 0
-        self.bytes = 0
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-
-    def step(self, shard: Shard) -> None:
-        self.done += 1
-        self.bytes += shard.size
-        if self.enabled:
-            pct = 100 * self.bytes / self.total_bytes
-            sys.stderr.write(f"\rscanning shards {self.done}/{self.total} ({pct:.0f}%)")
-            if self.done == self.total:
-                sys.stderr.write("\n")
-            sys.stderr.flush()
+def _bar(shards: Sequence[Shard], enabled: bool | None) -> Progress:
+    """A bar over the bytes of the shards (shards differ in size, bytes do not)."""
+    return Progress(sum(s.size for s in shards), "scanning shards (bytes)", enabled=enabled)
 
 
 def _init_worker(index: NgramIndex) -> None:
@@ -138,10 +122,10 @@ def run_local(
 ) -> list[ShardResult]:
     """Scan shards with a process pool (in this process when one worker suffices)."""
     done, todo = _pending(index, shards, opts, state_dir)
-    bar = Progress(len(shards), sum(s.size for s in shards), progress)
+    bar = _bar(shards, progress)
     for shard in shards:
         if shard.ordinal in done:
-            bar.step(shard)
+            bar.update(shard.size)
     n_workers = max(1, min(workers or os.cpu_count() or 1, len(todo)))
     if workers is None and sum(s.size for s in todo) < SMALL_CORPUS:
         n_workers = 1  # starting worker processes would cost more than the scan
@@ -150,7 +134,7 @@ def run_local(
         if state_dir:
             _save_marker(_marker(state_dir, index, shard, opts), res)
         done[shard.ordinal] = res
-        bar.step(shard)
+        bar.update(shard.size)
 
     if n_workers == 1:
         for shard in todo:
@@ -166,6 +150,7 @@ def run_local(
             futures = {pool.submit(_scan_in_worker, s, opts): s for s in todo}
             for fut in as_completed(futures):
                 finish(futures[fut], _unwrap(fut.result()))
+    bar.close()
     return [done[s.ordinal] for s in shards]
 
 
@@ -196,7 +181,7 @@ def run_ray(
     except ImportError:
         raise BenchauditError("the ray engine needs Ray: pip install 'benchaudit[ray]'") from None
     done, todo = _pending(index, shards, opts, state_dir)
-    bar = Progress(len(shards), sum(s.size for s in shards), progress)
+    bar = _bar(shards, progress)
     started = False
     if not ray.is_initialized():
         try:
@@ -222,8 +207,9 @@ def run_ray(
                 if state_dir:
                     _save_marker(_marker(state_dir, index, shard, opts), res)
                 done[shard.ordinal] = res
-                bar.step(shard)
+                bar.update(shard.size)
     finally:
+        bar.close()
         if started:
             ray.shutdown()
     return [done[s.ordinal] for s in shards]
