@@ -15,7 +15,7 @@ from typing import Any
 
 from benchaudit import inputs
 from benchaudit.config import Config
-from benchaudit.errors import BenchauditError, InputError
+from benchaudit.errors import BenchauditError, InputError, UnknownKindError
 from benchaudit.evidence import Source
 from benchaudit.finding import Finding, Report, assign_fingerprints
 from benchaudit.registry import Rule, select
@@ -56,8 +56,13 @@ def load_sources(paths: list[str], ctx: Context) -> list[Source]:
     expanded = inputs.expand(paths)
     if not expanded:
         raise BenchauditError("no input files to check")
-    for path, display in expanded:
-        sources.extend(inputs.load(path, display, ctx, ctx.config.kind))
+    for path, display, named in expanded:
+        try:
+            sources.extend(inputs.load(path, display, ctx, ctx.config.kind))
+        except UnknownKindError as exc:
+            if named:
+                raise
+            ctx.notes.append(f"skipped {display}: {exc.detail}")
     return sources
 
 

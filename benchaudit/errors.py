@@ -26,3 +26,8 @@ class InputError(BenchauditError):
 
 class ConfigError(BenchauditError):
     """Configuration is invalid (unknown key, bad value, unknown rule)."""
+
+
+class UnknownKindError(InputError):
+    """No reader recognises the file. Named on the command line, that is an error;
+    met while walking a directory, the file is skipped with a note."""

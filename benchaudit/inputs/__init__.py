@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchaudit.errors import InputError
+from benchaudit.errors import InputError, UnknownKindError
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -159,14 +159,15 @@ def detect(p: Probe, display: str, forced: str | None = None) -> Reader:
     best_score, _, best = max(scored, key=lambda t: (t[0], -t[1]), default=(0.0, 0, None))
     if best is None or best_score <= 0:
         if p.is_binary():
-            raise InputError(display, "binary file of unknown format")
-        raise InputError(display, "cannot tell what kind of input this is (use --kind)")
+            raise UnknownKindError(display, "binary file of unknown format")
+        raise UnknownKindError(display, "cannot tell what kind of input this is (use --kind)")
     return best
 
 
-def expand(paths: list[str]) -> list[tuple[Path, str]]:
-    """Files to read: directories walked (sorted, hidden entries skipped)."""
-    out: list[tuple[Path, str]] = []
+def expand(paths: list[str]) -> list[tuple[Path, str, bool]]:
+    """Files to read, each with whether it was named (rather than found by walking
+    a directory, sorted, hidden entries skipped)."""
+    out: list[tuple[Path, str, bool]] = []
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
@@ -178,9 +179,9 @@ def expand(paths: list[str]) -> list[tuple[Path, str]]:
                         continue
                     probe_name = name.lower()
                     if any(probe_name.endswith(s) for s in WALK_SUFFIXES):
-                        out.append((f, f.as_posix()))
+                        out.append((f, f.as_posix(), False))
         else:
-            out.append((p, raw))
+            out.append((p, raw, True))
     return out
 
 

@@ -20,11 +20,29 @@ if TYPE_CHECKING:
 SUFFIXES = {".md": True, ".markdown": True, ".rst": True, ".txt": False}
 
 
+#: Data formats: never read as prose, whatever they contain.
+STRUCTURED = {
+    ".csv",
+    ".tsv",
+    ".json",
+    ".jsonl",
+    ".jsonl.gz",
+    ".jsonl.zst",
+    ".json.gz",
+    ".parquet",
+    ".eval",
+}
+
+
 def sniff(p: Probe) -> float:
     if p.is_binary():
         return 0.0
     if p.suffix in SUFFIXES:
         return 0.8
+    if p.suffix in STRUCTURED:
+        # A data file no data reader recognised is not prose: reading the numbers in
+        # its records as claims would be a silent wrong answer.
+        return 0.0
     try:
         p.head.decode("utf-8")
     except UnicodeDecodeError as exc:
