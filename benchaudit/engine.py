@@ -111,6 +111,16 @@ def audit(paths: list[str], config: Config | None = None) -> Report:
     report.files = [s.path for s in sources]
     report.claims_checked = sum(len(s.claims) for s in sources)
     report.numbers_seen = sum(s.numbers_seen for s in sources)
+    scores = [c for s in sources for c in s.claims if c.kind == "score"]
+    report.scores_read = len(scores)
+    report.scores_with_n = sum(1 for c in scores if c.n)
+    unknown: list[str] = []
+    for s in sources:
+        unknown.extend(str(x) for x in s.meta.get("unknown_benchmarks", ()))
+    unknown.extend(str(c.benchmark) for c in scores if c.benchmark and not c.n)
+    report.unknown_benchmarks = sorted(set(unknown), key=str.lower)
+    # Data files are always assessed; a document only when a claim could be read from it.
+    report.assessed = any(s.claims or s.kind != "document" for s in sources)
     return report
 
 

@@ -177,12 +177,22 @@ class Report:
     results: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: Coverage of the document side: scores read, scores with a known item count,
+    #: and the benchmark names no item count was known for.
+    scores_read: int = 0
+    scores_with_n: int = 0
+    unknown_benchmarks: list[str] = field(default_factory=list)
+    #: False when nothing in the inputs could be checked (a document with no claim).
+    assessed: bool = True
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
 
     @property
     def grade(self) -> str:
+        """A–F from the worst claim; N ("not assessed") when nothing could be checked."""
+        if not self.findings and not self.assessed:
+            return "N"
         return overall_grade(self.findings)
 
     def worst(self) -> Severity | None:
@@ -195,7 +205,22 @@ class Report:
             "infos": self.count(Severity.INFO),
             "claims_checked": self.claims_checked,
             "numbers_seen": self.numbers_seen,
+            "scores_read": self.scores_read,
+            "scores_with_n": self.scores_with_n,
+            "unknown_benchmarks": len(self.unknown_benchmarks),
         }
+
+    def coverage(self) -> str:
+        """One line on what the document side could read, for every output format."""
+        text = (
+            f"coverage: {self.numbers_seen} number(s) seen, {self.scores_read} read as scores, "
+            f"{self.scores_with_n} with a known item count"
+        )
+        if self.unknown_benchmarks:
+            names = ", ".join(self.unknown_benchmarks[:8])
+            more = f" and {len(self.unknown_benchmarks) - 8} more" if len(self.unknown_benchmarks) > 8 else ""
+            text += f"; no item count known for: {names}{more}"
+        return text
 
 
 def _jsonable(value: Any) -> Any:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from benchaudit.rules import _scores as S
 
 from benchaudit.finding import Finding, Severity
+from benchaudit.inputs.premises import capped, premises_of
 from benchaudit.registry import Rule
 from benchaudit.stats import granularity as G
 
@@ -85,6 +86,8 @@ class ExcessPrecision(Rule):
                     "step": step,
                     "supported_decimals": places,
                 },
-                severity=S.severity_for(claim, self.severity),
+                severity=S.severity_for(
+                    claim, capped(self.severity, premises_of(claim, ctx.benchmarks).cap())
+                ),
                 confidence=claim.confidence,
             )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from benchaudit.rules import _scores as S
 
 from benchaudit.finding import Finding, Severity
+from benchaudit.inputs.premises import capped, premises_of
 from benchaudit.registry import Rule
 from benchaudit.stats import granularity as G
 
@@ -67,6 +69,8 @@ class UnreachableScore(Rule):
         for source in sources:
             if source.kind not in self.reads:
                 continue
+            found: list[tuple[Claim, Finding]] = []
+            columns: dict[tuple[object, str], list[Claim]] = defaultdict(list)
             for claim in S.scores(source):
                 if not S.on_grid(claim):
                     continue
@@ -77,9 +81,13 @@ class UnreachableScore(Rule):
                 if not G.can_detect(claim.value, claim.n, samples, S.scale(claim)):
                     no_power.append(claim)
                     continue
-                finding = self._check(claim, samples)
+                if claim.fields.get("table"):
+                    key = (claim.fields.get("table_line"), str(claim.fields.get("column_label")))
+                    columns[key].append(claim)
+                finding = self._check(claim, samples, ctx)
                 if finding is not None:
-                    yield finding
+                    found.append((claim, finding))
+            yield from self._by_table(found, columns, source.path)
         if no_power:
             c = no_power[0]
             ctx.notes.append(
@@ -93,10 +101,77 @@ class UnreachableScore(Rule):
                 "benchmark in the registry, or pass --n NAME=N)"
             )
 
-    def _check(self, claim: Claim, samples: int) -> Finding | None:
+    # ------------------------------------------------------------ tables
+
+    def _by_table(
+        self,
+        found: list[tuple[Claim, Finding]],
+        columns: dict[tuple[object, str], list[Claim]],
+        path: str,
+    ) -> Iterator[Finding]:
+        """Column checks and one finding per table where the cause is shared."""
+        flagged = {id(c) for c, _ in found}
+        downgraded: dict[int, str] = {}
+        for (_, label), cells in columns.items():
+            bad = [c for c in cells if id(c) in flagged]
+            if len(cells) >= 3 and len(bad) * 2 > len(cells):
+                # Most of the column does not fit one pass over n items: the column
+                # was averaged over samples or run on another split, not mistyped.
+                fits = G.fitting_n([c.value for c in cells], S.scale(cells[0]), cells[0].n)
+                why = (
+                    f"{len(bad)} of {len(cells)} cells of the column '{label}' are not k/"
+                    f"{S.count(cells[0].n)} for one pass, so the column is probably averaged over "
+                    "samples or measured on another split"
+                )
+                if fits:
+                    why += f" (n = {S.count(fits)} fits every cell)"
+                for c in bad:
+                    downgraded[id(c)] = why
+        groups: dict[object, list[tuple[Claim, Finding]]] = defaultdict(list)
+        singles: list[Finding] = []
+        for claim, finding in found:
+            if id(claim) in downgraded:
+                finding.severity = Severity.INFO
+                finding.message += f"; {downgraded[id(claim)]}"
+            if claim.fields.get("table") and finding.severity is not Severity.ERROR:
+                groups[(claim.fields.get("table_line"), finding.severity)].append((claim, finding))
+            else:
+                singles.append(finding)
+        yield from singles
+        for (line, severity), members in groups.items():
+            if len(members) < 3:
+                yield from (f for _, f in members)
+                continue
+            first = members[0][1]
+            listed = "; ".join(f"{c.model or '?'} | {c.fields.get('column_label')}: {c.value}" for c, _ in members[:12])
+            more = f" and {len(members) - 12} more" if len(members) > 12 else ""
+            reasons = sorted({str(f.evidence.get("uncertain", "")) for _, f in members} - {""})
+            message = (
+                f"{len(members)} cells of the table at line {line} are not k/n for one pass over "
+                f"their benchmark's items: {listed}{more}"
+            )
+            if reasons:
+                message += f" ({'; '.join(reasons)})"
+            yield self.finding(
+                first.location,
+                message,
+                claim=f"table at line {line}",
+                suggestion=(
+                    "State the sampling protocol of the table (e.g. 'pass@1 averaged over k samples "
+                    "per problem') and the split of each benchmark, or correct the cells"
+                ),
+                evidence={"cells": [f.evidence for _, f in members]},
+                severity=severity,
+                confidence=first.confidence,
+            )
+
+    # ------------------------------------------------------------ one score
+
+    def _check(self, claim: Claim, samples: int, ctx: Context) -> Finding | None:
         value, n, sc = claim.value, claim.n, S.scale(claim)
         if G.is_reachable(value, n, samples, sc):
             return self._check_stated_k(claim, samples)
+        premises = premises_of(claim, getattr(ctx, "benchmarks", None))
         below, above = G.nearest(value, n, samples, sc)
         smin = G.min_samples(value, n, sc)
         total = f"{S.count(n)}" if samples == 1 else f"({S.count(n)} × {samples})"
@@ -123,10 +198,29 @@ class UnreachableScore(Rule):
         else:
             severity = Severity.WARNING
             how = "if each item was scored once (the protocol is not stated)"
+        severity = capped(severity, premises.cap())
+        possible = [int(k) for k in claim.fields.get("possible_samples", [])]
         message = (
             f"{S.as_written(claim, value)} {S.on_what(claim)} is not k/{total} for any whole k "
             f"{how}: the nearest reachable values are {' and '.join(options)}"
         )
+        if claim.protocol is None and possible:
+            fitting = [k for k in possible if G.is_reachable(value, n, k, sc)]
+            where = claim.fields.get("possible_where") or "elsewhere"
+            if fitting:
+                # The reading under which the score is possible: say so, do not accuse.
+                severity = Severity.INFO
+                message += (
+                    f"; it is reachable averaged over {fitting[0]} samples per item, as the "
+                    f"document states at {where} (if that statement covers this score)"
+                )
+            else:
+                message += f"; nor averaged over {', '.join(map(str, possible))} samples as stated at {where}"
+        elif claim.protocol is None and claim.fields.get("repeated_unstated"):
+            severity = Severity.INFO
+            message += "; the document says results were repeated, without saying how many times"
+        if premises.reasons and severity is not Severity.ERROR:
+            message += f" ({premises.why()})"
         fix = f"Report {' or '.join(options)} {S.on_what(claim)}"
         if smin is not None and smin > 1 and claim.protocol != "single":
             fix += (
@@ -149,6 +243,7 @@ class UnreachableScore(Rule):
             "nearest_above": above.text if above else None,
             "k_above": above.k if above else None,
             "min_samples": smin,
+            "uncertain": premises.why(),
         }
         return self.finding(
             claim.location,

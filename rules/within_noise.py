@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from benchaudit.finding import Finding, Location, Severity
+from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
 
 if TYPE_CHECKING:
@@ -100,3 +100,152 @@ def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
     from benchaudit.rules._document import check_within_noise
 
     yield from check_within_noise(rule, source, ctx)
+    yield from _bold_leads(rule, source, ctx)
+    yield from _prose_against_tables(rule, source, ctx)
+
+
+def _bold_leads(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
+    """A bold "best" cell whose lead over the runner-up is inside the noise of n items."""
+    from benchaudit.claims.access import score_tables
+    from benchaudit.claims.scoretable import references
+    from benchaudit.rules._document import signed, unpaired
+
+    for st in score_tables(source, ctx):
+        outside = references(st)
+        for line in st.lines:
+            if not line.n or line.n < 2:
+                continue
+            if line.benchmark is not None and getattr(line.benchmark, "metric", "binary") != "binary":
+                continue
+            sign = 1 if line.higher_is_better else -1
+            cells = [c for c in line.cells if c.model not in outside and c.model not in st.highlighted]
+            bold = [c for c in cells if c.bold]
+            if not bold or len(cells) < 2:
+                continue
+            top = max(sign * c.value for c in cells)
+            best = [c for c in bold if sign * c.value == top]
+            rest = [c for c in cells if c not in best]
+            if len(best) != 1 or not rest or any(c.bold for c in rest if sign * c.value == top):
+                continue
+            b = best[0]
+            r = max(rest, key=lambda c: sign * c.value)
+            scale = 100.0 if line.proportion else 1.0
+            a_pts, r_pts = b.value * scale, r.value * scale
+            if not (0 <= a_pts <= 100 and 0 <= r_pts <= 100) or a_pts == r_pts:
+                continue
+            u = unpaired(a_pts, r_pts, line.n, 1 - ctx.alpha)
+            if not (u["lo"] <= 0 <= u["hi"]):
+                continue
+            lead = abs(a_pts - r_pts)
+            items = lead * line.n / 100
+            level = round(100 * (1 - ctx.alpha))
+            # Below 6 items of lead no pairing can make the gap significant (McNemar's floor);
+            # above it, a gap that is only just inside the unpaired interval might be separated
+            # by a paired test, so it is said as information.
+            severity = Severity.WARNING if items < 6 or u["p"] >= 0.2 else Severity.INFO
+            message = (
+                f"{b.model} is set in bold as the best on {line.label} with {b.text}, "
+                f"{lead:.3g} points ahead of {r.model} ({r.text}); on {line.n:,} items the {level}% "
+                f"interval of that difference is {signed(u['lo'])} to {signed(u['hi'])} points "
+                "(unpaired: the table has no per-item results), so the lead is inside the noise"
+            )
+            if items < 6:
+                message += (
+                    f"; a lead of about {items:.1f} items can never reach p < 0.05 in a paired "
+                    "McNemar test, which needs at least 6 discordant items"
+                )
+            yield rule.finding(
+                Location(source.path, b.line, b.column, b.page),
+                message,
+                claim=f"{b.model} | {line.label}: {b.text}",
+                suggestion=(
+                    f"Mark {b.model} ({b.text}) and {r.model} ({r.text}) alike on {line.label}, or "
+                    "say they are tied within noise; a paired test on per-item results could "
+                    "separate them"
+                ),
+                evidence={
+                    "benchmark": line.label,
+                    "n": line.n,
+                    "best": b.value,
+                    "runner_up": r.value,
+                    **u,
+                    "bound": "unpaired",
+                },
+                severity=severity,
+                confidence=Confidence.MEDIUM,
+            )
+
+
+def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
+    """ "X outperforms Y (across benchmarks)" checked against the rows of X and Y in a table."""
+    from benchaudit.claims.access import document_of, score_tables
+    from benchaudit.claims.model_claims import comparisons, fold, resolve
+    from benchaudit.inputs.sentences import find_benchmarks
+    from benchaudit.rules._document import signed, unpaired
+
+    doc = document_of(source)
+    if doc is None:
+        return
+    tables = score_tables(source, ctx)
+    if not tables:
+        return
+    for comp in comparisons(doc):
+        if comp.kind != "superior" or not comp.subjects or not comp.objects:
+            continue
+        named = {m.benchmark.name for m in find_benchmarks(comp.block.text, ctx.benchmarks)}
+        # The claim is about the table its section shows next: the first one after it.
+        after = [
+            st for st in tables
+            if st.table.section is comp.block.section and (st.table.line or 0) > (comp.line or 0)
+        ]
+        for st in after[:1]:
+            models = sorted({c.model for line in st.lines for c in line.cells})
+            a = resolve(comp.subjects[-1].text, models)
+            rivals = [r for r in (resolve(o.text, models) for o in comp.objects) if r and r != a]
+            if a is None or not rivals:
+                continue
+            losses: list[str] = []
+            noisy: list[str] = []
+            checked = 0
+            for line in st.lines:
+                if named and not comp.general:
+                    if line.benchmark is None or line.benchmark.name not in named:
+                        continue
+                by = {c.model: c for c in line.cells}
+                if a not in by:
+                    continue
+                sign = 1 if line.higher_is_better else -1
+                for r in rivals:
+                    if r not in by:
+                        continue
+                    checked += 1
+                    mine, theirs = by[a], by[r]
+                    if sign * mine.value < sign * theirs.value:
+                        losses.append(f"{line.label} {mine.text} vs {r} {theirs.text}")
+                    elif line.n and not line.proportion and sign * mine.value > sign * theirs.value:
+                        u = unpaired(mine.value, theirs.value, line.n, 1 - ctx.alpha)
+                        if u["lo"] <= 0 <= u["hi"]:
+                            noisy.append(
+                                f"{line.label} {mine.text} vs {theirs.text} ({signed(u['lo'])} to "
+                                f"{signed(u['hi'])}, n = {line.n:,})"
+                            )
+            if not checked or not losses:
+                continue
+            message = (
+                f"the table at line {st.table.line} does not support '{comp.verb}': {a} is behind "
+                f"on {len(losses)} of {checked} comparison(s): {'; '.join(losses[:6])}"
+            )
+            if noisy:
+                message += f"; leads inside the noise (unpaired 95%): {'; '.join(noisy[:6])}"
+            yield rule.finding(
+                Location(source.path, comp.line),
+                message,
+                claim=comp.sentence,
+                suggestion=(
+                    f"Say where {a} leads and where it does not, benchmark by benchmark (e.g. "
+                    f"'ahead of {', '.join(rivals)} on {checked - len(losses)} of {checked}')"
+                ),
+                evidence={"model": a, "rivals": rivals, "losses": losses, "noisy": noisy},
+                confidence=Confidence.MEDIUM,
+            )
+            break

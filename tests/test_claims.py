@@ -379,9 +379,9 @@ def test_real_readme_table(ctx, data_dir):
         # (value, benchmark) of every score claim
         (
             "It scores 45.2% on MMLU-Pro, 61.1% on BBH and 30.2% on LiveCodeBench.",
-            [("45.2", "MMLU-Pro"), ("61.1", None), ("30.2", None)],
+            [("45.2", "MMLU-Pro"), ("61.1", "BBH"), ("30.2", "LiveCodeBench")],
         ),
-        ("MMLU-Pro accuracy is 45.23% and BBH is 61.1%.", [("45.23", "MMLU-Pro"), ("61.1", None)]),
+        ("MMLU-Pro accuracy is 45.23% and BBH is 61.1%.", [("45.23", "MMLU-Pro"), ("61.1", "BBH")]),
         ("The 95% CI is 81.2–91.5% for 87.2% on HumanEval.", [("87.2", "HumanEval")]),
         ("Between 60% and 70% of HumanEval problems are solved.", []),
         ("We compare against Qwen 2.5 on MATH-500.", []),

@@ -44,6 +44,7 @@ from benchaudit.inputs.sentences import (
 )
 
 if TYPE_CHECKING:
+    from benchaudit.documents.model import Document
     from benchaudit.engine import Context
     from benchaudit.inputs.tables import Table
 
@@ -90,7 +91,46 @@ def extract(
     page_of = {numbers_of[i]: p for i, p in enumerate(page_of_line or []) if i < len(numbers_of)}
     registry = ctx.benchmarks
     blocks, found_tables = read_blocks(lines, numbers_of, path, page_of, registry, markdown)
-    all_tables = [*found_tables, *(tables or [])]
+    return _claims_of(blocks, [*found_tables, *(tables or [])], path, ctx)
+
+
+def extract_document(doc: Document, ctx: Context) -> tuple[list[Claim], int, list[Table]]:
+    """Claims of a :class:`~benchaudit.documents.model.Document`, how many numbers it holds,
+    and its tables as the claim reader sees them."""
+    from benchaudit.inputs import tables as tables_mod
+    from benchaudit.inputs.sentences import blocks_from_document
+
+    from benchaudit.inputs.premises import own_names
+
+    blocks, all_tables = blocks_from_document(doc, ctx.benchmarks)
+    title = next((s.title for s in doc.sections if s.level == 1), "")
+    title = title or (doc.sections[0].title if doc.sections else "")
+    claims, seen = _claims_of(blocks, all_tables, doc.path, ctx, own_names(title))
+    return claims, seen, all_tables
+
+
+def assign_roles(claims: list[Claim], own: list[str]) -> None:
+    """Whose number each claim is: the document's own model, a baseline, or unknown."""
+    from benchaudit.inputs.premises import role_of_row, role_of_sentence
+
+    for c in claims:
+        if "role" in c.fields:
+            continue
+        if c.fields.get("table"):
+            c.fields["role"] = role_of_row(c.model or "", own, "")
+        else:
+            c.fields["role"] = role_of_sentence(c.text, own)
+
+
+def _claims_of(
+    blocks: list[Block],
+    all_tables: list[Table],
+    path: str,
+    ctx: Context,
+    own: list[str] | None = None,
+) -> tuple[list[Claim], int]:
+    from benchaudit.inputs import tables as tables_mod
+
     extractors = sentence_extractors()
     claims: list[Claim] = []
     seen = 0
@@ -107,6 +147,7 @@ def extract(
         known = {id(c) for c in claims}
         claims.extend(c for c in doc_fn(claims, all_tables, ctx) or [] if id(c) not in known)
     claims.sort(key=lambda c: (c.location.line or 0, c.location.column or 0))
+    assign_roles(claims, own or [])
     return claims, seen
 
 

@@ -107,7 +107,8 @@ class Sentence:
 # --- patterns -------------------------------------------------------------------
 
 _P_VALUE = re.compile(
-    r"\bp(?:[- ]?values?)?\s*(?:\(\w+\)\s*)?(=|<=|>=|<|>|≤|≥|≈|~)\s*"
+    # Not the p of "top-p", "top_p" or "nucleus p": a sampling parameter, not a p-value.
+    r"(?<![\w\-‑_])(?<!nucleus )p(?:[- ]?values?)?\s*(?:\(\w+\)\s*)?(=|<=|>=|<|>|≤|≥|≈|~)\s*"
     r"(\d*\.\d+(?:\s*[x×·*]\s*10\s*\^?\s*[-−]?\d+)?|\d(?:\.\d+)?[eE][-−]?\d+|[01](?![\d.]))",
     re.I,
 )
@@ -1101,12 +1102,23 @@ def _passk(text: str, loc: Location) -> Claim | None:
     )
 
 
+def _is_title(text: str) -> bool:
+    """Title Case text (a paper, post or section title), not a sentence that claims something."""
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-']+", text) if len(w) >= 4]
+    if len(words) < 3:
+        return False
+    capitals = sum(1 for w in words if w[0].isupper())
+    return capitals >= 0.6 * len(words)
+
+
 def _emergence(text: str, loc: Location) -> Claim | None:
     m = _EMERGE.search(text)
     if not m:
         return None
     if not _SCALE.search(text):
         return None  # "emerged with new behaviours" is not a claim about scale
+    if _is_title(text):
+        return None  # "Blog: 7B Model and 8K Examples: Emerging Reasoning ..." names a post
     metric = _DISCRETE_METRIC.search(text)
     scale = _SCALE.search(text)
     return Claim(

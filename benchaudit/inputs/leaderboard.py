@@ -411,7 +411,9 @@ def _pipe_tables(lines: list[str]) -> list[Any]:
 
 def _document_boards(source: Source) -> list[Leaderboard]:
     found: list[Leaderboard] = []
-    tables = getattr(source.data, "tables", None) or source.meta.get("tables")
+    tables = source.meta.get("tables")
+    if tables is None and not callable(getattr(source.data, "tables", None)):
+        tables = getattr(source.data, "tables", None)
     if tables is None and source.lines:
         tables = _pipe_tables(source.lines)
     for t in tables or []:

@@ -61,9 +61,16 @@ SAMPLE_NOUNS = (
 )
 
 _NOT_ADJ = r"(?!(?:on|of|in|at|for|over|across|from|to|and|or|with|per|by|as|is|are|was|were|vs)\b)"
+#: Nouns that, after an item noun, make a compound that counts something else:
+#: "24 prompt styles", "20 prompt templates", "5 task categories".
+_COMPOUND = (
+    r"(?![\s\-](?:styles?|templates?|formats?|types?|categories|category|variants?|variations?"
+    r"|families|family|domains?|languages?|subjects?|groups?|levels?|kinds?|sources?"
+    r"|classes|class|genres?|topics?)\b)"
+)
 _COUNT_AFTER = re.compile(
-    rf"\s?(?:[-‑ ]?(?:{_NOT_ADJ}[a-z]+[- ]){{0,2}}?)(?P<noun>{ITEM_NOUNS}|{SAMPLE_NOUNS}"
-    rf"|{_NOT_ADJ}[a-z]+s)\b",
+    rf"\s?(?:[-‑ ]?(?:{_NOT_ADJ}[a-z]+[- ]){{0,2}}?)(?P<noun>(?:{ITEM_NOUNS}){_COMPOUND}"
+    rf"|(?:{SAMPLE_NOUNS}){_COMPOUND}|{_NOT_ADJ}[a-z]+s)\b",
     re.I,
 )
 _ITEMS_BEFORE = re.compile(r"\bn\s*=\s*$|\bN\s*=\s*$|\bsize\s+(?:of\s+)?$", re.I)

@@ -141,7 +141,7 @@ def _adjacent_before(text: str, start: int, mentions: list[Mention]) -> Mention 
     for mn in reversed(mentions):
         gap = text[mn.end : start]
         if mn.end <= start and re.fullmatch(
-            r"\s*(?:\([^()]{0,40}\))?\s*(?:[:=,]|\||\bof\b|\bat\b|\bwith\b|\bis\b|\breaches\b|\bscores?\b"
+            r"\s*(?:\([^()]{0,40}\))?\s*(?:[:=,]|\||\b(?:accuracy|score)\s+(?:is|was|of)\b|\bof\b|\bat\b|\bwith\b|\bis\b|\breaches\b|\bscores?\b"
             r"|\bscore of\b|\baccuracy of\b|\baccuracy\b|\bpass@1\b|\bpass@1 of\b|\b\(?[a-z]+@\d+\)?\s*(?:of|:)?)?"
             r"\s*(?:of\s+)?(?:a\s+score\s+of\s+|an\s+accuracy\s+of\s+)?(?:about\s+|~)?",
             gap,
@@ -273,6 +273,8 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
         )
         if mention is not None:
             claim.n = mention.benchmark.n
+            if getattr(mention.benchmark, "metric", "binary") != "binary":
+                claim.fields["grid"] = False
             claim.n_source = (
                 "configuration" if mention.benchmark.source == "configuration" else "registry"
             )
@@ -295,6 +297,9 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
         if proto is not None:
             claim.protocol, claim.samples = proto.protocol, proto.samples
             claim.fields["protocol_text"] = proto.metric
+            claim.fields["protocol_scope"] = "sentence"
+        elif s.block is not None:
+            note_possible(claim, s.block.possible, s.block.possible_where, s.block.repeated_unstated)
         if NOT_GRID.search(text):
             claim.fields["grid"] = False
         if interval is not None:
@@ -400,6 +405,8 @@ def _stated_n(
     free = []
     for pos, n in candidates:
         owner = next((mn for mn in mentions if mn.end <= pos <= mn.end + 6), None)
+        if owner is None and _NAMED_COUNT.search(text[max(0, pos - 40) : pos]):
+            continue  # "Putnam (5 problems)": the count of another, unnamed-in-registry set
         if owner is None:
             free.append((pos, n))
         elif mention is not None and owner.benchmark.name == mention.benchmark.name:
@@ -415,6 +422,7 @@ def _stated_n(
     return None
 
 
+_NAMED_COUNT = re.compile(r"[A-Z][\w\-+.]*[\w+]\s*\(\s*$")
 _K_OF_N = re.compile(r"(?<![\d.,])(\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(\d[\d,]*)(?![\d.]|\s*%)")
 
 
@@ -426,6 +434,16 @@ def _stated_k(text: str, num: Number, fractions: list[Number]) -> int | None:
         if 0 <= fr.start - num.end < 30 or 0 <= num.start - fr.end < 30:
             return int(fr.digits) if fr.digits.isdigit() else None
     return None
+
+
+def note_possible(claim: Claim, possible: list[Protocol], where: str, repeated: bool) -> None:
+    """Record averaging stated elsewhere in the document as a possible reading of ``claim``."""
+    samples = sorted({p.samples for p in possible if p.samples and p.samples > 1})
+    if samples:
+        claim.fields["possible_samples"] = samples
+        claim.fields["possible_where"] = where
+    if repeated:
+        claim.fields["repeated_unstated"] = True
 
 
 # ---------------------------------------------------------------- change claims

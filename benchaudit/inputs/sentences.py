@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from benchaudit.benchmarks import Benchmark, Registry
     from benchaudit.inputs.tables import Table
 
+from benchaudit.documents.model import Document
+from benchaudit.documents.model import Table as DocTable
+
 
 # ---------------------------------------------------------------- sentences
 
@@ -46,10 +49,13 @@ class Block:
     kind: str  # "paragraph", "item", "heading"
     heading: str = ""  # the nearest heading above the block
     sentences: list[Sentence] = field(default_factory=list)
-    #: The latest sentence before this block that states a sampling protocol on its
-    #: own ("we generate 64 responses per query to estimate pass@1"); it applies to
-    #: later scores that state none.
+    #: A statement of the block's section that applies to it ("unless otherwise
+    #: stated, greedy decoding"); see :mod:`benchaudit.inputs.scoping`.
     protocol_text: str = ""
+    #: Averaging stated elsewhere in the document, which may apply (a possible reading).
+    possible: list[Protocol] = field(default_factory=list)
+    possible_where: str = ""
+    repeated_unstated: bool = False
 
 
 @dataclass
@@ -426,3 +432,36 @@ def find_benchmarks(text: str, registry: Registry) -> list[Mention]:
             continue
         out.append(Mention(m.start(), m.end(), b))
     return out
+
+
+# ---------------------------------------------------------------- from the document model
+
+
+def blocks_from_document(doc: Document, registry: Registry) -> tuple[list[Block], list[Table]]:
+    """Sentences of the document's prose blocks and its tables, with their protocol scopes."""
+    from benchaudit.inputs.scoping import scopes, table_context
+    from benchaudit.inputs.tables import from_document
+
+    scope_of = scopes(doc)
+    blocks: list[Block] = []
+    tables: list[Table] = []
+    for item in doc.items:
+        scope = scope_of[id(item)]
+        if isinstance(item, DocTable):
+            tables.append(from_document(item, table_context(item, scope), scope))
+            continue
+        if item.kind == "code" or not item.lines:
+            continue
+        page_of = {t.line: t.page for t in item.lines if t.page is not None}
+        block = Block(
+            kind="heading" if item.kind == "heading" else "item" if item.kind == "item" else "paragraph",
+            heading=item.section.title if item.section else "",
+            protocol_text=scope.stated,
+            possible=scope.possible,
+            possible_where=scope.possible_where,
+            repeated_unstated=scope.repeated_unstated,
+        )
+        segments = [(t.line, t.column - 1, t.text) for t in item.lines]
+        block.sentences = _sentences(segments, doc.path, page_of, registry, block)
+        blocks.append(block)
+    return blocks, tables

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from benchaudit.evidence import Claim
 from benchaudit.finding import Confidence, Location
@@ -42,6 +42,12 @@ class Table:
     cell_columns: list[list[int]] = field(default_factory=list)
     page: int | None = None
     context: str = ""
+    #: The table as the document model read it (cells with emphasis and marks), when known.
+    doc: Any = None
+    #: Averaging stated elsewhere in the document that may apply to this table.
+    possible: list[Any] = field(default_factory=list)
+    possible_where: str = ""
+    repeated_unstated: bool = False
 
     def line_of(self, i: int) -> int | None:
         return self.row_lines[i] if i < len(self.row_lines) else None
@@ -73,6 +79,25 @@ def _split_row(line: str) -> tuple[list[str], list[int]]:
             pos = i + 1
         i += 1
     return cells, cols
+
+
+def from_document(table: Any, context: str, scope: Any) -> Table:
+    """The claim reader's view of a :class:`benchaudit.documents.model.Table`."""
+    header = table.header()
+    rows = [[c.text for c in r] for r in table.rows]
+    return Table(
+        header=header,
+        rows=rows,
+        header_line=table.line,
+        row_lines=[table.row_line(i) for i in range(len(table.rows))],
+        cell_columns=[[c.column or 0 for c in r] for r in table.rows],
+        page=table.page,
+        context=context,
+        doc=table,
+        possible=list(scope.possible),
+        possible_where=scope.possible_where,
+        repeated_unstated=scope.repeated_unstated,
+    )
 
 
 def parse_pipe_table(lines: list[str], line_numbers: list[int], context: str = "") -> Table | None:
@@ -249,6 +274,8 @@ def _cell_claim(
     header_n = _header_n(label)
     if not mention and header_n is None:
         return None
+    if mention and getattr(mention[0].benchmark, "metric", "binary") == "rating":
+        return None  # an Elo or Codeforces rating (or its percentile) is not a score
     line = table.line_of(i)
     claim = Claim(
         kind="score",
@@ -263,13 +290,21 @@ def _cell_claim(
     if mention:
         b = mention[0].benchmark
         claim.n = b.n
+        if getattr(b, "metric", "binary") != "binary":
+            claim.fields["grid"] = False  # a rating, a judge's score, a continuous metric
         claim.n_source = "configuration" if b.source == "configuration" else "registry"
     if header_n is not None and claim.n_source != "configuration":
         claim.n, claim.n_source = header_n, "text"
-    protos = protocols_in(label) or protocols_in(model) or table_protocols
+    own = protocols_in(label) or protocols_in(model)
+    protos = own or table_protocols
     if protos:
         claim.protocol, claim.samples = protos[0].protocol, protos[0].samples
         claim.fields["protocol_text"] = protos[0].metric
+        claim.fields["protocol_scope"] = "column" if own else "table"
+    else:
+        from benchaudit.inputs.scores import note_possible
+
+        note_possible(claim, table.possible, table.possible_where, table.repeated_unstated)
     from benchaudit.inputs.scores import NOT_GRID
 
     if NOT_GRID.search(label):
@@ -289,4 +324,6 @@ def _cell_claim(
         claim.fields["k"] = int(m.group("k"))
         claim.n, claim.n_source = int(m.group("n")), "text"
     claim.fields["table"] = True
+    claim.fields["table_line"] = table.header_line
+    claim.fields["column_label"] = label
     return claim

@@ -75,15 +75,27 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     except OSError as exc:
         raise InputError(display, f"cannot read: {exc.strerror or exc}") from None
     lines = decode(data, display)
-    markdown = SUFFIXES.get(path.suffix.lower(), False)
-    claims, seen = extract(lines, display, ctx, markdown=markdown)
+    suffix = path.suffix.lower()
+    meta: dict[str, object] = {"format": suffix.lstrip(".") or "text"}
+    if suffix in (".md", ".markdown"):
+        from benchaudit.documents.markdown import read_markdown
+        from benchaudit.inputs.claims import extract_document
+
+        doc = read_markdown("\n".join(lines), display)
+        claims, seen, tables = extract_document(doc, ctx)
+        lines = doc.lines
+        meta["tables"] = tables
+    else:
+        doc = None
+        claims, seen = extract(lines, display, ctx, markdown=SUFFIXES.get(suffix, False))
     return Source(
         path=display,
         kind="document",
         claims=claims,
         numbers_seen=seen,
+        data=doc,
         lines=lines,
-        meta={"format": path.suffix.lower().lstrip(".") or "text"},
+        meta=meta,
     )
 
 

@@ -16,6 +16,11 @@ def as_dict(report: Report) -> dict[str, Any]:
         "grade": report.grade,
         "summary": report.summary(),
         "findings": [f.to_dict() for f in report.findings],
+        "coverage": {
+            "scores_read": report.scores_read,
+            "scores_with_n": report.scores_with_n,
+            "unknown_benchmarks": list(report.unknown_benchmarks),
+        },
     }
     if report.results:
         out["results"] = _jsonable(report.results)

@@ -60,6 +60,8 @@ def render(report: Report) -> str:
         f"{s['numbers_seen']} number(s) seen, {s['claims_checked']} claim(s) checked",
         "",
     ]
+    if report.numbers_seen:
+        out[-1:-1] = ["", _cell(report.coverage())]
     # Findings get most of the room; result tables and notes what is left.
     budget = MAX_CHARS * 3 // 4 - sum(len(x) + 1 for x in out)
     shown = 0

@@ -85,6 +85,8 @@ def render(report: Report, color: bool | None = None) -> str:
             out.append("  " + "  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
     for note in report.notes:
         out.append(f"note: {_one_line(note)}")
+    if report.numbers_seen:
+        out.append(_one_line(report.coverage()))
     s = report.summary()
     out.append("")
     out.append(

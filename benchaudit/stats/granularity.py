@@ -132,3 +132,21 @@ def needed_decimals(n: int, samples: int = 1) -> int:
 def excess_digits(value: str, n: int, samples: int = 1, scale: int = 100) -> int:
     """How many written digits go beyond those that tell every possible score apart."""
     return max(0, proportion_decimals(value, scale) - needed_decimals(n, samples))
+
+
+def fitting_n(values: list[str], scale: int = 100, near: int | None = None, limit: int = 2000) -> int | None:
+    """The item count closest to ``near`` (else the smallest) at which every value is k/n.
+
+    Used to name the split a column of scores was probably measured on (MBPP's
+    257-problem sanitized split rather than its 500-problem test split). Counts
+    below 10 fit almost anything at one decimal and are not offered.
+    """
+    usable = [v for v in values if can_detect(v, 10, 1, scale)]
+    if len(usable) < 2:
+        return None
+    fits = [n for n in range(10, limit + 1) if all(is_reachable(v, n, 1, scale) for v in usable)]
+    if not fits:
+        return None
+    if near is None:
+        return fits[0]
+    return min(fits, key=lambda n: (abs(n - near), n))

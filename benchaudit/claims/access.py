@@ -1,0 +1,42 @@
+"""The typed document evidence of a source, computed once and shared by the rules."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from benchaudit.documents.model import Document
+
+if TYPE_CHECKING:
+    from benchaudit.claims.scoretable import ScoreTable
+    from benchaudit.engine import Context
+    from benchaudit.evidence import Source
+
+
+def document_of(source: Source) -> Document | None:
+    return source.data if isinstance(source.data, Document) else None
+
+
+def score_tables(source: Source, ctx: Context) -> list[ScoreTable]:
+    """Every table of the source's document that reads as scores."""
+    doc = document_of(source)
+    if doc is None:
+        return []
+
+    def compute() -> list[ScoreTable]:
+        from benchaudit.claims.scoretable import read_score_table
+
+        out = []
+        for table in doc.tables():
+            st = read_score_table(table, ctx.benchmarks)
+            if st is not None:
+                out.append(st)
+        return out
+
+    return source.cached("score_tables", compute)
+
+
+def full_text(source: Source) -> str:
+    doc = document_of(source)
+    if doc is None:
+        return ""
+    return source.cached("full_text", lambda: " ".join(b.text for b in doc.blocks()))

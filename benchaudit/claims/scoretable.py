@@ -1,0 +1,291 @@
+"""Score tables read benchmark by benchmark, with how each cell was set.
+
+A :class:`ScoreTable` is a document table seen as what it claims: for every
+benchmark (a :class:`ScoreLine`), the models' values with their emphasis
+(bold, underline), marks and row group, the item count when it is known and
+the direction in which the metric improves. Whether benchmarks head the
+columns or run down a column is decided from the registry; when the registry
+names no benchmark on either axis, from where the bold cells are the best of
+their line (authors bold the best model per benchmark); and when that does
+not tell either, the table is not read as scores at all.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from benchaudit.documents.model import Cell, Table
+
+if TYPE_CHECKING:
+    from benchaudit.benchmarks import Benchmark, Registry
+
+_VALUE = re.compile(r"^[*_\s]*(?P<v>[-+−]?\d+(?:\.\d+)?)\s*(?P<pct>%)?(?:\s*/\s*(?P<of>\d+))?")
+_MISSING = re.compile(r"^\s*(?:-|–|—|n/?a|/|×|x|✗|\?)?\s*$", re.I)
+_N_IN_LABEL = re.compile(
+    r"\(\s*(?:n\s*=\s*)?(\d[\d,]*)\s*(?:items?|questions?|problems?|tasks?|prompts?)?\s*\)|\bn\s*=\s*(\d[\d,]*)",
+    re.I,
+)
+_LOWER_BETTER = re.compile(
+    r"\b(?:error|err|perplexity|ppl|wer|cer|loss|latency|time|cost|price|rank|bpb|bits per byte|"
+    r"lower is better)\b|↓",
+    re.I,
+)
+_NOT_SCORE = re.compile(
+    r"\b(?:params?|parameters|size|#?\s*tokens?|year|date|release|license|version|votes?|length|"
+    r"throughput|memory|flops|context|#\s*act|activated|total|ckpt|checkpoint|architecture|"
+    r"elo|rating|percentile|codeforces|speed|tok/s)\b",
+    re.I,
+)
+_BENCH_CORNER = re.compile(r"^\s*(?:datasets?|benchmarks?|tasks?|metrics?|evaluations?|categor(?:y|ies))\b", re.I)
+_MODEL_CORNER = re.compile(r"^\s*(?:models?|methods?|systems?|approach(?:es)?|baselines?)\b", re.I)
+_AGGREGATE = re.compile(r"^\s*(?:avg\.?|average|mean|overall|total|all|sum|rank)\b", re.I)
+
+
+@dataclass(frozen=True)
+class ScoreCell:
+    model: str
+    text: str
+    value: float
+    bold: bool
+    underline: bool
+    marks: tuple[str, ...]
+    group: str
+    line: int | None
+    column: int | None
+    page: int | None
+
+    @property
+    def decimals(self) -> int:
+        m = _VALUE.match(self.text)
+        v = m.group("v") if m else ""
+        return len(v.split(".")[1]) if "." in v else 0
+
+
+@dataclass
+class ScoreLine:
+    """One benchmark (or metric) across the models of a table."""
+
+    label: str
+    benchmark: Benchmark | None
+    n: int | None
+    higher_is_better: bool
+    proportion: bool
+    cells: list[ScoreCell] = field(default_factory=list)
+
+    @property
+    def unit(self) -> str:
+        return "" if self.proportion else " points"
+
+
+@dataclass
+class ScoreTable:
+    table: Table
+    lines: list[ScoreLine]
+    transposed: bool
+    #: Rows (models) whose every cell is bold: a highlighted row, not a "best" mark.
+    highlighted: set[str] = field(default_factory=set)
+
+
+#: What may follow a cell's number: marks, a change, an interval, a count.
+_TAIL = re.compile(
+    r"\s*(?:[*†‡§¶#^¹²³⁴⁵⁶⁷⁸⁹⁰a-d]{0,3}\s*)?(?:\(\s*[-+−↑↓]?\s*\d+(?:\.\d+)?\s*%?\s*\)|"
+    r"[±]\s*\d+(?:\.\d+)?|\[\s*\d+(?:\.\d+)?\s*[,–-]\s*\d+(?:\.\d+)?\s*\]|"
+    r"\(\s*\d+\s*/\s*\d+\s*\)|[↑↓]\s*\d+(?:\.\d+)?)?\s*[*†‡§¶#^¹²³⁴⁵⁶⁷⁸⁹⁰]{0,3}\s*$"
+)
+
+
+def parse_value(text: str) -> float | None:
+    """The number a cell shows (``"79.8*"`` → 79.8, ``"4/30"`` → 13.33), or None.
+
+    A cell with words after its number ("1 x RTX 4090 (24 GB)") is not a score.
+    """
+    if _MISSING.match(text):
+        return None
+    m = _VALUE.match(text.replace("−", "-"))
+    if not m or not _TAIL.match(text.replace("−", "-"), m.end()):
+        return None
+    v = float(m.group("v"))
+    if m.group("of"):
+        total = int(m.group("of"))
+        return 100 * v / total if total else None
+    return v
+
+
+def _n_of(label: str, bench: Benchmark | None, cells: list[Cell]) -> int | None:
+    m = _N_IN_LABEL.search(label)
+    if m:
+        return int((m.group(1) or m.group(2)).replace(",", ""))
+    fractions = {re.search(r"/\s*(\d+)", c.text).group(1) for c in cells if re.search(r"\d\s*/\s*\d+", c.text)}
+    if len(fractions) == 1:
+        return int(fractions.pop())
+    if bench is not None and getattr(bench, "metric", "binary") == "binary":
+        return bench.n
+    return None
+
+
+def _mentions(text: str, registry: Registry) -> Benchmark | None:
+    from benchaudit.inputs.sentences import find_benchmarks
+
+    found = find_benchmarks(text, registry)
+    if not found:
+        return None
+    m = found[0]
+    if re.match(r"\s*\+", text[m.end :]) and not m.benchmark.name.endswith("+"):
+        # "MBPP +", "HumanEval +": the EvalPlus variant, not the base set.
+        return registry.get(m.benchmark.name + "+")
+    return m.benchmark
+
+
+def _line(label: str, bench: Benchmark | None, pairs: list[tuple[str, Cell, str]]) -> ScoreLine | None:
+    if _NOT_SCORE.search(label) or _AGGREGATE.match(label):
+        return None
+    cells: list[ScoreCell] = []
+    for model, cell, group in pairs:
+        value = parse_value(cell.text)
+        if value is None or not model.strip():
+            continue
+        cells.append(
+            ScoreCell(
+                model.strip(), cell.text, value, cell.bold, cell.underline, cell.marks, group,
+                cell.line, cell.column, cell.page,
+            )
+        )
+    if len(cells) < 2:
+        return None
+    proportion = all(c.value <= 1 and "." in c.text for c in cells)
+    if not proportion and any(c.value > 100 or c.value < 0 for c in cells):
+        return None  # ratings, counts, sizes: not a score on a 0–100 scale
+    n = _n_of(label, bench, [c for _, c, _ in pairs])
+    return ScoreLine(label, bench, n, not _LOWER_BETTER.search(label), proportion, cells)
+
+
+def _by_columns(table: Table, registry: Registry) -> list[ScoreLine]:
+    header = table.header()
+    lines = []
+    for j in range(1, len(header)):
+        pairs = [
+            (row[0].text, row[j], table.groups[i] if i < len(table.groups) else "")
+            for i, row in enumerate(table.rows)
+            if len(row) > j and row
+        ]
+        line = _line(header[j], _mentions(header[j], registry), pairs)
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+def _by_rows(table: Table, registry: Registry, key: int) -> list[ScoreLine]:
+    header = table.header()
+    lines = []
+    for row in table.rows:
+        if len(row) <= key + 1:
+            continue
+        label = " ".join(c.text for c in row[: key + 1] if c.text)
+        pairs = [(header[j], row[j], "") for j in range(key + 1, min(len(row), len(header)))]
+        line = _line(label, _mentions(row[key].text, registry), pairs)
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+def _bold_agreement(lines: list[ScoreLine]) -> tuple[int, int]:
+    """How many bold cells are the best of their line, and how many bold cells there are."""
+    best = total = 0
+    for line in lines:
+        sign = 1 if line.higher_is_better else -1
+        top = max(sign * c.value for c in line.cells)
+        for c in line.cells:
+            if c.bold:
+                total += 1
+                best += sign * c.value == top
+    return best, total
+
+
+def read_score_table(table: Table, registry: Registry) -> ScoreTable | None:
+    """The table as benchmark lines, or None when it cannot be read as scores."""
+    if not table.rows or table.width < 2:
+        return None
+    header = table.header()
+    by_header = sum(1 for h in header[1:] if _mentions(h, registry))
+    key = 1 if table.width > 3 and sum(1 for r in table.rows if len(r) > 1 and _mentions(r[1].text, registry)) > sum(
+        1 for r in table.rows if r and _mentions(r[0].text, registry)
+    ) else 0
+    by_rows = sum(1 for r in table.rows if len(r) > key and _mentions(r[key].text, registry))
+    if by_header == 0 and by_rows == 0:
+        corner = header[0] if header else ""
+        if _BENCH_CORNER.search(corner):
+            return _finish(ScoreTable(table, _by_rows(table, registry, 0), True))
+        if _MODEL_CORNER.search(corner):
+            return _finish(ScoreTable(table, _by_columns(table, registry), False))
+        cols, rows = _by_columns(table, registry), _by_rows(table, registry, 0)
+        (cb, ct), (rb, rt) = _bold_agreement(cols), _bold_agreement(rows)
+        col_share = cb / ct if ct else 0.0
+        row_share = rb / rt if rt else 0.0
+        # Authors bold the best model per benchmark: the axis where bold is the best more often.
+        if col_share >= 0.6 and col_share > row_share:
+            return _finish(ScoreTable(table, cols, False))
+        if row_share >= 0.6 and row_share > col_share:
+            return _finish(ScoreTable(table, rows, True))
+        return None
+    if by_rows > by_header:
+        return _finish(ScoreTable(table, _by_rows(table, registry, key), True))
+    return _finish(ScoreTable(table, _by_columns(table, registry), False))
+
+
+def _finish(st: ScoreTable) -> ScoreTable | None:
+    if not st.lines:
+        return None
+    per_model: dict[str, list[bool]] = {}
+    for line in st.lines:
+        for c in line.cells:
+            per_model.setdefault(c.model, []).append(c.bold)
+    need = min(3, len(st.lines))
+    st.highlighted = {m for m, flags in per_model.items() if len(flags) >= max(2, need) and all(flags)}
+    return st
+
+
+# ---------------------------------------------------------------- the document's own rules
+
+_SAME_LEVEL = re.compile(
+    r"(?:gaps?|differences?|margins?)\s+(?:of\s+)?(?:not\s+exceeding|of\s+at\s+most|at\s+most|within|"
+    r"less\s+than|below|smaller\s+than|no\s+(?:more|larger|greater)\s+than|up\s+to|under|<=?|≤)\s*"
+    r"(\d+(?:\.\d+)?)\s*(?:points?|%|pp)?\s*(?:are|is|will\s+be)?\s*(?:considered|regarded|treated|deemed)?\s*"
+    r"(?:as\s+)?(?:to\s+be\s+)?(?:at\s+)?(?:the\s+)?same\s+level",
+    re.I,
+)
+
+
+def same_level_threshold(text: str) -> tuple[float, str] | None:
+    """A stated rule such as "gaps not exceeding 0.3 are considered the same level"."""
+    m = _SAME_LEVEL.search(text)
+    return (float(m.group(1)), m.group(0)) if m else None
+
+
+_REFERENCE = re.compile(r"clos(?:ed|e)[- ]?source|proprietary|\bAPI\b|reference|upper bound|oracle|human", re.I)
+
+
+def references(st: ScoreTable) -> set[str]:
+    """Models the bold convention leaves out: never bold, yet ahead of a bold cell twice or more.
+
+    Tables often bold the best *open* model while showing a closed one for
+    reference ("GPT-4o-mini (close source)"); comparing bold cells with such a
+    column would call every bold cell wrong.
+    """
+    ever_bold = {c.model for line in st.lines for c in line.cells if c.bold}
+    ahead: dict[str, int] = {}
+    present: dict[str, int] = {}
+    for line in st.lines:
+        sign = 1 if line.higher_is_better else -1
+        bold = [c for c in line.cells if c.bold]
+        for c in line.cells:
+            if bold and not c.bold:
+                present[c.model] = present.get(c.model, 0) + 1
+            if not c.bold and any(sign * c.value > sign * b.value for b in bold):
+                ahead[c.model] = ahead.get(c.model, 0) + 1
+    return {
+        m
+        for m, k in ahead.items()
+        if m not in ever_bold and (_REFERENCE.search(m) or (k >= 3 and k >= 0.75 * present[m]))
+    }

@@ -1,0 +1,112 @@
+"""Where a stated sampling protocol applies: scopes from the document model.
+
+A protocol statement attaches to the scope it is stated for and to nothing
+else. The two directions of error are not alike: a *single pass* wrongly
+carried to a score turns a possible value into a false "unreachable" error,
+while an *average over k samples* wrongly carried only hides a finding. So:
+
+- a single-pass statement ("greedy", "one sample") applies to its own
+  paragraph and to a table it frames (lead-in, caption, note after it), and
+  to the rest of its section only when it says so ("unless otherwise
+  stated", "all results", "throughout");
+- an averaging statement anywhere in the document ("we generate 64
+  responses per query and report pass@1", "averaged over 8 runs") makes
+  averaging a *possible* reading for every score whose own scope states
+  nothing, and the rules say so and lower their severity.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from benchaudit.documents.model import Block, Document, Section, Table
+from benchaudit.inputs.protocols import Protocol, protocols_in
+
+#: Words that widen a statement from its paragraph to its section.
+_SECTION_WIDE = re.compile(
+    r"\bunless\s+(?:otherwise\s+)?(?:stated|noted|specified|mentioned|indicated)|\ball\s+"
+    r"(?:the\s+)?(?:results|scores|numbers|evaluations|models|benchmarks|experiments)\b|"
+    r"\bthroughout\b|\bin\s+(?:all|this|these)\s+(?:section|table|experiment|evaluation)s?\b|"
+    r"\bfor\s+all\b|\bby\s+default\b|\bwe\s+(?:use|adopt|employ|apply)\b",
+    re.I,
+)
+_MULTI_RUN = re.compile(
+    r"\btested\s+(?:multiple|several|many)\s+times\b|\b(?:multiple|several|repeated)\s+"
+    r"(?:runs|samples|trials|generations|evaluations)\b|\bmean\s+of\s+(?:multiple|several)\b|"
+    r"\baverag\w*\s+(?:over|across)\s+(?:multiple|several|many)\b",
+    re.I,
+)
+
+
+@dataclass
+class Scope:
+    """The protocol context of one block or table."""
+
+    #: Text whose protocols apply with certainty (its section's explicit statements).
+    stated: str = ""
+    #: Averaging statements elsewhere in the document that may apply.
+    possible: list[Protocol] = field(default_factory=list)
+    #: True when the document says results were repeated with an unstated count.
+    repeated_unstated: bool = False
+    #: Where ``possible`` was stated, for messages ("line 120").
+    possible_where: str = ""
+
+
+def _averaging(text: str) -> list[Protocol]:
+    return [p for p in protocols_in(text) if p.protocol == "averaged" and (p.samples or 0) > 1]
+
+
+def _single(text: str) -> list[Protocol]:
+    return [p for p in protocols_in(text) if p.protocol == "single"]
+
+
+@dataclass
+class _Statement:
+    section: Section | None
+    index: int
+    text: str
+
+
+def scopes(doc: Document) -> dict[int, Scope]:
+    """A :class:`Scope` for every block and table of ``doc``, keyed by ``id(item)``."""
+    possible: list[Protocol] = []
+    where = ""
+    repeated = False
+    wide: list[_Statement] = []
+    for idx, item in enumerate(doc.items):
+        texts = [item.text] if isinstance(item, Block) else [item.framing_text(), *item.header()]
+        for text in texts:
+            if not text:
+                continue
+            found = _averaging(text)
+            if found and not possible:
+                line = item.line
+                where = f"line {line}" if line else ""
+                if isinstance(item, Block) and item.page:
+                    where = f"page {item.page}"
+            possible.extend(found)
+            repeated = repeated or bool(_MULTI_RUN.search(text))
+        if isinstance(item, Block) and item.kind != "code" and _single(item.text):
+            if _SECTION_WIDE.search(item.text):
+                wide.append(_Statement(item.section, idx, item.text))
+    out: dict[int, Scope] = {}
+    for idx, item in enumerate(doc.items):
+        section = item.section
+        stated = [
+            s.text
+            for s in wide
+            if s.index < idx and (section is s.section or (section is not None and section.within(s.section)))
+        ]
+        out[id(item)] = Scope(
+            stated=stated[-1] if stated else "",
+            possible=list(possible),
+            repeated_unstated=repeated,
+            possible_where=where,
+        )
+    return out
+
+
+def table_context(table: Table, scope: Scope) -> str:
+    """The text whose protocol statements apply to every cell of ``table``."""
+    return " ".join(p for p in (table.framing_text(), scope.stated) if p)

@@ -1,0 +1,184 @@
+"""BA601 misleading-emphasis: a bold "best" cell that is not the best, or ties marked unalike."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from benchaudit.claims.access import full_text, score_tables
+from benchaudit.claims.scoretable import (
+    ScoreCell,
+    ScoreLine,
+    ScoreTable,
+    references,
+    same_level_threshold,
+)
+from benchaudit.finding import Confidence, Finding, Location, Severity
+from benchaudit.registry import Rule
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+    from benchaudit.evidence import Source
+
+
+class MisleadingEmphasis(Rule):
+    """Bold (or underline) that marks a cell as the best when it is not, or marks a tie unalike.
+
+    **What.** In a score table, for every benchmark (a column, or a row when
+    benchmarks run down the table), the rule compares the cells set in bold
+    with the rest, in the metric's direction (lower is better for error
+    rates, perplexity, latency): a bold cell that another, plain cell beats;
+    two equal values of which only one is bold; and, when the document states
+    its own rule ("gaps not exceeding 0.3 are considered the same level"), a
+    plain cell within that gap of a bold one. Row groups are compared within
+    themselves when the bold follows them. A row bold in every column is a
+    highlighted row (the authors' model), not a claim of being best, and is
+    left alone.
+
+    **Why.** Readers take bold as "the best result" and read no further. A
+    bold cell that is not the best, or a tie shown as a win, states a ranking
+    the numbers do not have.
+
+    Bad::
+
+        | Model   | MMLU     |
+        |---------|----------|
+        | Ours    | **88.5** |
+        | Rival   | 88.6     |
+
+    Better::
+
+        | Model   | MMLU     |
+        |---------|----------|
+        | Ours    | 88.5     |
+        | Rival   | **88.6** |
+
+    **Assumptions.** Bold marks the best value of its benchmark; tables that
+    bold something else (the authors' rows, a group's best) are recognised
+    when the bold follows that pattern consistently. Values are compared as
+    written.
+    """
+
+    code = "BA601"
+    name = "misleading-emphasis"
+    severity = Severity.WARNING
+    reads = ("document",)
+
+    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        rule = same_level_threshold(full_text(source))
+        for st in score_tables(source, ctx):
+            own_rule = same_level_threshold(st.table.framing_text()) or rule
+            outside = references(st)
+            for line in st.lines:
+                yield from self._line(source.path, st, line, own_rule, outside)
+
+    def _line(
+        self,
+        path: str,
+        st: ScoreTable,
+        line: ScoreLine,
+        own_rule: tuple[float, str] | None,
+        outside: set[str],
+    ) -> Iterator[Finding]:
+        cells = [c for c in line.cells if c.model not in outside]
+        highlighted = [c for c in cells if c.model in st.highlighted]
+        cells = [c for c in cells if c.model not in st.highlighted]
+        bold = [c for c in cells if c.bold]
+        plain = [c for c in cells if not c.bold]
+        if not bold or not plain:
+            return
+        sign = 1 if line.higher_is_better else -1
+        groups = {c.group for c in cells}
+        if len(groups) > 1 and not _consistent(cells, sign) and all(
+            _consistent([c for c in cells if c.group == g], sign) for g in groups
+        ):
+            return  # the bold marks each group's best
+        for h in highlighted:
+            better = [p for p in plain if sign * p.value > sign * h.value]
+            if bold and better:
+                # The authors bold their own row throughout and the best value elsewhere:
+                # a reader may take this cell for the best, but the convention is visible.
+                top = max(better, key=lambda p: sign * p.value)
+                yield self._finding(
+                    path, line, h,
+                    f"{h.text} for {h.model} on {line.label} is bold (the table bolds this model's "
+                    f"row throughout) while bold also marks the best values, and {top.model} has "
+                    f"{top.text}",
+                    "Mark the authors' own row differently from the best values (e.g. a shaded row "
+                    "or an 'ours' label)",
+                    {"bold": h.value, "better": [(p.model, p.value) for p in better]},
+                    severity=Severity.INFO,
+                )
+        for b in bold:
+            better = [p for p in plain if sign * p.value > sign * b.value]
+            if better:
+                top = max(better, key=lambda p: sign * p.value)
+                yield self._finding(
+                    path, line, b,
+                    f"{b.text} for {b.model} on {line.label} is set in bold as the best, but "
+                    f"{top.model} has {top.text}{_others(better, top)} and is not",
+                    f"Bold the best value on {line.label} ({top.model} {top.text}), or say what the "
+                    "bold marks",
+                    {"bold": b.value, "better": [(p.model, p.value) for p in better]},
+                )
+                continue
+            ties = [p for p in plain if p.value == b.value]
+            if ties:
+                yield self._finding(
+                    path, line, b,
+                    f"{b.text} for {b.model} on {line.label} is bold but {ties[0].model} has the same "
+                    f"{ties[0].text} and is not: a tie is shown as a win",
+                    f"Mark every {b.text} on {line.label} alike",
+                    {"bold": b.value, "ties": [p.model for p in ties]},
+                )
+                continue
+            if own_rule is not None and not line.proportion:
+                gap, said = own_rule
+                near = [p for p in plain if 0 < sign * (b.value - p.value) <= gap + 1e-9]
+                if near:
+                    yield self._finding(
+                        path, line, b,
+                        f"{b.text} for {b.model} on {line.label} is bold but {near[0].model}'s "
+                        f"{near[0].text} is within {gap:g} of it, which the document itself "
+                        f"calls the same level (\"{said}\")",
+                        f"Bold {near[0].model}'s {near[0].text} on {line.label} too, as the "
+                        "document's own rule says",
+                        {"bold": b.value, "gap": gap, "near": [(p.model, p.value) for p in near]},
+                    )
+
+    def _finding(
+        self,
+        path: str,
+        line: ScoreLine,
+        cell: ScoreCell,
+        message: str,
+        fix: str,
+        evidence: dict,
+        severity: Severity | None = None,
+    ) -> Finding:
+        where = Location(path, cell.line, cell.column, cell.page)
+        return self.finding(
+            where,
+            message,
+            claim=f"{cell.model} | {line.label}: {cell.text}",
+            suggestion=fix,
+            evidence={"benchmark": line.label, **evidence},
+            severity=severity,
+            confidence=Confidence.MEDIUM,
+        )
+
+
+def _consistent(cells: list[ScoreCell], sign: int) -> bool:
+    bold = [c for c in cells if c.bold]
+    if not bold:
+        return True
+    top = max(sign * c.value for c in cells)
+    return all(sign * c.value == top for c in bold)
+
+
+def _others(better: list[ScoreCell], top: ScoreCell) -> str:
+    rest = [p for p in better if p is not top]
+    if not rest:
+        return ""
+    names = ", ".join(f"{p.model} {p.text}" for p in rest[:3])
+    return f" (also higher: {names})" if rest else ""
