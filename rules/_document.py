@@ -51,6 +51,11 @@ def severity_for(conf: Confidence, default: Severity) -> Severity:
     return Severity.INFO if conf is Confidence.LOW else default
 
 
+def level(alpha: float) -> str:
+    """The confidence level that goes with ``alpha``: ``0.05`` → ``95%``."""
+    return f"{100 * (1 - alpha):g}%"
+
+
 def unpaired(a: float, b: float, n: int, confidence: float = 0.95) -> dict[str, float]:
     """The unpaired analysis of a - b (in points) with n items per model."""
     from benchaudit.stats.paired import unpaired_diff
@@ -552,11 +557,11 @@ def _two_scores(rule: Rule, c: Claim, a: str, b: str, alpha: float) -> Iterable[
     yield emit(
         rule,
         c,
-        f"{num(x)}% vs {num(y)}% is {signed(u['diff'])} points; the unpaired 95% interval "
+        f"{num(x)}% vs {num(y)}% is {signed(u['diff'])} points; the unpaired {level(alpha)} interval "
         f"{signed(u['lo'])} to {signed(u['hi'])} contains 0 (unpaired bound; pairing not "
         f"assumed){src}",
         suggestion=f"{num(x)}% vs {num(y)}% on {where}: {signed(u['diff'])} points; the unpaired "
-        f"95% interval is {signed(u['lo'])} to {signed(u['hi'])} and a paired analysis needs the "
+        f"{level(alpha)} interval is {signed(u['lo'])} to {signed(u['hi'])} and a paired analysis needs the "
         f"per-item results.",
         evidence={**u, "a": x, "b": y, "n_source": c.n_source, "bound": "unpaired"},
         confidence=conf,
@@ -592,22 +597,36 @@ def _table_rows(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]:
     from benchaudit.rules._tables import pairwise_rows
 
     rows = list(pairwise_rows(c.fields["tables"], ctx))
-    noisy = [r for r in rows if r["lo"] <= 0 <= r["hi"]]
-    if not rows or not noisy:
+    noisy = [r for r in rows if r["lo"] <= 0 <= r["hi"] and r["diff"] > 0]
+    behind = [r for r in rows if r["diff"] <= 0]
+    if not rows or not (noisy or behind):
         return
-    parts = "; ".join(
-        f"{r['benchmark']} {signed(r['diff'])} ({signed(r['lo'])} to "
-        f"{signed(r['hi'])}, n = {r['n']})"
-        for r in noisy
-    )
+    pct = level(ctx.alpha)
+
+    def part(r: dict) -> str:
+        return (
+            f"{r['benchmark']} {num(r['a'])} vs {num(r['b'])} ({signed(r['diff'])}; {signed(r['lo'])} "
+            f"to {signed(r['hi'])}, n = {r['n']})"
+        )
+
+    said = []
+    if behind:
+        said.append(f"{len(behind)} of {len(rows)} are not gains at all: {'; '.join(map(part, behind))}")
+    if noisy:
+        said.append(
+            f"{len(noisy)} of {len(rows)} gains have a {pct} interval containing 0: "
+            f"{'; '.join(map(part, noisy))}"
+        )
+    clear = len(rows) - len(noisy) - len(behind)
+    weak = [r["benchmark"] for r in [*behind, *noisy]]
     yield emit(
         rule,
         c,
-        f"checked benchmark by benchmark with n from the registry (unpaired bound), "
-        f"{len(noisy)} of {len(rows)} gains have a 95% interval containing 0: {parts}",
-        suggestion=f"Improves on {len(rows) - len(noisy)} of {len(rows)} benchmarks beyond "
-        f"sampling noise (unpaired 95% intervals); on "
-        f"{', '.join(r['benchmark'] for r in noisy)} the difference is within noise.",
+        "checked benchmark by benchmark with n from the registry (unpaired bound, model minus "
+        f"comparator): {'; '.join(said)}",
+        suggestion=f"Improves on {clear} of {len(rows)} benchmarks beyond "
+        f"sampling noise (unpaired {pct} intervals); on "
+        f"{', '.join(weak)} it does not.",
         evidence={"rows": rows, "bound": "unpaired"},
         confidence=Confidence.MEDIUM,
     )

@@ -179,17 +179,29 @@ class _Reader:
             return
         self._add_block("code", lines, token.info.strip())
 
-    def html(self, token: Token) -> None:
-        start, _ = token.map or (0, 0)
-        try:
-            from benchaudit.documents.html import parse_fragment
-        except ImportError:
-            items = _html_fallback(token.content, start + 1)
-        else:
-            items = parse_fragment(token.content, start + 1)
-        for item in items:
+    def html(self, token: Token) -> int:
+        """Read an HTML block; return the source line (0-based) the block really ends at.
+
+        CommonMark ends an HTML block at a blank line, so a ``<table>`` with blank
+        lines inside arrives in pieces: the block is extended over the source
+        until every table it opens is closed.
+        """
+        from benchaudit.documents.html import parse_fragment, unclosed_tables
+
+        start, end = token.map or (0, 0)
+        content = token.content
+        if unclosed_tables(content) > 0:
+            j = end
+            while j < len(self.lines) and j - end < 5000:
+                j += 1
+                if unclosed_tables("\n".join(self.lines[start:j])) <= 0:
+                    break
+            content = "\n".join(self.lines[start:j]) + "\n"
+            end = j
+        for item in parse_fragment(content, start + 1):
             item.section = self.section
             self.items.append(item)
+        return end
 
     # ------------------------------------------------------------ pipe tables
 
@@ -249,11 +261,26 @@ class _Reader:
             elif kind in ("fence", "code_block"):
                 self.code(t)
             elif kind == "html_block":
-                self.html(t)
+                end = self.html(t)
+                # Skip what the extended block took in (tokens that start before its end).
+                while i + 1 < len(tokens) and tokens[i + 1].map is not None and tokens[i + 1].map[0] < end:
+                    i += 1
+                    if tokens[i].type.endswith("_open") and tokens[i].nesting == 1:
+                        i = _close_of(tokens, i)
             elif kind == "table_open":
                 i = self.table(tokens, i)
                 continue
             i += 1
+
+
+def _close_of(tokens: list[Token], i: int) -> int:
+    """The index of the token that closes ``tokens[i]``."""
+    depth = 0
+    for j in range(i, len(tokens)):
+        depth += tokens[j].nesting
+        if depth == 0:
+            return j
+    return len(tokens) - 1
 
 
 def _html_fallback(content: str, first_line: int) -> list[Item]:

@@ -88,6 +88,8 @@ def _interval_after(text: str, pos: int) -> _Interval | None:
     if m:
         return _Interval(pos + m.end(), pm=m.group(1))
     m = _INTERVAL.match(window)
+    if m and re.search(r"\d,\d{3}(?!\d)", m.group(0)) and not re.search(r"\d,\s", m.group(0)):
+        return None  # "(1,172 questions)": a thousands separator, not the comma of an interval
     if m and (m.group(0).lstrip(" %")[:1] in "[(," or _LABELLED.search(m.group(0))):
         # A bare "70, 75" list is not an interval: require brackets or a label.
         bare = m.group(0).lstrip(" %")
@@ -185,8 +187,9 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
     masked = mask(text, s.mentions)
     consumed_until = -1
     found: list[tuple[Number, str, _Interval | None]] = []
+    listed = _change_lists(masked, s.numbers)
     for num in s.numbers:
-        if num.start < consumed_until:
+        if num.start < consumed_until or id(num) in listed:
             continue
         if _in_range(masked, num) or any(
             p.position <= num.start < p.position + len(p.metric) for p in s.protocols()
@@ -269,7 +272,9 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
             confidence=conf,
             value=num.text,
             unit=unit,
-            benchmark=mention.benchmark.name if mention else None,
+            benchmark=(getattr(mention.benchmark, "label", "") or mention.benchmark.name)
+            if mention
+            else None,
         )
         if mention is not None:
             claim.n = mention.benchmark.n
@@ -315,6 +320,30 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
             ) or sentence_level.get("pm_kind")
         claims.append(claim)
     return claims
+
+
+_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)$")
+
+
+def _change_lists(masked: str, numbers: list[Number]) -> set[int]:
+    """Numbers in a list that starts with a difference ("leads by 2.1%, 3.4% and 5.6%
+    respectively"): every member of the list is a difference, not a score."""
+    out: set[int] = set()
+    prev: Number | None = None
+    in_list = False
+    for num in numbers:
+        if num.kind != "percent" and num.kind != "plain":
+            prev, in_list = None, False
+            continue
+        gap = masked[prev.end : num.start] if prev is not None else ""
+        if prev is not None and in_list and _LIST_GAP.fullmatch(gap):
+            out.add(id(num))
+        elif num.kind == "percent" and nums.percent_role(masked, num) == "change":
+            in_list = True
+        else:
+            in_list = False
+        prev = num
+    return out
 
 
 _CLAUSE = re.compile(r";|,\s+(?:and|while|whereas|but)\b|\s(?:whereas|while)\s")
@@ -427,13 +456,17 @@ _K_OF_N = re.compile(r"(?<![\d.,])(\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(\d[\d,]*)(
 
 
 def _stated_k(text: str, num: Number, fractions: list[Number]) -> int | None:
+    """The count k written next to a score ("34/48 (70.8%)", "70.8% (34 of 48)"): the nearest one."""
+    found: list[tuple[int, int]] = []
     for m in _K_OF_N.finditer(text):
-        if 0 <= num.start - m.end() < 30 or 0 <= m.start() - num.end < 30:
-            return int(m.group(1))
+        gap = num.start - m.end() if m.end() <= num.start else m.start() - num.end
+        if 0 <= gap < 30:
+            found.append((gap, int(m.group(1))))
     for fr in fractions:
-        if 0 <= fr.start - num.end < 30 or 0 <= num.start - fr.end < 30:
-            return int(fr.digits) if fr.digits.isdigit() else None
-    return None
+        gap = num.start - fr.end if fr.end <= num.start else fr.start - num.end
+        if 0 <= gap < 30 and fr.digits.isdigit():
+            found.append((gap, int(fr.digits)))
+    return min(found)[1] if found else None
 
 
 def note_possible(claim: Claim, possible: list[Protocol], where: str, repeated: bool) -> None:

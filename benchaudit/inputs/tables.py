@@ -284,7 +284,9 @@ def _cell_claim(
         confidence=Confidence.HIGH if mention else Confidence.MEDIUM,
         value=value,
         unit=unit,
-        benchmark=mention[0].benchmark.name if mention else label,
+        benchmark=(getattr(mention[0].benchmark, "label", "") or mention[0].benchmark.name)
+        if mention
+        else label,
         model=model or None,
     )
     if mention:

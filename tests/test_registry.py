@@ -1,0 +1,385 @@
+"""The benchmark registry: schema, sources, metric types, aliases, split variants."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchaudit.benchmarks import DIRECTIONS, METRICS, Benchmark, Registry, fold
+
+
+@pytest.fixture(scope="module")
+def reg() -> Registry:
+    return Registry.load()
+
+
+def all_views(reg: Registry) -> list[Benchmark]:
+    return [*reg.entries, *reg.variant_views]
+
+
+# ---------------------------------------------------------------- schema
+
+
+def test_schema_loads_and_every_entry_is_sourced(reg):
+    assert len(reg.entries) >= 45
+    for b in all_views(reg):
+        assert b.source.strip(), b.label
+        assert b.metric in METRICS, (b.label, b.metric)
+        assert b.direction in DIRECTIONS, (b.label, b.direction)
+        assert isinstance(b.aliases, tuple)
+
+
+def test_counts_are_positive_and_n_is_the_headline_split(reg):
+    for b in all_views(reg):
+        for split, count in [*b.splits.items(), *b.other_splits.items()]:
+            assert isinstance(count, int) and count > 0, (b.label, split, count)
+        assert not set(b.splits) & set(b.other_splits), b.label
+        if b.split:
+            assert b.n == b.splits[b.split], b.label
+        else:
+            assert b.n is None, b.label
+
+
+def test_binary_entries_have_a_positive_n(reg):
+    binary = [b for b in all_views(reg) if b.metric == "binary"]
+    assert len(binary) > 30
+    for b in binary:
+        assert isinstance(b.n, int) and b.n > 0, b.label
+        assert b.reachability_applies
+
+
+def test_names_are_longest_first_and_include_variant_aliases(reg):
+    names = reg.names()
+    assert names == sorted(names, key=lambda s: (-len(s), s))
+    assert "mbpp sanitized" in names and "truthfulqa mc1" in names
+    assert {"HumanEval", "MBPP", "DROP"} <= set(names)
+
+
+def test_benchmarks_are_hashable(reg):
+    # A Mention (frozen dataclass) holds a Benchmark; both must hash.
+    assert len({*reg.entries, *reg.variant_views}) == len(reg.entries) + len(reg.variant_views)
+
+
+def test_plain_constructor_still_works():
+    b = Benchmark(name="Mine", n=250)
+    assert (b.metric, b.direction, b.label, dict(b.splits)) == ("binary", "higher", "Mine", {})
+    assert b.reachability_applies
+    assert Benchmark(name="Open", n=None).reachability_applies is False
+
+
+# ---------------------------------------------------------------- counts
+
+
+@pytest.mark.parametrize(
+    "name,n",
+    [
+        ("HumanEval", 164),
+        ("HumanEval+", 164),
+        ("MBPP", 500),
+        ("MBPP sanitized", 257),
+        ("MBPP+", 378),
+        ("AIME 2024", 30),
+        ("AMC 2023", 40),
+        ("Minerva Math", 272),
+        ("OlympiadBench", 675),
+        ("miniF2F", 244),
+        ("miniF2F test", 244),
+        ("miniF2F-valid", 244),
+        ("ProofNet", 186),
+        ("ProofNet valid", 185),
+        ("CRUXEval-O", 800),
+        ("CRUXEval-I", 800),
+        ("BBH", 6511),
+        ("C-Eval", 12342),
+        ("C-Eval val", 1346),
+        ("CMMLU", 11582),
+        ("Aider Polyglot", 225),
+        ("MT-Bench", 80),
+        ("Arena-Hard", 500),
+        ("Arena-Hard v2.0", 750),
+        ("AlpacaEval 2.0", 805),
+        ("GSM8K", 1319),
+        ("MATH", 5000),
+        ("MATH-500", 500),
+        ("MMLU", 14042),
+        ("MMLU-Pro", 12032),
+        ("GPQA Diamond", 198),
+        ("SWE-bench Verified", 500),
+        ("ARC-Challenge", 1172),
+        ("HellaSwag", 10042),
+        ("WinoGrande", 1267),
+        ("TruthfulQA", 817),
+        ("IFEval", 541),
+        ("LAMBADA", 5153),
+    ],
+)
+def test_spot_counts(reg, name, n):
+    b = reg.get(name)
+    assert b is not None, name
+    assert b.n == n
+
+
+def test_versioned_and_rating_entries_have_no_n(reg):
+    lcb = reg.get("LiveCodeBench")
+    assert (lcb.metric, lcb.n, lcb.reachability_applies) == ("versioned", None, False)
+    assert lcb.n_for("release_v5") == 880
+    cf = reg.get("Codeforces (Rating)")
+    assert (cf.name, cf.metric, cf.n, cf.reachability_applies) == (
+        "Codeforces",
+        "rating",
+        None,
+        False,
+    )
+
+
+def test_n_for_splits(reg):
+    mbpp = reg.get("MBPP")
+    assert (mbpp.n_for("test"), mbpp.n_for("sanitized"), mbpp.n_for("full")) == (500, 257, 974)
+    assert mbpp.n_for("no such split") is None
+    # dev finds a validation split; a validation name never finds a "dev" split.
+    assert reg.get("WinoGrande").n_for("dev") == 1267
+    assert reg.get("ARC-Challenge").n_for("val") == 299
+    assert reg.get("MMLU").n_for("dev") == 285
+    assert reg.get("MMLU").n_for("validation") == 1531
+    assert reg.get("C-Eval").n_for("validation") == 1346
+    assert reg.get("miniF2F").n_for("validation") == 244
+    # a variant view keeps the entry's splits
+    assert reg.get("MBPP sanitized").n_for("test") == 500
+
+
+# ---------------------------------------------------------------- metric types
+
+
+@pytest.mark.parametrize(
+    "name,metric,applies",
+    [
+        ("HumanEval", "binary", True),
+        ("TruthfulQA", "continuous", False),
+        ("TruthfulQA MC1", "binary", True),
+        ("truthfulqa_mc2", "continuous", False),
+        ("IFEval", "composite", False),
+        ("IF-Eval (Prompt Strict)", "binary", True),
+        ("IFEval prompt-level loose", "binary", True),
+        ("BBH", "composite", False),
+        ("CMMLU", "composite", False),
+        ("C-Eval", "composite", False),
+        ("DROP", "continuous", False),
+        ("MT-Bench", "continuous", False),
+        ("Arena-Hard", "continuous", False),
+        ("AlpacaEval 2", "continuous", False),
+        ("LAMBADA", "binary", True),
+        ("lambada perplexity", "continuous", False),
+        ("LiveCodeBench", "versioned", False),
+        ("Codeforces", "rating", False),
+    ],
+)
+def test_metric_types(reg, name, metric, applies):
+    b = reg.get(name)
+    assert b is not None, name
+    assert (b.metric, b.reachability_applies) == (metric, applies)
+
+
+def test_direction(reg):
+    assert reg.get("LAMBADA ppl").direction == "lower"
+    assert reg.get("LAMBADA").direction == "higher"
+    assert all(b.direction == "higher" for b in reg.entries)
+
+
+# ---------------------------------------------------------------- aliases
+
+
+@pytest.mark.parametrize(
+    "alias,name,split,n,label",
+    [
+        ("MBPP sanitized", "MBPP", "sanitized", 257, "MBPP (sanitized)"),
+        ("sanitized MBPP", "MBPP", "sanitized", 257, "MBPP (sanitized)"),
+        ("mbpp_sanitized", "MBPP", "sanitized", 257, "MBPP (sanitized)"),
+        ("MATH500", "MATH-500", "test", 500, "MATH-500"),
+        ("MATH-500", "MATH-500", "test", 500, "MATH-500"),
+        ("SWE Verified", "SWE-bench Verified", "test", 500, "SWE-bench Verified"),
+        ("SWE-bench Verified", "SWE-bench Verified", "test", 500, "SWE-bench Verified"),
+        ("GPQA-Diamond", "GPQA Diamond", "diamond", 198, "GPQA Diamond"),
+        ("gpqa_diamond", "GPQA Diamond", "diamond", 198, "GPQA Diamond"),
+        ("TruthfulQA MC1", "TruthfulQA", "validation", 817, "TruthfulQA (MC1)"),
+        ("miniF2F-test", "miniF2F", "test", 244, "miniF2F (test)"),
+        ("C-Eval (val)", "C-Eval", "val", 1346, "C-Eval (val)"),
+        ("AMC23", "AMC 2023", "test", 40, "AMC 2023"),
+        ("aime24", "AIME 2024", "test", 30, "AIME 2024"),
+    ],
+)
+def test_alias_resolution(reg, alias, name, split, n, label):
+    b = reg.get(alias)
+    assert b is not None, alias
+    assert (b.name, b.split, b.n, b.label) == (name, split, n, label)
+    assert reg.resolve(alias) == b
+
+
+def test_humaneval_aliases_and_not_humaneval_mul(reg):
+    for alias in ("humaneval", "Human-Eval", "Human Eval", "openai_humaneval"):
+        assert reg.get(alias).name == "HumanEval"
+    for other in ("HumanEval-Mul", "HumanEval Mul", "HumanEval-X", "humanevalmul"):
+        assert reg.get(other) is None
+
+
+def test_humaneval_mul_is_not_matched_in_prose(reg):
+    from benchaudit.inputs.claims import find_benchmarks
+
+    found = find_benchmarks("HumanEval-Mul 82.6, HumanEval 90.2, MBPP sanitized 81.3", reg)
+    assert [(m.benchmark.label, m.benchmark.n) for m in found] == [
+        ("HumanEval", 164),
+        ("MBPP (sanitized)", 257),
+    ]
+
+
+def test_training_and_few_shot_splits_are_not_evaluation_splits(reg):
+    gsm = reg.get("GSM8K")
+    assert (dict(gsm.splits), gsm.n_for("train")) == ({"test": 1319}, 7473)
+    mmlu = reg.get("MMLU")
+    assert set(mmlu.splits) == {"test", "validation"} and mmlu.n_for("dev") == 285
+    assert set(reg.get("MBPP").splits) == {"test", "sanitized"}
+
+
+def test_a_variant_label_finds_the_variant(reg):
+    # Claims keep a name; the label must lead back to the same view.
+    for v in reg.variant_views:
+        assert reg.get(v.label) == v, v.label
+    for b in reg.entries:
+        assert reg.get(b.label) == b, b.label
+
+
+def test_variants_of_an_entry(reg):
+    assert {v.variant for v in reg.variants("MBPP")} == {"sanitized"}
+    assert {v.variant for v in reg.variants("truthfulqa")} == {"mc1", "mc2"}
+    assert reg.variants("HumanEval") == []
+    assert reg.variants("no such benchmark") == []
+
+
+def test_case_sensitive_names(reg):
+    assert reg.get("DROP").name == "DROP"
+    assert reg.get("drop") is None and reg.get("Drop") is None
+    assert reg.resolve("drop").name == "DROP"
+
+
+def test_no_alias_names_two_benchmarks(reg):
+    seen: dict[str, str] = {}
+    for b in all_views(reg):
+        for key in (*b.aliases, *(() if b.variant else (b.name,))):
+            k = fold(key)
+            assert seen.setdefault(k, b.label) == b.label, (key, seen[k], b.label)
+
+
+# ---------------------------------------------------------------- overrides
+
+
+def test_override_of_a_known_benchmark():
+    reg = Registry.load({"humaneval": 100})
+    b = reg.get("HumanEval")
+    assert (b.name, b.n, b.source, b.metric) == ("HumanEval", 100, "configuration", "binary")
+    assert reg.get("openai_humaneval") is b
+    assert "human-eval" in b.aliases
+    assert b.n_for("test") == 100
+
+
+def test_override_of_an_unknown_benchmark():
+    reg = Registry.load({"my-bench": 250})
+    b = reg.get("My Bench")
+    assert (b.name, b.n, b.source, b.metric, b.reachability_applies) == (
+        "my-bench",
+        250,
+        "configuration",
+        "binary",
+        True,
+    )
+    assert "my-bench" in reg.names()
+
+
+def test_override_of_a_variant_leaves_the_entry_alone():
+    reg = Registry.load({"MBPP sanitized": 250})
+    assert reg.get("MBPP sanitized").n == 250
+    assert reg.get("mbpp (sanitized)").n == 250
+    assert reg.get("MBPP").n == 500
+
+
+def test_override_fixes_a_versioned_benchmark():
+    reg = Registry.load({"LiveCodeBench": 279})
+    b = reg.get("livecodebench")
+    assert (b.n, b.metric, b.source, b.reachability_applies) == (
+        279,
+        "binary",
+        "configuration",
+        True,
+    )
+
+
+def test_override_of_a_case_sensitive_name_by_any_case():
+    reg = Registry.load({"drop": 9536})
+    assert reg.get("DROP").n == 9536
+    assert reg.get("drop") is None
+
+
+def test_overrides_do_not_leak_between_loads():
+    Registry.load({"HumanEval": 100})
+    assert Registry.load().get("HumanEval").n == 164
+
+
+# ---------------------------------------------------------------- checks on the file
+
+
+def _toml(body: str) -> str:
+    return '[X]\nsource = "a paper"\n' + body
+
+
+def test_old_form_with_n_only_still_loads():
+    reg = Registry.from_toml(_toml('n = 10\nsplit = "test"\nmetric = "binary"\n'))
+    b = reg.get("x")
+    assert (b.n, b.split, dict(b.splits)) == (10, "test", {"test": 10})
+
+
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        ('splits = { test = 5 }\nsplit = "test"\nmetric = "accuracy"\n', "metric"),
+        (
+            'splits = { test = 5 }\nsplit = "test"\nmetric = "binary"\ndirection = "up"\n',
+            "direction",
+        ),
+        ('splits = { test = 0 }\nsplit = "test"\nmetric = "binary"\n', "positive"),
+        ('splits = { test = 5 }\nsplit = "dev"\nmetric = "binary"\n', "no count"),
+        ('splits = { test = 5 }\nmetric = "binary"\n', "binary"),
+        ('n = 6\nsplits = { test = 5 }\nsplit = "test"\nmetric = "binary"\n', "n = 6"),
+        (
+            'splits = { test = 5 }\nsplit = "test"\nmetric = "binary"\n'
+            '[X.variants.v]\nsplit = "nope"\naliases = ["x v"]\n',
+            "no count",
+        ),
+        (
+            'splits = { test = 5 }\nsplit = "test"\nmetric = "binary"\n[X.variants.v]\nsplit = "test"\n',
+            "alias",
+        ),
+    ],
+)
+def test_bad_entries_are_rejected(body, message):
+    with pytest.raises(ValueError, match=message):
+        Registry.from_toml(_toml(body))
+
+
+def test_a_split_is_not_both_kinds():
+    with pytest.raises(ValueError, match="both splits and other_splits"):
+        Registry.from_toml(
+            _toml(
+                'splits = { test = 5 }\nother_splits = { test = 5 }\nsplit = "test"\nmetric = "binary"\n'
+            )
+        )
+
+
+def test_an_entry_needs_a_source():
+    with pytest.raises(ValueError, match="source"):
+        Registry.from_toml('[X]\nsplits = { test = 5 }\nsplit = "test"\nmetric = "binary"\n')
+
+
+def test_an_alias_may_not_name_two_benchmarks():
+    text = (
+        '[A]\nsource = "s"\nsplits = { test = 5 }\nsplit = "test"\nmetric = "binary"\naliases = ["same"]\n'
+        '[B]\nsource = "s"\nsplits = { test = 6 }\nsplit = "test"\nmetric = "binary"\naliases = ["Same"]\n'
+    )
+    with pytest.raises(ValueError, match="names both"):
+        Registry.from_toml(text)
