@@ -9,6 +9,7 @@ from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
 
 if TYPE_CHECKING:
+    from benchaudit.claims.scoretable import ScoreCell, ScoreLine
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
 
@@ -106,9 +107,9 @@ def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
 
 def _bold_leads(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
     """A bold "best" cell whose lead over the runner-up is inside the noise of n items."""
+
     from benchaudit.claims.access import score_tables
     from benchaudit.claims.scoretable import references
-    from benchaudit.rules._document import signed, unpaired
 
     for st in score_tables(source, ctx):
         outside = references(st)
@@ -119,69 +120,88 @@ def _bold_leads(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
                 continue
             sign = 1 if line.higher_is_better else -1
             cells = [c for c in line.cells if c.model not in outside and c.model not in st.highlighted]
-            bold = [c for c in cells if c.bold]
-            if not bold or len(cells) < 2:
-                continue
-            top = max(sign * c.value for c in cells)
-            best = [c for c in bold if sign * c.value == top]
-            rest = [c for c in cells if c not in best]
-            if len(best) != 1 or not rest or any(c.bold for c in rest if sign * c.value == top):
-                continue
-            b = best[0]
-            r = max(rest, key=lambda c: sign * c.value)
-            scale = 100.0 if line.proportion else 1.0
-            a_pts, r_pts = b.value * scale, r.value * scale
-            if not (0 <= a_pts <= 100 and 0 <= r_pts <= 100) or a_pts == r_pts:
-                continue
-            u = unpaired(a_pts, r_pts, line.n, 1 - ctx.alpha)
-            if not (u["lo"] <= 0 <= u["hi"]):
-                continue
-            lead = abs(a_pts - r_pts)
-            items = lead * line.n / 100
-            level = round(100 * (1 - ctx.alpha))
-            # Below 6 items of lead no pairing can make the gap significant (McNemar's floor);
-            # above it, a gap that is only just inside the unpaired interval might be separated
-            # by a paired test, so it is said as information.
-            severity = Severity.WARNING if items < 6 or u["p"] >= 0.2 else Severity.INFO
-            message = (
-                f"{b.model} is set in bold as the best on {line.label} with {b.text}, "
-                f"{lead:.3g} points ahead of {r.model} ({r.text}); on {line.n:,} items the {level}% "
-                f"interval of that difference is {signed(u['lo'])} to {signed(u['hi'])} points "
-                "(unpaired: the table has no per-item results), so the lead is inside the noise"
-            )
-            if items < 6:
-                message += (
-                    f"; a lead of about {items:.1f} items can never reach p < 0.05 in a paired "
-                    "McNemar test, which needs at least 6 discordant items"
-                )
-            yield rule.finding(
-                Location(source.path, b.line, b.column, b.page),
-                message,
-                claim=f"{b.model} | {line.label}: {b.text}",
-                suggestion=(
-                    f"Mark {b.model} ({b.text}) and {r.model} ({r.text}) alike on {line.label}, or "
-                    "say they are tied within noise; a paired test on per-item results could "
-                    "separate them"
-                ),
-                evidence={
-                    "benchmark": line.label,
-                    "n": line.n,
-                    "best": b.value,
-                    "runner_up": r.value,
-                    **u,
-                    "bound": "unpaired",
-                },
-                severity=severity,
-                confidence=Confidence.MEDIUM,
-            )
+            groups = {c.group for c in cells}
+            if len(groups) > 1 and all(any(c.bold for c in cells if c.group == g) for g in groups):
+                # Bold marks each row group's best ("closed" / "open" models): test within groups.
+                pools = [[c for c in cells if c.group == g] for g in sorted(groups)]
+            else:
+                pools = [cells]
+            for pool in pools:
+                yield from _bold_lead(rule, source, ctx, line, pool, sign)
+
+
+def _bold_lead(
+    rule: Rule, source: Source, ctx: Context, line: ScoreLine, cells: list[ScoreCell], sign: int
+) -> Iterable[Finding]:
+    """One pool of cells (a line, or a row group of it): does its bold best lead in the noise?"""
+    from benchaudit.rules._document import signed, unpaired
+
+    bold = [c for c in cells if c.bold]
+    if not bold or len(cells) < 2:
+        return
+    top = max(sign * c.value for c in cells)
+    best = [c for c in bold if sign * c.value == top]
+    rest = [c for c in cells if c not in best]
+    if len(best) != 1 or not rest or any(c.bold for c in rest if sign * c.value == top):
+        return
+    b = best[0]
+    r = max(rest, key=lambda c: sign * c.value)
+    if r.bold:
+        return  # the runner-up is bold too: the table marks them alike, no lead is claimed
+    scale = 100.0 if line.proportion else 1.0
+    a_pts, r_pts = b.value * scale, r.value * scale
+    if not (0 <= a_pts <= 100 and 0 <= r_pts <= 100) or a_pts == r_pts:
+        return
+    u = unpaired(a_pts, r_pts, line.n, 1 - ctx.alpha)
+    if not (u["lo"] <= 0 <= u["hi"]):
+        return
+    lead = abs(a_pts - r_pts)
+    items = lead * line.n / 100
+    level = round(100 * (1 - ctx.alpha))
+    # Below 6 items of lead no pairing can make the gap significant (McNemar's floor);
+    # above it, a gap that is only just inside the unpaired interval might be separated
+    # by a paired test, so it is said as information.
+    severity = Severity.WARNING if items < 6 or u["p"] >= 0.2 else Severity.INFO
+    message = (
+        f"{b.model} is set in bold as the best on {line.label} with {b.text}, "
+        f"{lead:.3g} points ahead of {r.model} ({r.text}); on {line.n:,} items the {level}% "
+        f"interval of that difference is {signed(u['lo'])} to {signed(u['hi'])} points "
+        "(unpaired: the table has no per-item results), so the lead is inside the noise"
+    )
+    if items < 6:
+        message += (
+            f"; a lead of about {items:.1f} items can never reach p < 0.05 in a paired "
+            "McNemar test, which needs at least 6 discordant items"
+        )
+    yield rule.finding(
+        Location(source.path, b.line, b.column, b.page),
+        message,
+        claim=f"{b.model} | {line.label}: {b.text}",
+        suggestion=(
+            f"Mark {b.model} ({b.text}) and {r.model} ({r.text}) alike on {line.label}, or "
+            "say they are tied within noise; a paired test on per-item results could "
+            "separate them"
+        ),
+        evidence={
+            "benchmark": line.label,
+            "n": line.n,
+            "best": b.value,
+            "runner_up": r.value,
+            **u,
+            "bound": "unpaired",
+        },
+        severity=severity,
+        confidence=Confidence.MEDIUM,
+    )
 
 
 def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
     """ "X outperforms Y (across benchmarks)" checked against the rows of X and Y in a table."""
-    from benchaudit.claims.access import document_of, score_tables
-    from benchaudit.claims.model_claims import comparisons, fold, resolve
-    from benchaudit.inputs.sentences import find_benchmarks
     from benchaudit.rules._document import signed, unpaired
+
+    from benchaudit.claims.access import document_of, score_tables
+    from benchaudit.claims.model_claims import comparisons, resolve
+    from benchaudit.inputs.sentences import find_benchmarks
 
     doc = document_of(source)
     if doc is None:

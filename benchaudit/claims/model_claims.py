@@ -147,6 +147,7 @@ def resolve(name: str, models: list[str]) -> str | None:
 
 
 def mentioned(name: str, haystack: str) -> bool:
-    """Whether a model name (folded, without suffixes) occurs in folded text."""
-    want = core(name)
-    return len(want) >= 4 and want in haystack
+    """Whether a model name occurs in folded text, with or without "instruct", "preview" ..."""
+    keys = {k for k in (fold(name), core(name)) if len(k) >= 2}
+    # A short core ("o1" of "O1-Preview") only counts as itself, never inside a longer word.
+    return any(k in haystack for k in keys if len(k) >= 4) or fold(name) in haystack

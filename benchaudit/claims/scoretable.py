@@ -242,8 +242,19 @@ def _finish(st: ScoreTable) -> ScoreTable | None:
         for c in line.cells:
             per_model.setdefault(c.model, []).append(c.bold)
     need = min(3, len(st.lines))
-    st.highlighted = {m for m, flags in per_model.items() if len(flags) >= max(2, need) and all(flags)}
+    candidates = {m for m, flags in per_model.items() if len(flags) >= max(2, need) and all(flags)}
+    # A model bold in every column because it is the best in every column is not a highlight.
+    st.highlighted = {m for m in candidates if not all(_best_in_group(line, m) for line in st.lines)}
     return st
+
+
+def _best_in_group(line: ScoreLine, model: str) -> bool:
+    mine = next((c for c in line.cells if c.model == model), None)
+    if mine is None:
+        return True
+    sign = 1 if line.higher_is_better else -1
+    pool = [c for c in line.cells if c.group == mine.group]
+    return sign * mine.value >= max(sign * c.value for c in pool)
 
 
 # ---------------------------------------------------------------- the document's own rules

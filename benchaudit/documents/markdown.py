@@ -20,7 +20,17 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.documents.codetables import code_table
 from benchaudit.documents.frame import attach_frames
-from benchaudit.documents.model import Block, BlockKind, Cell, Document, Item, Section, Table, TextLine, marks_of
+from benchaudit.documents.model import (
+    Block,
+    BlockKind,
+    Cell,
+    Document,
+    Item,
+    Section,
+    Table,
+    TextLine,
+    marks_of,
+)
 
 if TYPE_CHECKING:
     from markdown_it.token import Token

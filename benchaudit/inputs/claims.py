@@ -85,7 +85,6 @@ def extract(
     found itself (PDF, HTML); pipe tables in ``lines`` are found here.
     ``markdown=False`` keeps indented lines as prose (plain text, PDF).
     """
-    from benchaudit.inputs import tables as tables_mod
 
     numbers_of = line_numbers or list(range(1, len(lines) + 1))
     page_of = {numbers_of[i]: p for i, p in enumerate(page_of_line or []) if i < len(numbers_of)}
@@ -97,10 +96,8 @@ def extract(
 def extract_document(doc: Document, ctx: Context) -> tuple[list[Claim], int, list[Table]]:
     """Claims of a :class:`~benchaudit.documents.model.Document`, how many numbers it holds,
     and its tables as the claim reader sees them."""
-    from benchaudit.inputs import tables as tables_mod
-    from benchaudit.inputs.sentences import blocks_from_document
-
     from benchaudit.inputs.premises import own_names
+    from benchaudit.inputs.sentences import blocks_from_document
 
     blocks, all_tables = blocks_from_document(doc, ctx.benchmarks)
     title = next((s.title for s in doc.sections if s.level == 1), "")

@@ -1354,7 +1354,7 @@ def extract_document(
     """
     last: Claim | None = None
     correction = any(c.fields.get("correction") for c in claims if c.kind == "comparison")
-    texts = " ".join(c.text for c in claims)
+    texts = " ".join(dict.fromkeys(c.text for c in claims))
     kappa = bool(_KAPPA.search(texts))
     swap = bool(_SWAP.search(texts))
     n_p = sum(len(c.fields.get("pvalues", [])) for c in claims if c.kind == "comparison")

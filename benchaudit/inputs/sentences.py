@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 from benchaudit.documents.model import Document
 from benchaudit.documents.model import Table as DocTable
 
-
 # ---------------------------------------------------------------- sentences
 
 
@@ -377,6 +376,7 @@ def _sentences(
             continue
         cuts.append(m.end())
     cuts.append(len(text))
+    cuts = _bounded(text, cuts)
     out = []
     for a, b in zip(cuts, cuts[1:]):
         piece = text[a:b].rstrip()
@@ -389,6 +389,31 @@ def _sentences(
         s.mentions = find_benchmarks(piece, registry)
         s.numbers = nums.scan(mask(piece, s.mentions))
         out.append(s)
+    return out
+
+
+#: Longest piece of text handled as one sentence. Longer runs without a full stop
+#: (a pasted log, a list of a thousand scores) are cut at clause boundaries so that
+#: the work per sentence stays bounded and the whole text is read in linear time.
+MAX_SENTENCE = 400
+_CLAUSE_BREAK = re.compile(r"[;,]\s+|\s+(?=and\s|while\s|whereas\s)")
+
+
+def _bounded(text: str, cuts: list[int]) -> list[int]:
+    out = [cuts[0]]
+    for a, b in zip(cuts, cuts[1:]):
+        start = a
+        while b - start > MAX_SENTENCE:
+            window = text[start + MAX_SENTENCE // 2 : start + MAX_SENTENCE]
+            breaks = [b.end() for b in _CLAUSE_BREAK.finditer(window)]
+            if breaks:
+                cut = start + MAX_SENTENCE // 2 + breaks[-1]
+            else:
+                space = text.rfind(" ", start + 1, start + MAX_SENTENCE)
+                cut = space + 1 if space > start else start + MAX_SENTENCE
+            out.append(cut)
+            start = cut
+        out.append(b)
     return out
 
 
