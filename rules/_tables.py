@@ -54,7 +54,8 @@ def score_matrix(
 
     def bench(name: str, marks: list) -> tuple[str, int | None]:
         b = marks[0].benchmark if marks else None
-        return (b.name if b else clean_cell(name), _n_in(name) or (b.n if b else None))
+        binary = b is not None and getattr(b, "metric", "binary") == "binary"
+        return (b.name if b else clean_cell(name), _n_in(name) or (b.n if binary else None))
 
     if transposed:
         models = [clean_cell(h) for h in header[1:]]

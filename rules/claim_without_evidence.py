@@ -17,7 +17,11 @@ if TYPE_CHECKING:
     from benchaudit.evidence import Source
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?\s*%|\b\d+\.\d+\b")
+#: A name that starts with a family word ("Llama2-13B", "GPT-4"); "R1-7B" or "O1-Preview"
+#: are too often a short form of a longer name, or the tail of one a line break cut.
+_FAMILY = re.compile(r"[A-Za-z]{3,}")
 _IMAGE = re.compile(r"!\[|<img\b", re.I)
+_FIGURE = re.compile(r"\b(?:Figure|Fig\.|Figs\.|chart|plot)\s*\d*", re.I)
 
 
 class ClaimWithoutEvidence(Rule):
@@ -45,8 +49,8 @@ class ClaimWithoutEvidence(Rule):
 
     **Assumptions.** Model names are words with a version or size number
     ("Llama2-13B", "GPT-3.5-Turbo"); names without one are not checked. A
-    section with an image may show the numbers in a chart: there the finding
-    is information.
+    section with an image, or a sentence that points at a figure, may show the
+    numbers in a chart: there the finding is information.
     """
 
     code = "BA602"
@@ -70,18 +74,20 @@ class ClaimWithoutEvidence(Rule):
             missing = [
                 n.text
                 for n in names
-                if not mentioned(n.text, haystack) and not _number_after(comp.sentence, n.end)
+                if _FAMILY.match(n.text)
+                and not mentioned(n.text, haystack)
+                and not _number_after(comp.sentence, n.end)
             ]
             missing = list(dict.fromkeys(missing))
             if not missing:
                 continue
-            chart = _section_has_image(doc, comp.block, raw)
+            chart = _section_has_image(doc, comp.block, raw) or bool(_FIGURE.search(comp.sentence))
             what = ", ".join(missing)
             yield self.finding(
-                Location(source.path, comp.line),
+                Location(source.path, comp.line, None, comp.block.page),
                 f"the sentence compares with {what}, but no table or number of the document "
                 f"contains {'it' if len(missing) == 1 else 'them'}"
-                + ("; the section has an image, which may show them" if chart else ""),
+                + ("; a figure the text points to may show them" if chart else ""),
                 claim=comp.sentence,
                 suggestion=(
                     f"Give the scores of {what} that the comparison rests on (benchmark, value, "

@@ -41,10 +41,23 @@ class ExcessPrecision(Rule):
 
         The model scores 25% (5 of 20) on our 20 held-out questions.
 
+    Severity: a warning; information for a table cell that is the exact
+    rounding of some k/n (59.09 = 13/22 in a table printed at two decimals
+    throughout): there the digits are the table's format, not an error.
+
     **Assumptions.** One extra digit is tolerated (87.20% on HumanEval).
     Scores that are not counts over items (F1, BLEU, win rates, pass@k for
     k > 1) are not checked.
     """
+
+    def _severity(self, claim, ctx: Context) -> Severity:
+        """A table cell that is the exact rounding of some k/n (59.09 = 13/22) is the house
+        style of a table printed at one precision, not a wrong digit: information. Otherwise
+        a warning, capped by the claim's premises."""
+        samples = claim.samples or 1
+        if claim.fields.get("table") and G.is_reachable(claim.value, claim.n, samples, S.scale(claim)):
+            return Severity.INFO
+        return capped(self.severity, premises_of(claim, ctx.benchmarks).cap())
 
     code = "BA102"
     name = "excess-precision"
@@ -86,8 +99,6 @@ class ExcessPrecision(Rule):
                     "step": step,
                     "supported_decimals": places,
                 },
-                severity=S.severity_for(
-                    claim, capped(self.severity, premises_of(claim, ctx.benchmarks).cap())
-                ),
+                severity=S.severity_for(claim, self._severity(claim, ctx)),
                 confidence=claim.confidence,
             )

@@ -70,7 +70,17 @@ class MisleadingEmphasis(Rule):
             own_rule = same_level_threshold(st.table.framing_text()) or rule
             outside = references(st)
             for line in st.lines:
-                yield from self._line(source.path, st, line, own_rule, outside)
+                for f in self._line(source.path, st, line, own_rule, outside):
+                    if not st.bold_means_best and f.severity is not Severity.INFO:
+                        # Most lines break "bold = best": the table bolds something else
+                        # (the better of each pair, a chosen configuration). Say it, softly.
+                        f.severity = Severity.INFO
+                        f.message += (
+                            f"; the bold marks the best of its line in only "
+                            f"{st.bold_best_share:.0%} of the table's lines, so it may mark "
+                            "something else (say what in the caption)"
+                        )
+                    yield f
 
     def _line(
         self,

@@ -204,6 +204,17 @@ class UnreachableScore(Rule):
             f"{S.as_written(claim, value)} {S.on_what(claim)} is not k/{total} for any whole k "
             f"{how}: the nearest reachable values are {' and '.join(options)}"
         )
+        # A vote stated in the column's own header is certain; one read from the sentence may be
+        # about something else when the document averages over samples.
+        vote_unsure = vote and claim.fields.get("protocol_scope") != "column"
+        if vote_unsure and claim.fields.get("repeated_unstated") and not possible:
+            severity = Severity.INFO
+            message += "; the document says results were averaged over sampled responses elsewhere"
+        if vote_unsure and possible and any(G.is_reachable(value, n, k, sc) for k in possible):
+            # The document averages over samples elsewhere; "one voted answer" may be a misread
+            # column header, and the value fits the average: say so, do not accuse.
+            severity = Severity.INFO
+            message += "; it is reachable under the averaging over samples the document states elsewhere"
         if claim.protocol is None and possible:
             fitting = [k for k in possible if G.is_reachable(value, n, k, sc)]
             where = claim.fields.get("possible_where") or "elsewhere"
@@ -219,6 +230,10 @@ class UnreachableScore(Rule):
         elif claim.protocol is None and claim.fields.get("repeated_unstated"):
             severity = Severity.INFO
             message += "; the document says results were repeated, without saying how many times"
+        other = _other_split(claim, ctx, value, sc, samples)
+        if other is not None:
+            severity = Severity.INFO
+            message += f"; it is reachable on the {other[0]} split ({S.count(other[1])} items)"
         if premises.reasons and severity is not Severity.ERROR:
             message += f" ({premises.why()})"
         fix = f"Report {' or '.join(options)} {S.on_what(claim)}"
@@ -272,3 +287,16 @@ class UnreachableScore(Rule):
             severity=S.severity_for(claim, Severity.ERROR),
             confidence=claim.confidence,
         )
+
+
+def _other_split(claim: Claim, ctx: Context, value: str, scale: int, samples: int) -> tuple[str, int] | None:
+    """Another split (or version) of the claim's benchmark on which the value is reachable."""
+    registry = getattr(ctx, "benchmarks", None)
+    bench = registry.get(claim.benchmark) if registry and claim.benchmark else None
+    if bench is None or claim.n_source != "registry":
+        return None
+    splits = {**(getattr(bench, "splits", None) or {}), **(getattr(bench, "other_splits", None) or {})}
+    for name, n in sorted(splits.items(), key=lambda kv: str(kv[0])):
+        if n and n != claim.n and G.is_reachable(value, int(n), samples, scale):
+            return str(name), int(n)
+    return None

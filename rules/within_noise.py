@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -9,7 +10,9 @@ from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
 
 if TYPE_CHECKING:
-    from benchaudit.claims.scoretable import ScoreCell, ScoreLine
+    from benchaudit.claims.model_claims import ModelComparison
+    from benchaudit.claims.scoretable import ScoreCell, ScoreLine, ScoreTable
+    from benchaudit.documents.model import Document
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
 
@@ -112,6 +115,8 @@ def _bold_leads(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
     from benchaudit.claims.scoretable import references
 
     for st in score_tables(source, ctx):
+        if not st.bold_means_best:
+            continue  # the bold is not a "best" mark in this table: no lead is claimed
         outside = references(st)
         for line in st.lines:
             if not line.n or line.n < 2:
@@ -156,7 +161,9 @@ def _bold_lead(
     if not (u["lo"] <= 0 <= u["hi"]):
         return
     lead = abs(a_pts - r_pts)
-    items = lead * line.n / 100
+    # Both values are rounded: the lead in items is at most this (half a unit each way).
+    unit = 10.0 ** -max(b.decimals, r.decimals) * scale
+    items = (lead + unit) * line.n / 100
     level = round(100 * (1 - ctx.alpha))
     # Below 6 items of lead no pairing can make the gap significant (McNemar's floor);
     # above it, a gap that is only just inside the unpaired interval might be separated
@@ -170,7 +177,7 @@ def _bold_lead(
     )
     if items < 6:
         message += (
-            f"; a lead of about {items:.1f} items can never reach p < 0.05 in a paired "
+            f"; a lead of at most {items:.1f} items can never reach p < 0.05 in a paired "
             "McNemar test, which needs at least 6 discordant items"
         )
     yield rule.finding(
@@ -213,12 +220,7 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
         if comp.kind != "superior" or not comp.subjects or not comp.objects:
             continue
         named = {m.benchmark.name for m in find_benchmarks(comp.block.text, ctx.benchmarks)}
-        # The claim is about the table its section shows next: the first one after it.
-        after = [
-            st for st in tables
-            if st.table.section is comp.block.section and (st.table.line or 0) > (comp.line or 0)
-        ]
-        for st in after[:1]:
+        for st in _table_about(comp, tables, doc)[:1]:
             models = sorted({c.model for line in st.lines for c in line.cells})
             a = resolve(comp.subjects[-1].text, models)
             rivals = [r for r in (resolve(o.text, models) for o in comp.objects) if r and r != a]
@@ -251,6 +253,8 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
                             )
             if not checked or not losses:
                 continue
+            if _HEDGED.search(comp.sentence) and len(losses) * 4 <= checked:
+                continue  # "nearly all benchmarks": a loss or two does not contradict it
             message = (
                 f"the table at line {st.table.line} does not support '{comp.verb}': {a} is behind "
                 f"on {len(losses)} of {checked} comparison(s): {'; '.join(losses[:6])}"
@@ -258,7 +262,7 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
             if noisy:
                 message += f"; leads inside the noise (unpaired 95%): {'; '.join(noisy[:6])}"
             yield rule.finding(
-                Location(source.path, comp.line),
+                Location(source.path, comp.line, None, comp.block.page),
                 message,
                 claim=comp.sentence,
                 suggestion=(
@@ -269,3 +273,38 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
                 confidence=Confidence.MEDIUM,
             )
             break
+
+
+_TABLE_REF = re.compile(r"\b(?:Table|Tab\.)\s*(\d+)", re.I)
+_FIGURE_REF = re.compile(r"\b(?:Figure|Fig\.)\s*\d+", re.I)
+_HEDGED = re.compile(r"\b(?:nearly|almost|most|majority|many|several|generally|largely)\b", re.I)
+
+
+def _table_about(comp: ModelComparison, tables: list[ScoreTable], doc: Document) -> list[ScoreTable]:
+    """The table a comparison is about: the one it names, else the one right after it.
+
+    A sentence that points at a figure is about the figure, not a table; with no reference,
+    only a table that directly follows the sentence's paragraph (or that it introduces) counts.
+    """
+    from benchaudit.documents.model import Table
+
+    ref = _TABLE_REF.search(comp.sentence)
+    if ref:
+        label = re.compile(rf"^\s*(?:Table|Tab\.)\s*{ref.group(1)}\b", re.I)
+        return [st for st in tables if st.table.caption is not None and label.match(st.table.caption.text)]
+    if _FIGURE_REF.search(comp.sentence) or doc.format == "pdf":
+        return []  # a figure's claim, or a PDF sentence naming no table: which table is meant is unsure
+    items = doc.items
+    try:
+        at = next(i for i, item in enumerate(items) if item is comp.block)
+    except StopIteration:
+        return []
+    following = []
+    for item in items[at + 1 : at + 4]:
+        if isinstance(item, Table):
+            following.append(item)
+            break
+        if item.kind == "heading":
+            break
+    chosen = [st for st in tables if any(st.table is t for t in following) or st.table.lead_in is comp.block]
+    return chosen

@@ -22,9 +22,18 @@ _SUPERIOR = re.compile(
 )
 _EQUIVALENT = re.compile(
     r"\b(?:comparable\s+(?:performance\s+)?(?:to|with)|on\s+par\s+with|competitive\s+with|"
-    r"perform(?:s|ed|ing)?\s+similarly\s+to|similar\s+(?:performance\s+)?to|match(?:es|ing)?|rival(?:s|ing)?)\b",
+    r"perform(?:s|ed|ing)?\s+similarly\s+to|similar\s+performance\s+(?:to|with)|"
+    r"match(?:es|ing)?\s+the\s+performance\s+of)\b",
     re.I,
 )
+#: Sections whose text cites or thanks rather than claims.
+_NOT_CLAIMS = re.compile(r"^\W*(?:\d+(?:\.\d+)*\s*)?(?:references|bibliography|acknowledg\w*|citation)\b", re.I)
+
+
+def in_claim_free_section(block: Block) -> bool:
+    """A block under References, Bibliography or Acknowledgements."""
+    section = block.section
+    return section is not None and any(_NOT_CLAIMS.match(s.title) for s in section.path())
 #: A model name: a capitalised word with a digit in it or after it ("Llama2-13B",
 #: "GPT-3.5-Turbo-0125", "Phi-3.5-mini-instruct", "Qwen2.5 72B", "MPT-30B").
 _MODEL = re.compile(
@@ -107,7 +116,7 @@ def line_of(block: Block, offset: int) -> int | None:
 def comparisons(doc: Document) -> list[ModelComparison]:
     out: list[ModelComparison] = []
     for block in doc.blocks():
-        if block.kind in ("code", "heading", "caption"):
+        if block.kind in ("code", "heading", "caption") or in_claim_free_section(block):
             continue
         text = block.text
         pos = 0
@@ -150,4 +159,9 @@ def mentioned(name: str, haystack: str) -> bool:
     """Whether a model name occurs in folded text, with or without "instruct", "preview" ..."""
     keys = {k for k in (fold(name), core(name)) if len(k) >= 2}
     # A short core ("o1" of "O1-Preview") only counts as itself, never inside a longer word.
-    return any(k in haystack for k in keys if len(k) >= 4) or fold(name) in haystack
+    if any(k in haystack for k in keys if len(k) >= 4) or fold(name) in haystack:
+        return True
+    # An abbreviated name ("GShard 2B" for a "GShard" column, "Qwen-235B" for
+    # "Qwen3-235B-A22B"): its family word is enough, so a doubtful miss is not reported.
+    stem = re.match(r"[A-Za-z]{4,}", name)
+    return stem is not None and stem.group(0).lower() in haystack

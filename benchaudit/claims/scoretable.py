@@ -86,6 +86,15 @@ class ScoreTable:
     transposed: bool
     #: Rows (models) whose every cell is bold: a highlighted row, not a "best" mark.
     highlighted: set[str] = field(default_factory=set)
+    #: Models the caption says the bold leaves out ("excluding the last column").
+    outside: set[str] = field(default_factory=set)
+    #: Share of lines with bold where the bold marks the (group's) best; None without bold.
+    bold_best_share: float | None = None
+
+    @property
+    def bold_means_best(self) -> bool:
+        """False when the bold follows another convention in most lines (pairs, a chosen row)."""
+        return self.bold_best_share is None or self.bold_best_share >= 0.5
 
 
 #: What may follow a cell's number: marks, a change, an interval, a count.
@@ -126,6 +135,16 @@ def _n_of(label: str, bench: Benchmark | None, cells: list[Cell]) -> int | None:
 
 
 def _mentions(text: str, registry: Registry) -> Benchmark | None:
+    """The benchmark a label names; in a merged header ("MBPP / MBPP+"), the lowest level wins."""
+    parts = [p for p in text.split(" / ") if p.strip()]
+    for part in reversed(parts) if len(parts) > 1 else []:
+        found = _mention(part, registry)
+        if found is not None:
+            return found
+    return _mention(text, registry)
+
+
+def _mention(text: str, registry: Registry) -> Benchmark | None:
     from benchaudit.inputs.sentences import find_benchmarks
 
     found = find_benchmarks(text, registry)
@@ -234,18 +253,63 @@ def read_score_table(table: Table, registry: Registry) -> ScoreTable | None:
     return _finish(ScoreTable(table, _by_columns(table, registry), False))
 
 
+_EXCLUDED_COLUMN = re.compile(
+    r"\b(?:excluding|except(?:\s+for)?|not\s+(?:counting|including)|apart\s+from)\s+the\s+"
+    r"(last|first|rightmost|leftmost)\s+(column|row)s?\b",
+    re.I,
+)
+
+
+def _outside_emphasis(st: ScoreTable) -> set[str]:
+    """Models the caption leaves out of the bold ("bold marks the best, excluding the last column")."""
+    m = _EXCLUDED_COLUMN.search(st.table.framing_text())
+    if not m:
+        return set()
+    last = m.group(1).lower() in ("last", "rightmost")
+    header = st.table.header()
+    if m.group(2).lower() == "column" and st.transposed and len(header) > 1:
+        return {header[-1].strip() if last else header[1].strip()}
+    if m.group(2).lower() == "row" and not st.transposed and st.table.rows:
+        row = st.table.rows[-1] if last else st.table.rows[0]
+        return {row[0].text.strip()} if row else set()
+    return set()
+
+
 def _finish(st: ScoreTable) -> ScoreTable | None:
     if not st.lines:
         return None
+    st.outside = _outside_emphasis(st)
     per_model: dict[str, list[bool]] = {}
     for line in st.lines:
         for c in line.cells:
             per_model.setdefault(c.model, []).append(c.bold)
+    st.bold_best_share = _bold_best_share(st, references(st))
     need = min(3, len(st.lines))
     candidates = {m for m, flags in per_model.items() if len(flags) >= max(2, need) and all(flags)}
     # A model bold in every column because it is the best in every column is not a highlight.
     st.highlighted = {m for m in candidates if not all(_best_in_group(line, m) for line in st.lines)}
     return st
+
+
+def _bold_best_share(st: ScoreTable, outside: set[str]) -> float | None:
+    lines = 0
+    agree = 0
+    for line in st.lines:
+        sign = 1 if line.higher_is_better else -1
+        cells = [c for c in line.cells if c.model not in outside]
+        bold = [c for c in cells if c.bold]
+        if not bold or len(bold) == len(cells):
+            continue
+        lines += 1
+        groups = {c.group for c in cells}
+        ok = all(
+            sign * b.value >= max(sign * c.value for c in cells if c.group == b.group or len(groups) == 1)
+            for b in bold
+        )
+        agree += ok
+    if lines < 3:
+        return None
+    return agree / lines
 
 
 def _best_in_group(line: ScoreLine, model: str) -> bool:
@@ -284,19 +348,14 @@ def references(st: ScoreTable) -> set[str]:
     reference ("GPT-4o-mini (close source)"); comparing bold cells with such a
     column would call every bold cell wrong.
     """
+    if st.outside:
+        return set(st.outside)
     ever_bold = {c.model for line in st.lines for c in line.cells if c.bold}
     ahead: dict[str, int] = {}
-    present: dict[str, int] = {}
     for line in st.lines:
         sign = 1 if line.higher_is_better else -1
         bold = [c for c in line.cells if c.bold]
         for c in line.cells:
-            if bold and not c.bold:
-                present[c.model] = present.get(c.model, 0) + 1
             if not c.bold and any(sign * c.value > sign * b.value for b in bold):
                 ahead[c.model] = ahead.get(c.model, 0) + 1
-    return {
-        m
-        for m, k in ahead.items()
-        if m not in ever_bold and (_REFERENCE.search(m) or (k >= 3 and k >= 0.75 * present[m]))
-    }
+    return {m for m in ahead if m not in ever_bold and _REFERENCE.search(m)}

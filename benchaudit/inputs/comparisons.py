@@ -249,7 +249,8 @@ _EQUIV = re.compile(
     r"(?:do|does|did)(?: not|n't) differ|no (?:evidence|sign|indication) of (?:any )?(?:\w+ )?"
     r"(?:degradation|drop|loss|regression|difference)|"
     r"without (?:any |significant |noticeable |a )?(?:loss|degradation|drop|sacrific\w+)|"
-    r"negligible|nearly identical|virtually identical|preserv\w+|retain\w*|maintain\w*|"
+    r"negligible|nearly identical|virtually identical|"
+    r"(?:preserv\w+|retain\w*|maintain\w*)(?=\s+(?:[\w-]+\s+){0,3}?(?:performance|accuracy|quality|scores?|results)\b)|"
     r"no worse than|as good as|lossless|identical)\b",
     re.I,
 )
@@ -451,7 +452,7 @@ _EMERGE = re.compile(
     r"\b(emerg(?:es|ed|ent|ence|ing)|sudden(?:ly)?|sharp(?:ly)? (?:transition|jump|increase|rise)|"
     r"phase transition|abrupt(?:ly)?|discontinu\w+|jump(?:s|ed)? (?:from|to|sharply|suddenly|abruptly)|"
     r"unpredictabl[ey]|"
-    r"breakthrough|step[- ]change|takes? off|hockey[- ]stick)\b",
+    r"step[- ]change|takes? off|hockey[- ]stick)\b",
     re.I,
 )
 _DISCRETE_METRIC = re.compile(
@@ -708,7 +709,10 @@ def _intervals(text: str) -> list[dict[str, str]]:
     for m in _BRACKET.finditer(text):
         if any(a <= m.start() < b for a, b in spans):
             continue
-        out.append({"lo": m.group(1), "hi": m.group(2), "level": "", "pos": m.start()})
+        lo, hi = m.group(1), m.group(2)
+        if "." not in lo + hi and (m.group(0).lstrip()[:1] == "[" or float(lo) > float(hi)):
+            continue  # "[92, 78]": citation numbers, not an interval
+        out.append({"lo": lo, "hi": hi, "level": "", "pos": m.start()})
     for m in _PLUSMINUS.finditer(text):
         out.append({"value": m.group(1), "pm": m.group(2), "pos": m.start()})
     out.sort(key=lambda d: d["pos"])
@@ -851,6 +855,8 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
     better = _BETTER.search(text)
     worse = _WORSE.search(text)
     equiv = _EQUIV.search(text)
+    if equiv and re.search(r"\b(?:exceed\w*|outperform\w*|surpass\w*|better than|beats?)\b", text, re.I):
+        equiv = None  # "maintains strong performance, exceeding X": a superiority claim
     overlap_null = _OVERLAP_NULL.search(text)
     overlap_sig = _OVERLAP_SIG.search(text)
     unpaired = _UNPAIRED_TEST.search(text)
@@ -1119,6 +1125,10 @@ def _emergence(text: str, loc: Location) -> Claim | None:
         return None  # "emerged with new behaviours" is not a claim about scale
     if _is_title(text):
         return None  # "Blog: 7B Model and 8K Examples: Emerging Reasoning ..." names a post
+    if re.search(r"\bemergence\s+of\s+(?:numerous|many|new|various|several|recent|more)\b", text, re.I):
+        return None  # "the emergence of numerous models": a trend in the field, not a metric's jump
+    if re.search(r"\bemerg(?:es|ed|ing)\s+as\b", m.group(0) + text[m.end() : m.end() + 4], re.I):
+        return None  # "emerges as the best-performing model": turns out, not an emergent ability
     metric = _DISCRETE_METRIC.search(text)
     scale = _SCALE.search(text)
     return Claim(
@@ -1378,6 +1388,10 @@ def extract_document(
                 and c.fields.get("a_value") is None
             ):
                 near_table = _nearest_table(tables, c.location.line or 0)
+                doc_table = getattr(near_table, "doc", None)
+                if doc_table is not None and getattr(doc_table, "origin", "") == "pdf":
+                    # In a PDF the nearest table by line is often not the one meant.
+                    near_table = None
                 if near_table is not None:
                     c.fields["tables"] = [near_table]
         elif c.kind == "agreement":

@@ -57,7 +57,7 @@ ITEM_NOUNS = (
 #: Nouns that count samples or repeated runs per item.
 SAMPLE_NOUNS = (
     r"samples?|generations?|completions?|runs?|seeds?|trials?|attempts?|draws?|rollouts?"
-    r"|responses?|solutions?|outputs?"
+    r"|responses?|solutions?|outputs?|repetitions?|repeats?"
 )
 
 _NOT_ADJ = r"(?!(?:on|of|in|at|for|over|across|from|to|and|or|with|per|by|as|is|are|was|were|vs)\b)"

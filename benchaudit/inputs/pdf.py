@@ -326,61 +326,42 @@ def read_pdf(path: Path, display: str) -> tuple[list[PdfLine], list[list[list[st
     return out, tables, pages
 
 
-def read(path: Path, display: str, ctx: Context) -> Source:
-    from benchaudit.inputs.claims import extract
-    from benchaudit.inputs.tables import Table
+def _normalise(doc: Any) -> None:
+    """Compatibility forms to plain characters (NFKC): TeX sets "k responses" and "top-p" in
+    mathematical italic (U+1D458 ...), which no pattern reads as the letter."""
+    import unicodedata
+    from dataclasses import replace
 
-    lines, raw_tables, pages = read_pdf(path, display)
-    texts = [ln.text for ln in lines]
-    prose_idx = [i for i, ln in enumerate(lines) if ln.table is None]
-    prose = join_hyphenated([texts[i] for i in prose_idx])
-    for i, t in zip(prose_idx, prose):
-        texts[i] = t
-    # Paragraph breaks go in as blank lines (sharing the next line's number) so
-    # that sentences never run across a page, a column or a heading gap.
-    feed: list[str] = []
-    feed_lines: list[int] = []
-    feed_pages: list[int] = []
-    for i in prose_idx:
-        if lines[i].new_block and feed:
-            feed.append("")
-            feed_lines.append(i + 1)
-            feed_pages.append(lines[i].page)
-        feed.append(texts[i])
-        feed_lines.append(i + 1)
-        feed_pages.append(lines[i].page)
-    tables: list[Table] = []
-    for idx, rows in enumerate(raw_tables):
-        at = [i + 1 for i, ln in enumerate(lines) if ln.table == idx]
-        width = max(len(r) for r in rows)
-        rows = [r + [""] * (width - len(r)) for r in rows]
-        before = texts[at[0] - 2] if at and at[0] >= 2 else ""
-        tables.append(
-            Table(
-                header=rows[0],
-                rows=rows[1:],
-                header_line=at[0] if at else None,
-                row_lines=at[1:],
-                page=lines[at[0] - 1].page if at else None,
-                context=before,
-            )
-        )
-    claims, seen = extract(
-        feed,
-        display,
-        ctx,
-        line_numbers=feed_lines,
-        page_of_line=feed_pages,
-        tables=tables,
-        markdown=False,
-    )
+    from benchaudit.documents.model import Block, Table
+
+    def norm(text: str) -> str:
+        return unicodedata.normalize("NFKC", text) if not text.isascii() else text
+
+    for item in doc.items:
+        if isinstance(item, Block):
+            item.lines = [replace(t, text=norm(t.text)) for t in item.lines]
+        elif isinstance(item, Table):
+            for row in [*item.header_rows, *item.rows]:
+                for cell in row:
+                    cell.text = norm(cell.text)
+
+
+def read(path: Path, display: str, ctx: Context) -> Source:
+    """A PDF through the document model (:mod:`benchaudit.documents.pdf`)."""
+    from benchaudit.documents.pdf import read_pdf as read_document
+    from benchaudit.inputs.claims import extract_document
+
+    doc = read_document(path, display)
+    _normalise(doc)
+    claims, seen, tables = extract_document(doc, ctx)
     return Source(
         path=display,
         kind="document",
         claims=claims,
         numbers_seen=seen,
-        lines=texts,
-        meta={"format": "pdf", "pages": pages, "tables": tables},
+        data=doc,
+        lines=doc.lines,
+        meta={"format": "pdf", "pages": doc.pages, "tables": tables},
     )
 
 

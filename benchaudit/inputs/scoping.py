@@ -32,6 +32,8 @@ _SECTION_WIDE = re.compile(
     re.I,
 )
 _MULTI_RUN = re.compile(
+    r"\bgenerate\s+k\s+(?:\w+\s+)?(?:responses|samples|outputs|solutions|completions)\b|"
+    r"\bover\s+k\s+(?:\w+\s+)?(?:responses|samples|runs)\b|\bk\s+sampled\s+responses\b|"
     r"\btested\s+(?:multiple|several|many)\s+times\b|\b(?:multiple|several|repeated)\s+"
     r"(?:runs|samples|trials|generations|evaluations)\b|\bmean\s+of\s+(?:multiple|several)\b|"
     r"\baverag\w*\s+(?:over|across)\s+(?:multiple|several|many)\b",
@@ -53,8 +55,24 @@ class Scope:
     possible_where: str = ""
 
 
+_SAMPLE_RANGE = re.compile(
+    r"\b(?:k|samples?|responses?|generations?|runs?)\b[^.;]{0,60}?\bbetween\s+(\d+)\s+(?:and|to)\s+(\d+)\b",
+    re.I,
+)
+
+
 def _averaging(text: str) -> list[Protocol]:
-    return [p for p in protocols_in(text) if p.protocol == "averaged" and (p.samples or 0) > 1]
+    found = [p for p in protocols_in(text) if p.protocol == "averaged" and (p.samples or 0) > 1]
+    for m in _SAMPLE_RANGE.finditer(text):
+        lo, hi = int(m.group(1)), int(m.group(2))
+        if 1 < lo <= hi <= 1024:
+            # "k responses (typically between 4 and 64)": every power of two in the range may apply.
+            k = lo
+            while k <= hi:
+                found.append(Protocol(m.start(), "averaged", k, m.group(0)))
+                k *= 2
+            found.append(Protocol(m.start(), "averaged", hi, m.group(0)))
+    return found
 
 
 def _single(text: str) -> list[Protocol]:

@@ -100,6 +100,15 @@ def _interval_after(text: str, pos: int) -> _Interval | None:
     return None
 
 
+def _holds(interval: _Interval, num: Number) -> bool:
+    """Whether ``[lo, hi]`` holds the score it follows (a citation's numbers usually do not)."""
+    try:
+        lo, hi = float(interval.lo or "nan"), float(interval.hi or "nan")
+    except ValueError:
+        return False
+    return lo <= hi and lo - 1e-9 <= num.value <= hi + 1e-9
+
+
 _UNKNOWN_AFTER = re.compile(
     r"\s*%?\s*(?:\([^()]*\)\s*)?(?:on|in|for)\s+(?:the\s+)?([A-Z][\w\-+.]*[A-Z0-9][\w\-+.]*)"
 )
@@ -204,6 +213,13 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
             if not unit:
                 continue
         interval = _interval_after(masked, num.end)
+        if (
+            interval is not None
+            and interval.lo is not None
+            and not _holds(interval, num)
+            and not _LABELLED.search(masked[num.end : interval.end])
+        ):
+            interval = None  # "[92, 78]" after a score is a citation, not its interval
         if interval is not None:
             consumed_until = interval.end
         found.append((num, unit, interval))
@@ -303,7 +319,7 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
             claim.protocol, claim.samples = proto.protocol, proto.samples
             claim.fields["protocol_text"] = proto.metric
             claim.fields["protocol_scope"] = "sentence"
-        elif s.block is not None:
+        if s.block is not None:
             note_possible(claim, s.block.possible, s.block.possible_where, s.block.repeated_unstated)
         if NOT_GRID.search(text):
             claim.fields["grid"] = False

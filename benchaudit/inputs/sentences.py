@@ -464,6 +464,7 @@ def find_benchmarks(text: str, registry: Registry) -> list[Mention]:
 
 def blocks_from_document(doc: Document, registry: Registry) -> tuple[list[Block], list[Table]]:
     """Sentences of the document's prose blocks and its tables, with their protocol scopes."""
+    from benchaudit.claims.model_claims import in_claim_free_section
     from benchaudit.inputs.scoping import scopes, table_context
     from benchaudit.inputs.tables import from_document
 
@@ -475,7 +476,7 @@ def blocks_from_document(doc: Document, registry: Registry) -> tuple[list[Block]
         if isinstance(item, DocTable):
             tables.append(from_document(item, table_context(item, scope), scope))
             continue
-        if item.kind == "code" or not item.lines:
+        if item.kind == "code" or not item.lines or in_claim_free_section(item):
             continue
         page_of = {t.line: t.page for t in item.lines if t.page is not None}
         block = Block(

@@ -172,7 +172,7 @@ def _layout(table: Table, ctx: Context) -> tuple[bool, int, list]:
     from benchaudit.inputs.sentences import find_benchmarks
 
     reg = ctx.benchmarks
-    col_marks = [find_benchmarks(clean_cell(h), reg) for h in table.header]
+    col_marks = [_header_mentions(clean_cell(h), reg) for h in table.header]
     by_header = sum(1 for m in col_marks[1:] if m)
     rows = _left_padded(table)
     best_j, best = 0, 0
@@ -186,6 +186,18 @@ def _layout(table: Table, ctx: Context) -> tuple[bool, int, list]:
         ]
         return True, best_j, marks
     return False, 0, col_marks
+
+
+def _header_mentions(header: str, registry: Any) -> list:
+    """Benchmarks a header names; in a merged header ("MBPP / MBPP+") the lowest level wins."""
+    from benchaudit.inputs.sentences import find_benchmarks
+
+    parts = [p for p in header.split(" / ") if p.strip()]
+    for part in reversed(parts) if len(parts) > 1 else []:
+        found = find_benchmarks(part, registry)
+        if found:
+            return found
+    return find_benchmarks(header, registry)
 
 
 def _left_padded(table: Table) -> list[list[str]]:
@@ -303,10 +315,9 @@ def _cell_claim(
         claim.protocol, claim.samples = protos[0].protocol, protos[0].samples
         claim.fields["protocol_text"] = protos[0].metric
         claim.fields["protocol_scope"] = "column" if own else "table"
-    else:
-        from benchaudit.inputs.scores import note_possible
+    from benchaudit.inputs.scores import note_possible
 
-        note_possible(claim, table.possible, table.possible_where, table.repeated_unstated)
+    note_possible(claim, table.possible, table.possible_where, table.repeated_unstated)
     from benchaudit.inputs.scores import NOT_GRID
 
     if NOT_GRID.search(label):
