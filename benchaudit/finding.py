@@ -65,7 +65,10 @@ class Location:
     page: int | None = None
 
     def __str__(self) -> str:
+        """``paper.pdf:p4:12:31`` (page, line, column), ``README.md:12:31`` without a page."""
         parts = [self.file]
+        if self.page is not None:
+            parts.append(f"p{self.page}")
         if self.line is not None:
             parts.append(str(self.line))
             if self.column is not None:

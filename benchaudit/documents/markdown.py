@@ -60,12 +60,21 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
+_LINK = re.compile(r"\[([^\[\]]*)\](\([^)]*\)|\[[^\]]*\])")
+
+
 def clean_inline(line: str) -> str:
-    """Markdown markup replaced by spaces of the same length, so columns survive."""
-    for pattern in _INLINE:
+    """Markdown markup replaced by spaces of the same length, so columns survive.
+
+    A link's text keeps its words and loses its brackets; other brackets stay, since
+    "[68.1, 73.9]" is an interval.
+    """
+    for pattern in _INLINE[:2]:  # comments and images first: an image is not link text
         line = pattern.sub(lambda m: " " * len(m.group(0)), line)
-    # Link text keeps its words; the brackets go.
-    return line.replace("[", " ").replace("]", " ")
+    line = _LINK.sub(lambda m: " " + m.group(1) + " " * (len(m.group(0)) - len(m.group(1)) - 1), line)
+    for pattern in _INLINE[2:]:
+        line = pattern.sub(lambda m: " " * len(m.group(0)), line)
+    return line
 
 
 def _blank_front_matter(lines: list[str]) -> list[str]:

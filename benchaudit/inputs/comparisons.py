@@ -1389,8 +1389,13 @@ def extract_document(
             ):
                 near_table = _nearest_table(tables, c.location.line or 0)
                 doc_table = getattr(near_table, "doc", None)
-                if doc_table is not None and getattr(doc_table, "origin", "") == "pdf":
-                    # In a PDF the nearest table by line is often not the one meant.
+                if (
+                    doc_table is not None
+                    and getattr(doc_table, "origin", "") == "pdf"
+                    and not _same_page_and_close(near_table, c)
+                ):
+                    # In a PDF the nearest table by line is often not the one meant: only a
+                    # table on the sentence's own page, a few lines away, and no figure named.
                     near_table = None
                 if near_table is not None:
                     c.fields["tables"] = [near_table]
@@ -1409,6 +1414,20 @@ def extract_document(
 
 #: how far (in lines) a table may sit from a sentence about it
 TABLE_LINES = 40
+#: the same in a PDF, on the sentence's own page
+PDF_TABLE_LINES = 25
+
+
+def _same_page_and_close(table: Any, c: Claim) -> bool:
+    if re.search(r"\b(?:Figure|Fig\.)\s*\d", c.text):
+        return False
+    if table.page is None or c.location.page is None or table.page != c.location.page:
+        return False
+    first = getattr(table, "header_line", None) or 0
+    rows = [x for x in getattr(table, "row_lines", []) if x]
+    last = max(rows) if rows else first
+    line = c.location.line or 0
+    return min(abs(line - first), abs(line - last)) <= PDF_TABLE_LINES
 
 
 def _nearest_table(tables: list[Any], line: int) -> Any:

@@ -29,7 +29,8 @@ def annotation(f: Finding) -> str:
         props.append(f"line={int(f.location.line)}")
         if f.location.column is not None:
             props.append(f"col={int(f.location.column)}")
-    props.append(f"title={escape_property(f'{f.code} {f.name}')}")
+    page = f" (page {f.location.page})" if f.location.page is not None else ""
+    props.append(f"title={escape_property(f'{f.code} {f.name}{page}')}")
     body = f.message
     if f.claim:
         body += f"\nclaim: {' '.join(f.claim.split())}"

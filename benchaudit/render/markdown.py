@@ -42,6 +42,8 @@ def _row(f: Finding) -> str:
     where = "" if f.location.line is None else str(f.location.line)
     if f.location.line is not None and f.location.column is not None:
         where += f":{f.location.column}"
+    if f.location.page is not None:
+        where = f"p{f.location.page}:{where}" if where else f"p{f.location.page}"
     msg = _cell(f.message)
     if f.claim:
         msg = f"{msg}<br>claim: {_code(f.claim)}"
