@@ -220,7 +220,13 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
         if comp.kind != "superior" or not comp.subjects or not comp.objects:
             continue
         named = {m.benchmark.name for m in find_benchmarks(comp.block.text, ctx.benchmarks)}
-        for st in _table_about(comp, tables, doc)[:1]:
+        chosen = _table_about(comp, tables, doc)
+        if not chosen and doc.format != "pdf" and named:
+            # A sentence far from its table ("X outperforms Y on AIME24 and AIME25" in a news
+            # list): the one table that holds both models and a benchmark it names.
+            chosen = [st for st in tables if _holds_claim(st, comp, named, resolve)]
+            chosen = chosen if len(chosen) == 1 else []
+        for st in chosen[:1]:
             models = sorted({c.model for line in st.lines for c in line.cells})
             a = resolve(comp.subjects[-1].text, models)
             rivals = [r for r in (resolve(o.text, models) for o in comp.objects) if r and r != a]
@@ -251,16 +257,24 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
                                 f"{line.label} {mine.text} vs {theirs.text} ({signed(u['lo'])} to "
                                 f"{signed(u['hi'])}, n = {line.n:,})"
                             )
-            if not checked or not losses:
-                continue
+            clear = checked - len(losses) - len(noisy)
+            if not checked or (not losses and (clear > 0 or not noisy)):
+                continue  # some lead beyond the noise: "outperforms" has support
             if _HEDGED.search(comp.sentence) and len(losses) * 4 <= checked:
                 continue  # "nearly all benchmarks": a loss or two does not contradict it
-            message = (
-                f"the table at line {st.table.line} does not support '{comp.verb}': {a} is behind "
-                f"on {len(losses)} of {checked} comparison(s): {'; '.join(losses[:6])}"
-            )
-            if noisy:
-                message += f"; leads inside the noise (unpaired 95%): {'; '.join(noisy[:6])}"
+            if losses:
+                message = (
+                    f"the table at line {st.table.line} does not support '{comp.verb}': {a} is "
+                    f"behind on {len(losses)} of {checked} comparison(s): {'; '.join(losses[:6])}"
+                )
+                if noisy:
+                    message += f"; leads inside the noise (unpaired 95%): {'; '.join(noisy[:6])}"
+            else:
+                message = (
+                    f"the table at line {st.table.line} does not show '{comp.verb}' beyond the "
+                    f"noise: every lead of {a} is inside the unpaired 95% interval: "
+                    f"{'; '.join(noisy[:6])}"
+                )
             yield rule.finding(
                 Location(source.path, comp.line, None, comp.block.page),
                 message,
@@ -308,3 +322,11 @@ def _table_about(comp: ModelComparison, tables: list[ScoreTable], doc: Document)
             break
     chosen = [st for st in tables if any(st.table is t for t in following) or st.table.lead_in is comp.block]
     return chosen
+
+
+def _holds_claim(st: ScoreTable, comp: ModelComparison, named: set[str], resolve) -> bool:
+    models = sorted({c.model for line in st.lines for c in line.cells})
+    a = resolve(comp.subjects[-1].text, models) if comp.subjects else None
+    rivals = [resolve(o.text, models) for o in comp.objects]
+    benches = {line.benchmark.name for line in st.lines if line.benchmark is not None}
+    return a is not None and any(r and r != a for r in rivals) and bool(benches & named)
