@@ -191,6 +191,11 @@ class UnreachableScore(Rule):
                 # averaged without saying so: not as certain as a stated single pass.
                 severity = Severity.WARNING
                 how = f"with one voted answer per item ({stated})"
+            elif claim.protocol == "single" and claim.fields.get("protocol_scope") == "document":
+                how = (
+                    f"as a single pass ({claim.fields.get('protocol_text')}, stated for the "
+                    f"evaluation at {claim.fields.get('protocol_where')}, if it covers this score)"
+                )
             elif claim.protocol == "single":
                 how = "as a single pass"
             else:

@@ -73,3 +73,21 @@ def test_nothing_checkable_is_not_assessed(tmp_path):
     path = tmp_path / "card.md"
     path.write_text("# A model\n\nTrained in 2024 on web text.\n", encoding="utf-8")
     assert audit([str(path)]).grade == "N"
+
+
+def test_a_single_pass_stated_for_the_whole_evaluation_is_inferred_elsewhere(tmp_path):
+    text = (
+        "# Orca\n\n## Setup\n\nWe use greedy decoding for all benchmarks.\n\n## Results\n\n"
+        "| Model | HumanEval |\n|---|---|\n| Rival | 87.3 |\n| Other | 62.2 |\n"
+    )
+    # Another section's statement may cover the table, so the premise is inferred: a warning.
+    assert serious(tmp_path, text) == [(11, "unreachable-score", "warning")]
+
+
+def test_document_wide_single_pass_yields_to_stated_averaging(tmp_path):
+    text = (
+        "# Orca\n\n## Setup\n\nWe use greedy decoding for all benchmarks.\n"
+        "AIME scores are averaged over 64 samples.\n\n## Results\n\n"
+        "| Model | HumanEval |\n|---|---|\n| Rival | 87.3 |\n| Other | 62.2 |\n"
+    )
+    assert serious(tmp_path, text) == []

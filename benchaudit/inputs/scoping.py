@@ -53,6 +53,11 @@ class Scope:
     repeated_unstated: bool = False
     #: Where ``possible`` was stated, for messages ("line 120").
     possible_where: str = ""
+    #: A single-pass statement made for the whole evaluation elsewhere in the document
+    #: ("we use greedy decoding for all benchmarks"), when the document states no averaging:
+    #: an inferred protocol for scores whose own scope states none.
+    document_single: str = ""
+    document_single_where: str = ""
 
 
 _SAMPLE_RANGE = re.compile(
@@ -108,6 +113,11 @@ def scopes(doc: Document) -> dict[int, Scope]:
         if isinstance(item, Block) and item.kind != "code" and _single(item.text):
             if _SECTION_WIDE.search(item.text):
                 wide.append(_Statement(item.section, idx, item.text))
+    doc_single, doc_where = "", ""
+    if wide and not possible and not repeated:
+        first = doc.items[wide[0].index]
+        doc_single = wide[0].text
+        doc_where = f"page {first.page}" if first.page else f"line {first.line}"
     out: dict[int, Scope] = {}
     for idx, item in enumerate(doc.items):
         section = item.section
@@ -121,6 +131,8 @@ def scopes(doc: Document) -> dict[int, Scope]:
             possible=list(possible),
             repeated_unstated=repeated,
             possible_where=where,
+            document_single=doc_single,
+            document_single_where=doc_where,
         )
     return out
 

@@ -319,6 +319,8 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
             claim.protocol, claim.samples = proto.protocol, proto.samples
             claim.fields["protocol_text"] = proto.metric
             claim.fields["protocol_scope"] = "sentence"
+        elif s.block is not None and s.block.document_single:
+            document_protocol(claim, s.block.document_single, s.block.document_single_where)
         if s.block is not None:
             note_possible(claim, s.block.possible, s.block.possible_where, s.block.repeated_unstated)
         if NOT_GRID.search(text):
@@ -483,6 +485,17 @@ def _stated_k(text: str, num: Number, fractions: list[Number]) -> int | None:
         if 0 <= gap < 30 and fr.digits.isdigit():
             found.append((gap, int(fr.digits)))
     return min(found)[1] if found else None
+
+
+def document_protocol(claim: Claim, text: str, where: str) -> None:
+    """A single pass stated for the whole evaluation elsewhere: an inferred premise, never certain."""
+    protos = [p for p in protocols_in(text) if p.protocol == "single"]
+    if not protos:
+        return
+    claim.protocol, claim.samples = "single", 1
+    claim.fields["protocol_text"] = protos[0].metric
+    claim.fields["protocol_scope"] = "document"
+    claim.fields["protocol_where"] = where
 
 
 def note_possible(claim: Claim, possible: list[Protocol], where: str, repeated: bool) -> None:

@@ -55,6 +55,8 @@ class Block:
     possible: list[Protocol] = field(default_factory=list)
     possible_where: str = ""
     repeated_unstated: bool = False
+    document_single: str = ""
+    document_single_where: str = ""
 
 
 @dataclass
@@ -486,6 +488,8 @@ def blocks_from_document(doc: Document, registry: Registry) -> tuple[list[Block]
             possible=scope.possible,
             possible_where=scope.possible_where,
             repeated_unstated=scope.repeated_unstated,
+            document_single=scope.document_single,
+            document_single_where=scope.document_single_where,
         )
         segments = [(t.line, t.column - 1, t.text) for t in item.lines]
         block.sentences = _sentences(segments, doc.path, page_of, registry, block)

@@ -48,6 +48,8 @@ class Table:
     possible: list[Any] = field(default_factory=list)
     possible_where: str = ""
     repeated_unstated: bool = False
+    document_single: str = ""
+    document_single_where: str = ""
 
     def line_of(self, i: int) -> int | None:
         return self.row_lines[i] if i < len(self.row_lines) else None
@@ -97,6 +99,8 @@ def from_document(table: Any, context: str, scope: Any) -> Table:
         possible=list(scope.possible),
         possible_where=scope.possible_where,
         repeated_unstated=scope.repeated_unstated,
+        document_single=scope.document_single,
+        document_single_where=scope.document_single_where,
     )
 
 
@@ -315,6 +319,10 @@ def _cell_claim(
         claim.protocol, claim.samples = protos[0].protocol, protos[0].samples
         claim.fields["protocol_text"] = protos[0].metric
         claim.fields["protocol_scope"] = "column" if own else "table"
+    elif table.document_single:
+        from benchaudit.inputs.scores import document_protocol
+
+        document_protocol(claim, table.document_single, table.document_single_where)
     from benchaudit.inputs.scores import note_possible
 
     note_possible(claim, table.possible, table.possible_where, table.repeated_unstated)
