@@ -139,7 +139,9 @@ def _bold_lead(
     rule: Rule, source: Source, ctx: Context, line: ScoreLine, cells: list[ScoreCell], sign: int
 ) -> Iterable[Finding]:
     """One pool of cells (a line, or a row group of it): does its bold best lead in the noise?"""
-    from benchaudit.rules._document import signed, unpaired
+    from benchaudit.rules._document import level, signed, unpaired
+
+    from benchaudit.stats.paired import mcnemar_floor
 
     bold = [c for c in cells if c.bold]
     if not bold or len(cells) < 2:
@@ -147,7 +149,7 @@ def _bold_lead(
     top = max(sign * c.value for c in cells)
     best = [c for c in bold if sign * c.value == top]
     rest = [c for c in cells if c not in best]
-    if len(best) != 1 or not rest or any(c.bold for c in rest if sign * c.value == top):
+    if len(best) != 1 or not rest:
         return
     b = best[0]
     r = max(rest, key=lambda c: sign * c.value)
@@ -164,21 +166,23 @@ def _bold_lead(
     # Both values are rounded: the lead in items is at most this (half a unit each way).
     unit = 10.0 ** -max(b.decimals, r.decimals) * scale
     items = (lead + unit) * line.n / 100
-    level = round(100 * (1 - ctx.alpha))
-    # Below 6 items of lead no pairing can make the gap significant (McNemar's floor);
-    # above it, a gap that is only just inside the unpaired interval might be separated
-    # by a paired test, so it is said as information.
-    severity = Severity.WARNING if items < 6 or u["p"] >= 0.2 else Severity.INFO
+    # With a lead of at most m items no pairing can make the gap significant when McNemar's
+    # floor 2·(1/2)^m is not below alpha; above it, a gap only just inside the unpaired
+    # interval might be separated by a paired test, so it is said as information.
+    never = mcnemar_floor(int(items)) >= ctx.alpha
+    severity = Severity.WARNING if never or u["p"] >= 0.2 else Severity.INFO
     message = (
         f"{b.model} is set in bold as the best on {line.label} with {b.text}, "
-        f"{lead:.3g} points ahead of {r.model} ({r.text}); on {line.n:,} items the {level}% "
-        f"interval of that difference is {signed(u['lo'])} to {signed(u['hi'])} points "
-        "(unpaired: the table has no per-item results), so the lead is inside the noise"
+        f"{lead:.3g} points ahead of {r.model} ({r.text}); on {line.n:,} items the "
+        f"{level(ctx.alpha)} interval of that difference is {signed(u['lo'])} to "
+        f"{signed(u['hi'])} points (unpaired: the table has no per-item results), so the lead "
+        "is inside the noise"
     )
-    if items < 6:
+    if never:
+        needed = next(m for m in range(1, 64) if mcnemar_floor(m) < ctx.alpha)
         message += (
-            f"; a lead of at most {items:.1f} items can never reach p < 0.05 in a paired "
-            "McNemar test, which needs at least 6 discordant items"
+            f"; a lead of at most {items:.1f} items can never reach p < {ctx.alpha:g} in a "
+            f"paired McNemar test, which needs at least {needed} discordant items"
         )
     yield rule.finding(
         Location(source.path, b.line, b.column, b.page),

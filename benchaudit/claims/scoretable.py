@@ -342,20 +342,20 @@ _REFERENCE = re.compile(r"clos(?:ed|e)[- ]?source|proprietary|\bAPI\b|reference|
 
 
 def references(st: ScoreTable) -> set[str]:
-    """Models the bold convention leaves out: never bold, yet ahead of a bold cell twice or more.
+    """Models the bold convention leaves out: those the caption excludes, or a reference
+    column ("GPT-4o-mini (close source)") that is never bold yet beats a bold cell.
 
     Tables often bold the best *open* model while showing a closed one for
-    reference ("GPT-4o-mini (close source)"); comparing bold cells with such a
-    column would call every bold cell wrong.
+    reference; comparing bold cells with such a column would call every bold cell wrong.
     """
     if st.outside:
         return set(st.outside)
     ever_bold = {c.model for line in st.lines for c in line.cells if c.bold}
-    ahead: dict[str, int] = {}
+    ahead: set[str] = set()
     for line in st.lines:
         sign = 1 if line.higher_is_better else -1
         bold = [c for c in line.cells if c.bold]
-        for c in line.cells:
-            if not c.bold and any(sign * c.value > sign * b.value for b in bold):
-                ahead[c.model] = ahead.get(c.model, 0) + 1
+        ahead.update(
+            c.model for c in line.cells if not c.bold and any(sign * c.value > sign * b.value for b in bold)
+        )
     return {m for m in ahead if m not in ever_bold and _REFERENCE.search(m)}

@@ -40,7 +40,8 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,9}[.)])(?:\s+|$)")
 _QUOTE_MARK = re.compile(r"^\s*(?:>\s?)+")
 _FOOTNOTE_DEF = re.compile(r"^\s*\[\^([^\]\s]+)\]:\s*")
 _CAPTION = re.compile(r"^\s*(?:[*_]{1,2})?(?:Table|Tab\.)\s*\d+[A-Za-z]?\s*(?:[*_]{1,2})?\s*[:.|]", re.I)
-_INLINE = [
+#: Inline markup blanked in place; the reStructuredText / plain-text reader shares all but the first.
+INLINE_MARKUP = [
     re.compile(r"<!--.*?-->"),  # comments on one line
     re.compile(r"!\[[^\]]*\]\([^)]*\)"),  # images
     re.compile(r"\]\([^)]*\)"),  # the target of a link (the text stays)
@@ -69,10 +70,10 @@ def clean_inline(line: str) -> str:
     A link's text keeps its words and loses its brackets; other brackets stay, since
     "[68.1, 73.9]" is an interval.
     """
-    for pattern in _INLINE[:2]:  # comments and images first: an image is not link text
+    for pattern in INLINE_MARKUP[:2]:  # comments and images first: an image is not link text
         line = pattern.sub(lambda m: " " * len(m.group(0)), line)
     line = _LINK.sub(lambda m: " " + m.group(1) + " " * (len(m.group(0)) - len(m.group(1)) - 1), line)
-    for pattern in _INLINE[2:]:
+    for pattern in INLINE_MARKUP[2:]:
         line = pattern.sub(lambda m: " " * len(m.group(0)), line)
     return line
 

@@ -114,7 +114,7 @@ def assign_roles(claims: list[Claim], own: list[str]) -> None:
         if "role" in c.fields:
             continue
         if c.fields.get("table"):
-            c.fields["role"] = role_of_row(c.model or "", own, "")
+            c.fields["role"] = role_of_row(c.model or "", own)
         else:
             c.fields["role"] = role_of_sentence(c.text, own)
 

@@ -112,7 +112,7 @@ def own_names(title: str) -> list[str]:
     return [folded] if len(folded) >= 3 else []
 
 
-def role_of_row(label: str, own: list[str], framing: str) -> str:
+def role_of_row(label: str, own: list[str]) -> str:
     """``own``, ``baseline`` or ``unknown`` for a table row labelled ``label``."""
     folded = _fold(label)
     if _OURS.search(label) or (len(folded) >= 4 and any(o in folded or folded in o for o in own)):

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from benchaudit.benchmarks import Benchmark, Registry
     from benchaudit.inputs.tables import Table
 
+from benchaudit.documents.markdown import INLINE_MARKUP
 from benchaudit.documents.model import Document
 from benchaudit.documents.model import Table as DocTable
 
@@ -138,15 +139,7 @@ _RST_UNDERLINE = re.compile(r"^\s*([=\-~^\"'`#*+])\1{2,}\s*$")
 _LIST = re.compile(r"^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+")
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_INLINE = [
-    re.compile(r"!\[[^\]]*\]\([^)]*\)"),  # images
-    re.compile(r"\]\([^)]*\)"),  # the target of a link (the text stays)
-    re.compile(r"\[\^[^\]]*\]"),  # footnote references
-    re.compile(r"https?://\S+|www\.\S+"),
-    re.compile(r"</?[A-Za-z][^>]*>"),  # inline HTML
-    re.compile(r"\*\*|__|~~|`"),
-    re.compile(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)"),
-]
+_INLINE = INLINE_MARKUP[1:]  # as in Markdown, less one-line comments (stripped earlier)
 
 
 def _blank(text: str, pattern: re.Pattern[str]) -> str:
