@@ -1237,17 +1237,31 @@ def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
     )
 
 
+_BEFORE_SENTENCES = 6
+_BEFORE_CHARS = 2400
+
+
 def _before(sentence: Any) -> str:
     """The sentences of the same paragraph before this one (benchmark and n often sit there)."""
     block = getattr(sentence, "block", None)
     if block is None:
         return ""
-    out = []
+    before = []
     for s in getattr(block, "sentences", []):
         if s is sentence:
             break
-        out.append(_norm(getattr(s, "text", "")))
-    return " ".join(out)
+        before.append(s)
+    # The nearest sentences only: the whole paragraph again for each sentence in it would make a
+    # long paragraph quadratic, and a benchmark named further back is rarely this claim's.
+    out: list[str] = []
+    size = 0
+    for s in reversed(before[-_BEFORE_SENTENCES:]):
+        text = _norm(getattr(s, "text", ""))
+        size += len(text) + 1
+        if size > _BEFORE_CHARS and out:
+            break
+        out.append(text)
+    return " ".join(reversed(out))
 
 
 def extract_sentence(sentence: Any, ctx: Context | None = None) -> list[Claim]:

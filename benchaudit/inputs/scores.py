@@ -22,7 +22,7 @@ from benchaudit.finding import Confidence
 from benchaudit.inputs import numbers as nums
 from benchaudit.inputs.numbers import Number
 from benchaudit.inputs.protocols import PASS_K, Protocol, protocols_in
-from benchaudit.inputs.sentences import Mention, Sentence, mask, states_protocol
+from benchaudit.inputs.sentences import Mention, Sentence, mask
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -238,10 +238,13 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
             protocols.append(Protocol(it.start, "averaged", int(it.digits), f"n = {it.text}"))
     # A protocol stated in a sentence of its own ("All scores are averaged over 64
     # samples.") covers the paragraph; one stated next to another score does not.
-    block_protocols = [p for o in s.context() if states_protocol(o) for p in o.protocols()]
+    stating = s.block.stating_protocols() if s.block is not None else []
+    block_protocols = [p for o in stating if o is not s for p in o.protocols()]
     if not block_protocols and s.block is not None and s.block.protocol_text:
         block_protocols = protocols_in(s.block.protocol_text)
     sentence_level = interval_kind(text)
+    not_grid = bool(NOT_GRID.search(text))
+    cuts = _clause_cuts(text)
     claims = []
     for idx, (num, unit, interval) in enumerate(found):
         end = interval.end if interval else num.end
@@ -253,7 +256,7 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
         if own is not None:
             # "49.3% on our 500-question set": a set of its own, not a benchmark named nearby.
             mention, conf = None, Confidence.HIGH
-        a, b = _clause(text, num.start)
+        a, b = _clause(text, num.start, cuts)
         in_clause = {m.benchmark.name: m for m in s.mentions if a <= m.start < b}
         if respectively and own is None:
             # "x% and y% on A and B, respectively": order wins over adjacency.
@@ -312,7 +315,7 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
         k = _stated_k(text, num, fractions)
         if k is not None:
             claim.fields["k"] = k
-        proto = _protocol_for(text, num.start, protocols) or (
+        proto = _protocol_for(text, num.start, protocols, cuts) or (
             block_protocols[0] if block_protocols else None
         )
         if proto is not None:
@@ -323,7 +326,7 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
             document_protocol(claim, s.block.document_single, s.block.document_single_where)
         if s.block is not None:
             note_possible(claim, s.block.possible, s.block.possible_where, s.block.repeated_unstated)
-        if NOT_GRID.search(text):
+        if not_grid:
             claim.fields["grid"] = False
         if interval is not None:
             if interval.pm is not None:
@@ -382,18 +385,24 @@ def _own_set(masked: str, end: int, items: list[Number]) -> Number | None:
     return None
 
 
-def _clause(text: str, pos: int) -> tuple[int, int]:
-    """The span of the clause of ``text`` that holds ``pos``."""
-    cuts = [0, *(m.start() for m in _CLAUSE.finditer(text)), len(text) + 1]
+def _clause_cuts(text: str) -> list[int]:
+    return [0, *(m.start() for m in _CLAUSE.finditer(text)), len(text) + 1]
+
+
+def _clause(text: str, pos: int, cuts: list[int] | None = None) -> tuple[int, int]:
+    """The span of the clause of ``text`` that holds ``pos`` (``cuts`` from :func:`_clause_cuts`)."""
+    cuts = cuts if cuts is not None else _clause_cuts(text)
     for a, b in zip(cuts, cuts[1:]):
         if a <= pos < b:
             return a, b
     return 0, len(text) + 1
 
 
-def _protocol_for(text: str, pos: int, protocols: list[Protocol]) -> Protocol | None:
+def _protocol_for(
+    text: str, pos: int, protocols: list[Protocol], cuts: list[int] | None = None
+) -> Protocol | None:
     """The protocol stated in the same clause as ``pos``, else the sentence's only one."""
-    a, b = _clause(text, pos)
+    a, b = _clause(text, pos, cuts)
     inside = [p for p in protocols if a <= p.position < b]
     if inside:
         return _nearest(inside, pos, lambda p: p.position)

@@ -59,6 +59,17 @@ class Block:
     document_single: str = ""
     document_single_where: str = ""
 
+    def stating_protocols(self) -> list[Sentence]:
+        """Its sentences that state a sampling protocol of their own (see :func:`states_protocol`).
+
+        Computed once per block: every score of a long paragraph asks for them.
+        """
+        cached = self.__dict__.get("_stating")
+        if cached is None:
+            cached = [s for s in self.sentences if states_protocol(s)]
+            self.__dict__["_stating"] = cached
+        return cached
+
 
 @dataclass
 class Sentence:
@@ -432,13 +443,31 @@ def _name_pattern(name: str) -> str:
 _MATCHERS: dict[int, re.Pattern[str]] = {}
 
 
+#: Mentions already found, per (registry, text): rules and readers ask again about the same
+#: block, and a scan of a long block per comparison in it would be quadratic.
+_FOUND: dict[tuple[int, str], tuple[Mention, ...]] = {}
+_FOUND_MAX = 4096
+
+
 def find_benchmarks(text: str, registry: Registry) -> list[Mention]:
     """Benchmarks named in ``text`` (longest name first, case-insensitive)."""
+    key = (id(registry), text)
+    hit = _FOUND.get(key)
+    if hit is None:
+        hit = tuple(_scan_benchmarks(text, registry))
+        if len(_FOUND) >= _FOUND_MAX:
+            _FOUND.clear()
+        _FOUND[key] = hit
+    return list(hit)
+
+
+def _scan_benchmarks(text: str, registry: Registry) -> list[Mention]:
     pattern = _MATCHERS.get(id(registry))
     if pattern is None:
         alts = "|".join(_name_pattern(n) for n in registry.names())
         pattern = re.compile(rf"(?<![\w\-])(?:{alts})(?![\w+]|-\w)", re.I)
         _MATCHERS.clear()
+        _FOUND.clear()
         _MATCHERS[id(registry)] = pattern
     out = []
     for m in pattern.finditer(text):

@@ -1,0 +1,68 @@
+"""Claim extraction does work linear in the length of a paragraph.
+
+Counted, not timed: the characters handed to the benchmark scanner and to the sentence-level
+extractors grow in proportion to the paragraph, so a long one-paragraph file cannot make a
+pre-commit hook run for minutes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from benchaudit.config import Config
+from benchaudit.engine import Context
+from benchaudit.inputs import claims as C
+from benchaudit.inputs import comparisons as K
+from benchaudit.inputs import sentences as S
+
+UNIT = "Our model reaches 87.3% on HumanEval and 92.5% on GSM8K, a gain of 5.1 points, "
+PVALUES = "p < 0.05, "
+
+
+def _work(monkeypatch: pytest.MonkeyPatch, paragraph: str) -> tuple[int, int]:
+    scanned = [0]
+    before = [0]
+    scan = S._scan_benchmarks
+    context = K._before
+
+    def counting_scan(text, registry):
+        scanned[0] += len(text)
+        return scan(text, registry)
+
+    def counting_before(sentence):
+        out = context(sentence)
+        before[0] += len(out)
+        return out
+
+    monkeypatch.setattr(S, "_scan_benchmarks", counting_scan)
+    monkeypatch.setattr(K, "_before", counting_before)
+    S._FOUND.clear()
+    C.extract([paragraph], "card.md", Context(Config()))
+    return scanned[0], before[0]
+
+
+@pytest.mark.parametrize("unit", [UNIT, PVALUES])
+def test_work_per_character_is_bounded(monkeypatch, unit):
+    for reps in (300, 1200):
+        paragraph = unit * reps
+        scanned, before = _work(monkeypatch, paragraph)
+        # A bounded number of passes per character whatever the length: quadratic work
+        # would grow with ``reps``.
+        assert scanned <= 8 * len(paragraph), (reps, scanned)
+        assert before <= 8 * len(paragraph), (reps, before)
+
+
+def test_context_before_a_sentence_is_its_nearest_neighbours():
+    sentence = "Our model reaches 73.8% on it."
+    block = S.Block(kind="paragraph")
+    block.sentences = [
+        S.Sentence(f"Sentence {i} of the paragraph here.", "card.md", [(0, 1, 1)])
+        for i in range(50)
+    ]
+    last = S.Sentence(sentence, "card.md", [(0, 1, 1)])
+    block.sentences.append(last)
+    last.block = block
+    got = K._before(last)
+    assert got.endswith("Sentence 49 of the paragraph here.")
+    assert "Sentence 40 " not in got
+    assert len(got) <= K._BEFORE_CHARS
