@@ -224,7 +224,7 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
         if comp.kind != "superior" or not comp.subjects or not comp.objects:
             continue
         named = {m.benchmark.name for m in find_benchmarks(comp.block.text, ctx.benchmarks)}
-        chosen = _table_about(comp, tables, doc)
+        chosen = _table_about(comp, tables, doc) or _anchored(comp, tables, named, resolve)
         if not chosen and doc.format != "pdf" and named:
             # A sentence far from its table ("X outperforms Y on AIME24 and AIME25" in a news
             # list): the one table that holds both models and a benchmark it names.
@@ -307,6 +307,10 @@ def _table_about(comp: ModelComparison, tables: list[ScoreTable], doc: Document)
     from benchaudit.documents.model import Table
 
     ref = _TABLE_REF.search(comp.sentence)
+    if ref is None:
+        # "As shown in Table 4, ... . X surpasses Y": the table the paragraph last pointed at.
+        refs = list(_TABLE_REF.finditer(comp.block.text[: comp.offset]))
+        ref = refs[-1] if refs else None
     if ref:
         label = re.compile(rf"^\s*(?:Table|Tab\.)\s*{ref.group(1)}\b", re.I)
         return [st for st in tables if st.table.caption is not None and label.match(st.table.caption.text)]
@@ -326,6 +330,32 @@ def _table_about(comp: ModelComparison, tables: list[ScoreTable], doc: Document)
             break
     chosen = [st for st in tables if any(st.table is t for t in following) or st.table.lead_in is comp.block]
     return chosen
+
+
+_VALUE_IN_PROSE = re.compile(r"(?<![\w.])(\d{1,3}\.\d{1,2})\s*%?")
+
+
+def _anchored(
+    comp: ModelComparison, tables: list[ScoreTable], named: set[str], resolve
+) -> list[ScoreTable]:
+    """The one table where the subject's cell on a named benchmark is the value the sentence
+    states ("X achieves 79.8% on AIME 2024, surpassing Y"): the sentence quotes that table."""
+    stated = {m.group(1) for m in _VALUE_IN_PROSE.finditer(comp.sentence)}
+    if not stated or not named or not comp.subjects:
+        return []
+    found = []
+    for st in tables:
+        models = sorted({c.model for line in st.lines for c in line.cells})
+        a = resolve(comp.subjects[-1].text, models)
+        if a is None or not any(resolve(o.text, models) not in (None, a) for o in comp.objects):
+            continue
+        for line in st.lines:
+            if line.benchmark is None or line.benchmark.name not in named:
+                continue
+            if any(c.model == a and c.text.strip().rstrip("%") in stated for c in line.cells):
+                found.append(st)
+                break
+    return found if len(found) == 1 else []
 
 
 def _holds_claim(st: ScoreTable, comp: ModelComparison, named: set[str], resolve) -> bool:

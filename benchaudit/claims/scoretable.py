@@ -122,7 +122,9 @@ def parse_value(text: str) -> float | None:
     return v
 
 
-def _n_of(label: str, bench: Benchmark | None, cells: list[Cell]) -> int | None:
+def _n_of(
+    label: str, bench: Benchmark | None, cells: list[Cell], registry: Registry
+) -> int | None:
     m = _N_IN_LABEL.search(label)
     if m:
         return int((m.group(1) or m.group(2)).replace(",", ""))
@@ -130,7 +132,9 @@ def _n_of(label: str, bench: Benchmark | None, cells: list[Cell]) -> int | None:
     if len(fractions) == 1:
         return int(fractions.pop())
     if bench is not None and getattr(bench, "metric", "binary") == "binary":
-        return bench.n
+        from benchaudit.inputs.sentences import names_a_part
+
+        return None if names_a_part(label, registry) else bench.n
     return None
 
 
@@ -157,7 +161,9 @@ def _mention(text: str, registry: Registry) -> Benchmark | None:
     return m.benchmark
 
 
-def _line(label: str, bench: Benchmark | None, pairs: list[tuple[str, Cell, str]]) -> ScoreLine | None:
+def _line(
+    label: str, bench: Benchmark | None, pairs: list[tuple[str, Cell, str]], registry: Registry
+) -> ScoreLine | None:
     if _NOT_SCORE.search(label) or _AGGREGATE.match(label):
         return None
     cells: list[ScoreCell] = []
@@ -176,7 +182,7 @@ def _line(label: str, bench: Benchmark | None, pairs: list[tuple[str, Cell, str]
     proportion = all(c.value <= 1 and "." in c.text for c in cells)
     if not proportion and any(c.value > 100 or c.value < 0 for c in cells):
         return None  # ratings, counts, sizes: not a score on a 0–100 scale
-    n = _n_of(label, bench, [c for _, c, _ in pairs])
+    n = _n_of(label, bench, [c for _, c, _ in pairs], registry)
     return ScoreLine(label, bench, n, not _LOWER_BETTER.search(label), proportion, cells)
 
 
@@ -189,7 +195,7 @@ def _by_columns(table: Table, registry: Registry) -> list[ScoreLine]:
             for i, row in enumerate(table.rows)
             if len(row) > j and row
         ]
-        line = _line(header[j], _mentions(header[j], registry), pairs)
+        line = _line(header[j], _mentions(header[j], registry), pairs, registry)
         if line is not None:
             lines.append(line)
     return lines
@@ -203,7 +209,7 @@ def _by_rows(table: Table, registry: Registry, key: int) -> list[ScoreLine]:
             continue
         label = " ".join(c.text for c in row[: key + 1] if c.text)
         pairs = [(header[j], row[j], "") for j in range(key + 1, min(len(row), len(header)))]
-        line = _line(label, _mentions(row[key].text, registry), pairs)
+        line = _line(label, _mentions(row[key].text, registry), pairs, registry)
         if line is not None:
             lines.append(line)
     return lines

@@ -1301,8 +1301,20 @@ def extract_sentence(sentence: Any, ctx: Context | None = None) -> list[Claim]:
         if claim is not None:
             # Which paragraph the claim came from: context is only shared within one.
             claim.fields["paragraph"] = id(block) if block is not None else None
+            if _in_figure_caption(block):
+                claim.fields["figure_caption"] = True
             out.append(claim)
     return out
+
+
+_FIGURE_START = re.compile(r"^\s*(?:Figure|Fig\.)\s*\d+\s*[:.|]", re.I)
+
+
+def _in_figure_caption(block: Any) -> bool:
+    """A sentence of a figure's caption ("Figure 6: ... . X consistently outperforms Y"):
+    about the figure, never about a table printed near it."""
+    sentences = getattr(block, "sentences", None) or []
+    return bool(sentences) and bool(_FIGURE_START.match(getattr(sentences[0], "text", "")))
 
 
 _GATE_COMPARISON = (
@@ -1433,7 +1445,7 @@ PDF_TABLE_LINES = 25
 
 
 def _same_page_and_close(table: Any, c: Claim) -> bool:
-    if re.search(r"\b(?:Figure|Fig\.)\s*\d", c.text):
+    if re.search(r"\b(?:Figure|Fig\.)\s*\d", c.text) or c.fields.get("figure_caption"):
         return False
     if table.page is None or c.location.page is None or table.page != c.location.page:
         return False

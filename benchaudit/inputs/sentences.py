@@ -483,6 +483,23 @@ def _scan_benchmarks(text: str, registry: Registry) -> list[Mention]:
     return out
 
 
+#: Words that name a part of a benchmark in a table label ("LongBench v2 / Hard", "MMLU STEM"):
+#: the part has fewer items than the whole, and how many is not known here.
+_PART = re.compile(
+    r"\b(?:easy|medium|hard|short|long|stem|humanities|social(?:\s+sciences?)?|subset|"
+    r"level\s*\d|lv\.?\s*\d|category|domain)\b",
+    re.I,
+)
+
+
+def names_a_part(label: str, registry: Registry) -> bool:
+    """Whether ``label`` names a part of the benchmark it mentions, not the whole benchmark."""
+    rest = label
+    for m in sorted(find_benchmarks(label, registry), key=lambda m: -m.start):
+        rest = rest[: m.start] + " " + rest[m.end :]
+    return bool(_PART.search(rest))
+
+
 # ---------------------------------------------------------------- from the document model
 
 

@@ -252,6 +252,7 @@ def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim
                     mention,
                     table_protocols,
                     proportion_cols.get(j, False) and not transposed,
+                    ctx.benchmarks,
                 )
                 if claim is not None:
                     out.append(claim)
@@ -273,7 +274,7 @@ def _proportion_columns(table: Table) -> dict[int, bool]:
 
 
 def _cell_claim(
-    table, i, where, path, label, model, m, mention, table_protocols, proportion
+    table, i, where, path, label, model, m, mention, table_protocols, proportion, registry
 ) -> Claim | None:
     from benchaudit.inputs.protocols import protocols_in
 
@@ -306,11 +307,15 @@ def _cell_claim(
         model=model or None,
     )
     if mention:
+        from benchaudit.inputs.sentences import names_a_part
+
         b = mention[0].benchmark
-        claim.n = b.n
         if getattr(b, "metric", "binary") != "binary":
             claim.fields["grid"] = False  # a rating, a judge's score, a continuous metric
-        claim.n_source = "configuration" if b.source == "configuration" else "registry"
+        if b.source == "configuration":
+            claim.n, claim.n_source = b.n, "configuration"
+        elif not names_a_part(label, registry):
+            claim.n, claim.n_source = b.n, "registry"
     if header_n is not None and claim.n_source != "configuration":
         claim.n, claim.n_source = header_n, "text"
     own = protocols_in(label) or protocols_in(model)

@@ -1,0 +1,97 @@
+"""Which numbers of a document's tables a claim is checked against, and with which n.
+
+Cases distilled from the real-document corpus: a part of a benchmark ("LongBench v2 / Hard") is
+not the whole benchmark; a sentence quoting a table's cell is about that table; a figure's caption
+is about the figure.
+"""
+
+from __future__ import annotations
+
+from benchaudit.claims.model_claims import model_names
+from benchaudit.config import Config
+from benchaudit.engine import Context, audit
+from benchaudit.inputs.sentences import names_a_part
+
+PARTS = """# Results
+
+We evaluate with greedy decoding.
+
+<table>
+<tr><th rowspan="2">Model</th><th colspan="3">LongBench v2</th></tr>
+<tr><th>Overall</th><th>Easy</th><th>Hard</th></tr>
+<tr><td>A</td><td>48.7</td><td>55.21</td><td>44.37</td></tr>
+<tr><td>B</td><td>48.1</td><td>53.13</td><td>44.05</td></tr>
+</table>
+"""
+
+
+def _serious(path) -> list:
+    report = audit([str(path)])
+    return [f for f in report.findings if f.severity.label in ("error", "warning")]
+
+
+def test_a_part_of_a_benchmark_has_no_registry_n(tmp_path):
+    card = tmp_path / "card.md"
+    card.write_text(PARTS, encoding="utf-8")
+    assert not [f for f in _serious(card) if f.name == "unreachable-score"]
+
+
+def test_names_a_part():
+    reg = Context(Config()).benchmarks
+    assert names_a_part("LongBench v2 / Hard", reg)
+    assert names_a_part("MMLU STEM", reg)
+    assert not names_a_part("LongBench v2 (Acc.)", reg)
+    assert not names_a_part("BIG-Bench Hard", reg)  # the word belongs to the benchmark's name
+    assert not names_a_part("AIME 2024 / pass@1", reg)
+
+
+def test_model_names_with_a_lowercase_version_letter():
+    names = [m.text for m in model_names("DeepSeek-R1 slightly surpasses OpenAI-o1-1217 and OpenAI o1-mini.")]
+    assert "OpenAI-o1-1217" in names
+    assert any(n.startswith("OpenAI o1") for n in names)
+
+
+ANCHORED = """# Evaluation
+
+Nova-7B achieves 79.8% on AIME 2024, slightly surpassing Rival-9B.
+
+Some unrelated text follows here, and then the results appear much later.
+
+## Appendix
+
+| Model | AIME 2024 | MATH-500 |
+|---|---|---|
+| Nova-7B | 79.8 | 97.3 |
+| Rival-9B | 79.2 | 96.4 |
+"""
+
+
+def test_a_sentence_quoting_a_cell_is_checked_against_that_table(tmp_path):
+    card = tmp_path / "card.md"
+    card.write_text(ANCHORED, encoding="utf-8")
+    found = [f for f in _serious(card) if f.name == "within-noise" and "surpassing" in (f.claim or "")]
+    assert found, [f.message for f in _serious(card)]
+    assert "79.8" in found[0].message and "79.2" in found[0].message
+
+
+def _anchored_tables(path):
+    from benchaudit.claims.access import document_of, score_tables
+    from benchaudit.claims.model_claims import comparisons, resolve
+    from benchaudit.inputs import load
+    from benchaudit.inputs.sentences import find_benchmarks
+    from benchaudit.rules.within_noise import _anchored
+
+    ctx = Context(Config())
+    source = load(path, str(path), ctx)[0]
+    tables = score_tables(source, ctx)
+    comp = next(c for c in comparisons(document_of(source)) if c.kind == "superior")
+    named = {m.benchmark.name for m in find_benchmarks(comp.block.text, ctx.benchmarks)}
+    return _anchored(comp, tables, named, resolve)
+
+
+def test_only_a_quoted_value_anchors_a_sentence_to_a_table(tmp_path):
+    card = tmp_path / "card.md"
+    card.write_text(ANCHORED, encoding="utf-8")
+    assert len(_anchored_tables(card)) == 1
+    card.write_text(ANCHORED.replace("achieves 79.8%", "achieves 81.0%"), encoding="utf-8")
+    assert _anchored_tables(card) == []
