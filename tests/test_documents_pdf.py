@@ -417,3 +417,17 @@ def test_real_papers_words_not_glued(paper: Path) -> None:
     assert glued_rate(prose) < 0.01
     check_lines(doc)
     assert all(t.rows and t.page for t in doc.tables())
+
+
+JANUS = REALDOCS / "janus-pro-paper.pdf"
+
+
+@pytest.mark.skipif(not JANUS.is_file(), reason="no janus-pro-paper.pdf in the corpus")
+def test_header_labels_set_close_together_get_a_column_each() -> None:
+    # Janus-Pro, Table 3: "POPE↑ MME-P↑ MMB↑ SEED↑ GQA↑ MMMU↑ MM-Vet↑" sits with word gaps
+    # smaller than the cell padding; each label still names its own column.
+    doc = read_pdf(JANUS, JANUS.name)
+    table = next(t for t in doc.tables() if t.caption and t.caption.text.startswith("Table 3"))
+    header = table.header()
+    assert header[-7:] == ["POPE↑", "MME-P↑", "MMB↑", "SEED↑", "GQA↑", "MMMU↑", "MM-Vet↑"]
+    assert "# LLM Params" in header

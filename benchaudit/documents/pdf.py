@@ -797,6 +797,33 @@ def _atoms(words: list[_Word]) -> list[_Atom]:
     return out
 
 
+def _per_column(atom: _Atom, cols: list[list[float]], bounds: list[tuple[float, float]]) -> list[_Atom]:
+    """A header atom whose words sit each over one body column, three columns or more
+    ("POPE↑ MME-P↑ MMB↑ SEED↑" set close together): one atom per column. Used on the header
+    row right above the body only, where labels name columns; a word that reaches into another
+    column keeps the atom whole."""
+    if len(atom.words) < 3:
+        return [atom]
+    homes: list[int] = []
+    for w in atom.words:
+        mid = (w.x0 + w.x1) / 2
+        home = next((k for k, (b0, b1) in enumerate(bounds) if b0 <= mid < b1), None)
+        if home is None or any(k != home and w.x0 < c1 and c0 < w.x1 for k, (c0, c1) in enumerate(cols)):
+            return [atom]
+        homes.append(home)
+    if len(set(homes)) < 3 or homes != sorted(homes):
+        return [atom]
+    parts: list[_Atom] = []
+    last = -1
+    for w, k in zip(atom.words, homes):
+        if parts and k == last:
+            parts[-1].words.append(w)
+        else:
+            parts.append(_Atom([w]))
+        last = k
+    return parts
+
+
 def _columns(rows: list[list[_Atom]]) -> list[list[float]]:
     """Column extents: x ranges covered by the cells of at least two body rows
     (one, for a short table), so a cell spanning two columns does not fuse them."""
@@ -834,8 +861,10 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
     bounds = [(-1e9 if k == 0 else (cols[k - 1][1] + c[0]) / 2, 1e9 if k == len(cols) - 1 else (c[1] + cols[k + 1][0]) / 2) for k, c in enumerate(cols)]
     partial = [r for r in region.rules if r[1] - r[0] < region.x1 - region.x0 - 6]
 
-    def place(atoms: list[_Atom], ln: _Line, head: bool) -> list[Cell]:
+    def place(atoms: list[_Atom], ln: _Line, head: bool, labels: bool = False) -> list[Cell]:
         slots: dict[int, tuple[list[_Atom], int]] = {}
+        if labels:
+            atoms = [part for a in atoms for part in _per_column(a, cols, bounds)]
         for a in atoms:
             over = [k for k, (c0, c1) in enumerate(bounds) if min(a.x1, c1) - max(a.x0, c0) > 0.3 * min(a.x1 - a.x0, c1 - c0)]
             mid = (a.x0 + a.x1) / 2
@@ -885,7 +914,7 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
     group = ""
     for i, (ln, ar) in enumerate(zip(rows, atom_rows)):
         if i < n_head:
-            out.append(_Row("header", ln, place(ar, ln, True)))
+            out.append(_Row("header", ln, place(ar, ln, True, labels=i == n_head - 1)))
         elif len(ar) == 1 and len(cols) >= 3 and not _is_numeric(ar[0].text):
             group = ar[0].text
             out.append(_Row("group", ln, [Cell(group, bold=all(w.bold for w in ar[0].words), colspan=len(cols))], group, ar[0].x1))
