@@ -596,7 +596,7 @@ def _two_intervals(rule: Rule, c: Claim, ivs: list[dict]) -> Iterable[Finding]:
 def _table_rows(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]:
     from benchaudit.rules._tables import pairwise_rows
 
-    rows = list(pairwise_rows(c.fields["tables"], ctx))
+    rows = list(pairwise_rows(c.fields["tables"], ctx, c.text))
     noisy = [r for r in rows if r["lo"] <= 0 <= r["hi"] and r["diff"] > 0]
     behind = [r for r in rows if r["diff"] <= 0]
     if not rows or not (noisy or behind):

@@ -83,9 +83,14 @@ def score_matrix(
     return models, raw_models, benches, values
 
 
-def pairwise_rows(tables: list[Any], ctx: Context) -> Iterator[dict[str, Any]]:
-    """Per benchmark: the claimed (or newer) model against its comparator."""
+def pairwise_rows(tables: list[Any], ctx: Context, claim: str = "") -> Iterator[dict[str, Any]]:
+    """Per benchmark: the claimed (or newer) model against its comparator.
+
+    The claimed model is the row the sentence names first, else a row marked as the
+    authors' own, else the newer of two rows or the best on average."""
     from benchaudit.rules._document import unpaired
+
+    from benchaudit.claims.model_claims import model_names, resolve
 
     for table in tables:
         try:
@@ -94,7 +99,11 @@ def pairwise_rows(tables: list[Any], ctx: Context) -> Iterator[dict[str, Any]]:
             continue
         if len(models) < 2:
             continue
-        ours = next((i for i, r in enumerate(raw) if _OURS.search(r)), None)
+        named = [resolve(m.text, list(models)) for m in model_names(claim)]
+        first = next((m for m in named if m is not None), None)
+        ours = models.index(first) if first is not None else None
+        if ours is None:
+            ours = next((i for i, r in enumerate(raw) if _OURS.search(r)), None)
         if ours is None:
             ours = len(models) - 1 if len(models) == 2 else _best_average(values)
         for j, (bench, n) in enumerate(benches):

@@ -68,7 +68,7 @@ class ClaimWithoutEvidence(Rule):
         raw = source.lines or []
         for comp in found:
             names = [n for n in (*comp.subjects, *comp.objects) if not ctx.benchmarks.get(n.text)]
-            if not comp.objects:
+            if not comp.objects or comp.kind == "best":
                 continue
             haystack = _evidence(doc, comp.sentence)
             missing = [

@@ -97,7 +97,7 @@ def _finding(rule: Rule, c: Claim, eq: str, ctx: Context) -> Iterable[Finding]:
     elif f.get("tables"):
         from benchaudit.rules._tables import pairwise_rows
 
-        rows = [r for r in pairwise_rows(f["tables"], ctx) if r["diff"] < 0]
+        rows = [r for r in pairwise_rows(f["tables"], ctx, c.text) if r["diff"] < 0]
     if not rows:
         if f.get("significant") != "no" and not f.get("values_pct"):
             conf = Confidence.LOW  # "no degradation" with nothing to check it against

@@ -106,6 +106,7 @@ def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
     yield from check_within_noise(rule, source, ctx)
     yield from _bold_leads(rule, source, ctx)
     yield from _prose_against_tables(rule, source, ctx)
+    yield from _best_against_tables(rule, source, ctx)
 
 
 def _bold_leads(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
@@ -239,10 +240,16 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
             losses: list[str] = []
             noisy: list[str] = []
             checked = 0
-            for line in st.lines:
-                if named and not comp.general:
-                    if line.benchmark is None or line.benchmark.name not in named:
-                        continue
+            # The lines the sentence names (a registry benchmark or a line's label); all lines
+            # for a claim about every benchmark or one that names none.
+            if _quotes_elsewhere(comp, st, {a}):
+                continue  # the sentence's own score of the model is not in this table
+            spoken = _quoted_lines(comp, st, {a}, named) or (
+                [] if comp.general else _lines_claimed(comp, st, named, {a})
+            )
+            if not spoken and named and not comp.general:
+                continue  # it names benchmarks this table does not hold
+            for line in spoken or st.lines:
                 by = {c.model: c for c in line.cells}
                 if a not in by:
                     continue
@@ -293,6 +300,129 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
             break
 
 
+def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
+    """ "X achieves the best results (on B)" checked against X's cells in the table it is about:
+    another model ahead, or level with it, contradicts "best"; a lead inside the noise of n
+    items does not establish it."""
+    from benchaudit.rules._document import unpaired
+
+    from benchaudit.claims.access import document_of, score_tables
+    from benchaudit.claims.model_claims import comparisons, limited, resolve_family, subject_of
+    from benchaudit.inputs.sentences import find_benchmarks
+
+    doc = document_of(source)
+    tables = score_tables(source, ctx) if doc is not None else []
+    for comp in comparisons(doc) if tables else []:
+        subject = subject_of(comp)
+        if comp.kind != "best" or subject is None or limited(comp):
+            continue
+        named = {m.benchmark.name for m in find_benchmarks(comp.sentence, ctx.benchmarks)}
+        chosen = _table_about(comp, tables, doc) or _anchored(comp, tables, named, None)
+        for st in chosen[:1]:
+            models = sorted({c.model for line in st.lines for c in line.cells})
+            family = set(resolve_family(subject, models))
+            lines = _lines_claimed(comp, st, named, family)
+            if not family or not lines:
+                continue
+            behind: list[str] = []
+            level: list[str] = []
+            noisy: list[str] = []
+            for line in lines:
+                sign = 1 if line.higher_is_better else -1
+                mine = [c for c in line.cells if c.model in family]
+                others = [c for c in line.cells if c.model not in family and c.model not in st.outside]
+                if not mine or not others:
+                    continue
+                top = max(mine, key=lambda c: sign * c.value)
+                rival = max(others, key=lambda c: sign * c.value)
+                if sign * rival.value > sign * top.value:
+                    behind.append(f"{line.label}: {rival.model} {rival.text} vs {top.text}")
+                elif rival.value == top.value:
+                    level.append(f"{line.label}: {rival.model} {rival.text} = {top.text}")
+                elif line.n and not line.proportion:
+                    u = unpaired(top.value, rival.value, line.n, 1 - ctx.alpha)
+                    if u["lo"] <= 0 <= u["hi"]:
+                        noisy.append(f"{line.label}: {top.text} vs {rival.model} {rival.text} (n = {line.n:,})")
+            if not (behind or level) and (not noisy or len(noisy) < len(lines)):
+                continue  # best where claimed, and at least one lead beyond the noise
+            parts = []
+            if behind:
+                parts.append(f"another model is ahead on {len(behind)}: {'; '.join(behind[:5])}")
+            if level:
+                parts.append(f"level on {len(level)}: {'; '.join(level[:5])}")
+            if noisy:
+                parts.append(f"leads inside the unpaired 95% interval: {'; '.join(noisy[:5])}")
+            where = f"table at line {st.table.line}" if doc.format != "pdf" else "table on page " + str(st.table.page)
+            yield rule.finding(
+                Location(source.path, comp.line, None, comp.block.page),
+                f"the {where} does not show '{comp.verb}': " + "; ".join(parts),
+                claim=comp.sentence,
+                suggestion="Say where it leads and where it does not, benchmark by benchmark, and call "
+                "a lead inside the noise a tie",
+                evidence={"models": sorted(family), "behind": behind, "level": level, "noisy": noisy},
+                confidence=Confidence.MEDIUM,
+            )
+
+
+def _lines_claimed(
+    comp: ModelComparison, st: ScoreTable, named: set[str], family: set[str] | None = None
+) -> list[ScoreLine]:
+    """The lines of a table a claim is about: those it names (a registry benchmark, or the
+    line's own label when that is a name, not a word like "Other"), those where the subject's
+    cell is a value the sentence quotes, else every line when it speaks of results overall."""
+    from benchaudit.claims.model_claims import fold
+
+    text = fold(comp.sentence)
+
+    def names_line(line: ScoreLine) -> bool:
+        if line.benchmark is not None and line.benchmark.name in named:
+            return True
+        label = line.label.split(" / ")[-1].strip()
+        return bool(_LABEL_NAME.search(label)) and len(fold(label)) >= 3 and fold(label) in text
+
+    quoted = _quoted_lines(comp, st, family or set(), named)
+    if quoted:
+        return quoted  # the cells the sentence quotes are the lines it speaks of
+    picked = [line for line in st.lines if names_line(line)]
+    if picked:
+        return picked
+    return list(st.lines) if comp.general or _OVERALL.search(comp.sentence) else []
+
+
+_SCORE_IN_PROSE = re.compile(
+    r"(?<!\bby\s)(?<![\w.])(\d{1,3}\.\d{1,2})\s*%?(?!\s*(?:points?|pp|pts|percentage|[×x]|times|B\b))"
+)
+
+
+def _quoted_lines(
+    comp: ModelComparison, st: ScoreTable, family: set[str], named: set[str]
+) -> list[ScoreLine]:
+    """Lines where a cell of the subject is a value the sentence quotes; of those, the ones on
+    a benchmark it names when there are any (75.2 on BBH, not the 75.2 on GSM8K)."""
+    stated = {m.group(1) for m in _VALUE_IN_PROSE.finditer(comp.sentence)}
+    found = [
+        line
+        for line in st.lines
+        if any(c.model in family and c.text.strip().rstrip("%") in stated for c in line.cells)
+    ]
+    on_named = [line for line in found if line.benchmark is not None and line.benchmark.name in named]
+    return on_named or found
+
+
+def _quotes_elsewhere(comp: ModelComparison, st: ScoreTable, family: set[str]) -> bool:
+    """The sentence quotes a score of its subject before the verb ("X achieves 36.2%,
+    surpassing Y") that none of the subject's cells in this table shows: the table is not the
+    one the sentence is about."""
+    quoted = {m.group(1) for m in _SCORE_IN_PROSE.finditer(comp.sentence[: comp.verb_at])}
+    if not quoted:
+        return False
+    mine = {c.text.strip().rstrip("%") for line in st.lines for c in line.cells if c.model in family}
+    return not (quoted & mine)
+
+
+#: A label that is a name ("MHPP", "HumanEval+", "GSM8K"), not an ordinary word.
+_LABEL_NAME = re.compile(r"[A-Z].*[A-Z0-9]|\d")
+_OVERALL = re.compile(r"\boverall\b|\bacross\b|\ball\s+(?:the\s+)?(?:benchmarks|tasks|metrics)\b", re.I)
 _TABLE_REF = re.compile(r"\b(?:Table|Tab\.)\s*(\d+)", re.I)
 _FIGURE_REF = re.compile(r"\b(?:Figure|Fig\.)\s*\d+", re.I)
 _HEDGED = re.compile(r"\b(?:nearly|almost|most|majority|many|several|generally|largely)\b", re.I)
@@ -339,20 +469,25 @@ def _anchored(
     comp: ModelComparison, tables: list[ScoreTable], named: set[str], resolve
 ) -> list[ScoreTable]:
     """The one table where the subject's cell on a named benchmark is the value the sentence
-    states ("X achieves 79.8% on AIME 2024, surpassing Y"): the sentence quotes that table."""
+    states ("X achieves 79.8% on AIME 2024, surpassing Y"): the sentence quotes that table.
+    A pairwise claim also needs a rival in that table."""
+    from benchaudit.claims.model_claims import resolve_family, subject_of
+
     stated = {m.group(1) for m in _VALUE_IN_PROSE.finditer(comp.sentence)}
-    if not stated or not named or not comp.subjects:
+    subject = subject_of(comp)
+    if not stated or subject is None:
         return []
     found = []
     for st in tables:
         models = sorted({c.model for line in st.lines for c in line.cells})
-        a = resolve(comp.subjects[-1].text, models)
-        if a is None or not any(resolve(o.text, models) not in (None, a) for o in comp.objects):
-            continue
-        for line in st.lines:
-            if line.benchmark is None or line.benchmark.name not in named:
+        family = set(resolve_family(subject, models))
+        if comp.kind != "best":
+            a = resolve(subject, models)
+            family = {a} if a is not None else set()
+            if not any(resolve(o.text, models) not in (None, a) for o in comp.objects):
                 continue
-            if any(c.model == a and c.text.strip().rstrip("%") in stated for c in line.cells):
+        for line in _lines_claimed(comp, st, named, family) if family else []:
+            if any(c.model in family and c.text.strip().rstrip("%") in stated for c in line.cells):
                 found.append(st)
                 break
     return found if len(found) == 1 else []

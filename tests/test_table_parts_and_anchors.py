@@ -96,3 +96,50 @@ def test_only_a_quoted_value_anchors_a_sentence_to_a_table(tmp_path):
     assert len(_anchored_tables(card)) == 1
     card.write_text(ANCHORED.replace("achieves 79.8%", "achieves 81.0%"), encoding="utf-8")
     assert _anchored_tables(card) == []
+
+
+BEST = """# Evaluation
+
+{sentence}
+
+| Model | AIME 2024 | MATH-500 |
+|---|---|---|
+| Nova-7B | 79.8 | 95.1 |
+| Rival-9B | 79.2 | 96.4 |
+"""
+
+
+def _best_findings(tmp_path, sentence: str) -> list:
+    card = tmp_path / "card.md"
+    card.write_text(BEST.format(sentence=sentence), encoding="utf-8")
+    return [f for f in _serious(card) if f.name == "within-noise"]
+
+
+def test_a_claim_to_be_best_is_checked_against_the_table(tmp_path):
+    for sentence in (
+        "Nova-7B achieves the overall best results.",
+        "Nova-7B achieves the best results across all benchmarks.",
+    ):
+        found = _best_findings(tmp_path, sentence)
+        assert found and "MATH-500" in found[0].message, sentence
+        assert "95.1 vs 96.4" in found[0].message or "96.4 vs 95.1" in found[0].message
+
+
+def test_limited_or_conceded_best_claims_are_left_alone(tmp_path):
+    for sentence in (
+        "Nova-7B achieves the best results among open-source models.",
+        "Excluding Rival-9B, Nova-7B achieves the highest scores.",
+        "While Rival-9B obtains the highest score on MATH-500, Nova-7B is close.",
+        "It achieves the best results, ahead of Rival-9B.",
+    ):
+        assert not _best_findings(tmp_path, sentence), sentence
+
+
+def test_two_rivals_quoted_after_the_verb_are_not_a_pair(tmp_path):
+    card = tmp_path / "card.md"
+    card.write_text(
+        "Our Nova-7B matches or exceeds much larger models such as Big-32B (18.4%) and "
+        "Huge-14B (19.4%) on SWE-bench Verified.\n",
+        encoding="utf-8",
+    )
+    assert not [f for f in _serious(card) if "18.4% vs 19.4%" in f.message]

@@ -26,6 +26,24 @@ _EQUIVALENT = re.compile(
     r"match(?:es|ing)?\s+the\s+performance\s+of)\b",
     re.I,
 )
+#: A claim to be the best: "achieves the (overall) best results", "the highest score",
+#: "sets SOTA results", "surpassing all other models".
+_BEST = re.compile(
+    r"\b(?:(?:achiev|obtain|attain|deliver|set|reach|yield|record)\w*\s+(?:the\s+|a\s+)?(?:new\s+)?"
+    r"(?:overall\s+)?(?:best|highest|top|state[- ]of[- ]the[- ]art|SOTA)\b|"
+    r"(?:surpass|outperform|exceed|beat)\w*\s+all\s+(?:the\s+)?(?:other\s+)?"
+    r"(?:models|methods|baselines|competitors|approaches|systems)\b|"
+    r"performs?\s+(?:the\s+)?best\b)",
+    re.I,
+)
+#: A best-claim limited to a class of models or hedged: not checkable against the whole table.
+_BEST_LIMITED = re.compile(
+    r"\b(?:among|open[- ]source|open[- ]weights?|closed[- ]source|proprietary|similar(?:ly)?[- ]sized|"
+    r"comparable\s+size|of\s+(?:its|their|the\s+same)\s+size|in[\s-]+(?:its\s+)?class|except|nearly|almost|"
+    r"exclud\w*|apart\s+from|other\s+than|average|avg|mean|"
+    r"most|many|several|second|third|some|tied?|(?<![\w.-])\d+(?:\.\d+)?\s*[BM]\b|parameters?)\b",
+    re.I,
+)
 #: Sections whose text cites or thanks rather than claims.
 _NOT_CLAIMS = re.compile(r"^\W*(?:\d+(?:\.\d+)*\s*)?(?:references|bibliography|acknowledg\w*|citation)\b", re.I)
 
@@ -123,21 +141,74 @@ def comparisons(doc: Document) -> list[ModelComparison]:
         for sentence in _SPLIT.split(text):
             offset = text.find(sentence, pos)
             pos = offset + len(sentence)
-            for kind, pattern in (("superior", _SUPERIOR), ("equivalent", _EQUIVALENT)):
-                m = pattern.search(sentence)
-                if not m:
-                    continue
-                names = model_names(sentence)
-                subjects = tuple(n for n in names if n.end <= m.start())
-                objects = tuple(n for n in names if n.start >= m.end())
-                out.append(
-                    ModelComparison(
-                        block, sentence, offset, kind, m.group(0), m.start(), subjects, objects,
-                        bool(_ACROSS.search(sentence[m.end():])),
-                    )
-                )
-                break
+            found = _comparison(block, sentence, offset)
+            if found is not None:
+                out.append(found)
     return out
+
+
+def _comparison(block: Block, sentence: str, offset: int) -> ModelComparison | None:
+    """The comparison a sentence makes, if any: superior, equivalent, or a claim to be best."""
+    names = model_names(sentence)
+    for kind, pattern in (("superior", _SUPERIOR), ("equivalent", _EQUIVALENT), ("best", _BEST)):
+        m = pattern.search(sentence)
+        if not m:
+            continue
+        subjects = tuple(n for n in names if n.end <= m.start())
+        objects = tuple(n for n in names if n.start >= m.end())
+        if kind == "superior" and not objects:
+            best = _BEST.search(sentence)
+            if best is not None:
+                # "surpassing all other models": a claim to be the best, not a pairwise one.
+                kind, m = "best", best
+                subjects = tuple(n for n in names if n.end <= m.start())
+        return ModelComparison(
+            block, sentence, offset, kind, m.group(0), m.start(), subjects, objects,
+            bool(_ACROSS.search(sentence[m.end():])),
+        )
+    return None
+
+
+_NAME_LIKE = re.compile(r"(?<![\w-])[A-Z][\w.+]*(?:-[\w.+]+)+|(?<![\w-])[A-Z][a-z]+[A-Z][\w.+]*")
+
+
+def subject_of(comp: ModelComparison) -> str | None:
+    """The model a comparison is about: the last name before its verb, or a hyphenated or
+    camel-case name there ("Janus-Pro achieves", "Kimi-Audio sets") that has no digit."""
+    before = comp.sentence[: comp.verb_at]
+    if _CONCESSIVE.search(before):
+        return None  # "while X obtains the highest ..., ours ...": a concession, not the claim
+    if comp.subjects:
+        return comp.subjects[-1].text
+    # A name with no digit counts only as the sentence's grammatical subject: at its start
+    # (after an opening phrase such as "Notably,"), never after a pronoun subject.
+    m = _NAME_LIKE.search(before)
+    if m is None or re.search(r"\b(?:it|this|they|we|our|its)\b", before[: m.start()], re.I):
+        return None
+    lead = before[: m.start()]
+    if len(lead.split()) > 4 and "," not in lead:
+        return None
+    return m.group(0)
+
+
+_CONCESSIVE = re.compile(r"\b(?:while|whereas|although|though|despite|but)\b", re.I)
+
+
+def limited(comp: ModelComparison) -> bool:
+    """A best-claim hedged or limited to a class of models ("among open-source models")."""
+    return bool(_BEST_LIMITED.search(comp.sentence))
+
+
+def resolve_family(name: str, models: list[str]) -> list[str]:
+    """The table models a prose name covers: the one it resolves to, else every model whose
+    folded name contains it ("Janus-Pro" covers Janus-Pro-1B and Janus-Pro-7B)."""
+    one = resolve(name, models)
+    if one is not None:
+        return [one]
+    want = core(name)
+    if len(want) < 4:
+        return []
+    return [m for m in models if want in fold(m)]
 
 
 def resolve(name: str, models: list[str]) -> str | None:

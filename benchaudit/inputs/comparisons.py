@@ -738,18 +738,24 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
         return m.group(1), m.group(2), "paren"
     m = _VS.search(text)
     if m and (m.group("xu") or m.group("yu") or re.search(r"\bvs\.?\b|versus", m.group(0))):
-        return m.group("x"), m.group("y"), "vs"
-    vals = re.findall(r"\b(\d{1,3}(?:\.\d+)?)\s*%", text)
+        verb = _BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text)
+        rivals = verb is not None and m.start() > verb.start() and not re.search(
+            r"\bvs\.?\b|versus|compared|against|relative|over\b", m.group(0)
+        )
+        if not rivals:  # "exceeds X (18.4%) and Y (19.4%)": two rivals, not a pair
+            return m.group("x"), m.group("y"), "vs"
+    found = list(re.finditer(r"\b(\d{1,3}(?:\.\d+)?)\s*%", text))
     compared = re.search(r"\b(compared (?:to|with)|relative to|versus|vs\b|against)", text, re.I)
-    if len(vals) == 2 and (
-        _BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text) or compared
-    ):
-        return vals[0], vals[1], "two-values"
+    verb = _BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text) or compared
+    if len(found) == 2 and verb and found[0].start() < verb.start():
+        return found[0].group(1), found[1].group(1), "two-values"
     m = re.search(
         r"\((\d{1,3}\.\d+)\)[^()]{1,80}?\((\d{1,3}\.\d+)\)", text
     )  # "A (73.0) ... B (70.0)"
-    if m and (_BETTER.search(text) or _EQUIV.search(text)):
+    verb = _BETTER.search(text) or _EQUIV.search(text)
+    if m and verb and m.start() < verb.start():
         return m.group(1), m.group(2), "two-values"
+    # Two values after the verb ("exceeds X (18.4%) and Y (19.4%)") are both the rivals'.
     return None, None, ""
 
 

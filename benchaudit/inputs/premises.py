@@ -5,7 +5,8 @@ count ``n``, the sampling protocol for the score's scope, the metric being a
 per-item 0/1 score, and the number being a score of the document's own model.
 A finding is an error only when every premise is certain; any inferred
 premise caps it at a warning; an unknown protocol on a number that is not the
-document's own (a baseline copied from another report) caps it at info.
+document's own (a baseline copied from another report), or an item count that
+is a guess between a subset and the whole benchmark, caps it at info.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class Premises:
         """The highest severity these premises allow."""
         if self.protocol is Certainty.UNKNOWN and self.own is not Certainty.CERTAIN:
             return Severity.INFO
+        if self.n is Certainty.UNKNOWN:
+            return Severity.INFO  # which set the number is on is a guess
         if all(p is Certainty.CERTAIN for p in (self.n, self.protocol, self.metric, self.own)):
             return Severity.ERROR
         return Severity.WARNING
@@ -62,7 +65,13 @@ def premises_of(claim: Claim, registry: Registry | None = None) -> Premises:
         n = Certainty.CERTAIN
         bench = registry.get(claim.benchmark) if registry and claim.benchmark else None
         splits = getattr(bench, "splits", None) or {}
-        if len(splits) > 1:
+        if getattr(bench, "headline_is_subset", False):
+            n = Certainty.UNKNOWN
+            reasons.append(
+                f"{claim.benchmark} is reported both on its {bench.n:,}-item subset and on the "
+                "whole benchmark, and the text does not say which"
+            )
+        elif len(splits) > 1:
             n = Certainty.INFERRED
             reasons.append(f"{claim.benchmark} has several splits and the text does not say which")
     else:
