@@ -63,6 +63,11 @@ def line(text: object) -> str:
     return no_commands(one_line(visible(text)))
 
 
+def safe(text: object) -> str:
+    """Input text for a format that keeps its lines (HTML): visible and no command."""
+    return no_commands(visible(text))
+
+
 # ------------------------------------------------------------------ markdown
 
 #: A word GitHub links or notifies on: @mention, #123 / GH-123 reference, URL, e-mail, www.
@@ -101,14 +106,16 @@ def _md_word(word: str) -> str:
     return word.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def markdown(text: object) -> str:
+def markdown(text: object, block: bool = False) -> str:
     """Input text for a Markdown table cell or paragraph, rendered as the same words.
 
-    Block syntax at the start (``#``, ``>``, ``-``, ``1.``) is escaped too, so
-    the text can also start a line (a note in a block quote).
+    With ``block``, syntax that means something at the start of a line (``#``,
+    ``>``, ``-``, ``1.``) is escaped too, so the text can start one.
     """
     words = no_commands(one_line(visible(text))).split(" ")
     out = " ".join(_md_word(w) for w in words if w)
+    if not block:
+        return out
     out = re.sub(r"^(\d+)([.)])", r"\1\\\2", out)
     return re.sub(r"^([#>+=-])", r"\\\1", out)
 
@@ -119,9 +126,12 @@ _JSON_RAW = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2
 
 
 def json_text(dumped: str) -> str:
-    """A JSON document with the characters JSON lets through raw written as ``\\u`` escapes.
+    """A JSON document with the characters JSON lets through raw written as ``\\u`` escapes,
+    and the second character of ``::`` and ``##[`` too.
 
-    Those characters can only occur inside strings (JSON's own syntax is ASCII),
-    so the document parses to the same values.
+    Those characters and pairs can only occur inside strings (JSON's own syntax is
+    ASCII and never puts two colons or ``##[`` together), so the document parses
+    to the same values, and printing it in a CI log runs no workflow command.
     """
-    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group(0)):04x}", dumped)
+    out = _JSON_RAW.sub(lambda m: f"\\u{ord(m.group(0)):04x}", dumped)
+    return _COMMAND.sub(lambda m: "\\u003a" if m.group(0) == ":" else "\\u005b", out)

@@ -17,7 +17,7 @@ from typing import Any
 
 from benchaudit import __version__
 from benchaudit.finding import SUPPRESSED_BY, Finding, Report, _jsonable
-from benchaudit.render.escape import visible
+from benchaudit.render.escape import safe as visible
 from benchaudit.render.tables import COLUMNS, result_tables
 
 #: Numbers in a claim, highlighted in the page: 87.3%, 1,319, ±0.1, 95% CI ...
@@ -118,7 +118,7 @@ def _groups(report: Report) -> list[tuple[str, list[dict[str, Any]], list[dict[s
     """Per file: errors and warnings (shown), then information findings (folded)."""
     out: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
     for f in report.findings:
-        serious, infos = out.setdefault(f.location.file, ([], []))
+        serious, infos = out.setdefault(visible(f.location.file), ([], []))
         (infos if f.severity.label == "info" else serious).append(_finding_view(f))
     return [(file, serious, infos) for file, (serious, infos) in out.items()]
 
@@ -155,7 +155,7 @@ def _sections(report: Report, alpha: float) -> list[dict[str, Any]]:
                 "title": title,
                 "header": header,
                 "rows": cells,
-                "plots": [(c, _markup(s)) for c, s in plots],
+                "plots": [(visible(c), _markup(s)) for c, s in plots],
             }
         )
     return out

@@ -124,7 +124,7 @@ def render(report: Report) -> str:
         out += block
     out += _suppressed(report)
     for note in report.notes:
-        out.append(f"> {_cell(note)}")
+        out.append(f"> {escape.markdown(note, block=True)}")
     text = "\n".join(out).rstrip() + "\n"
     if len(text) > MAX_CHARS:
         cut = text.rfind("\n", 0, MAX_CHARS - 200)
