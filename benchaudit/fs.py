@@ -102,16 +102,16 @@ def walk(
 ) -> Iterator[Path]:
     """Regular files under ``root``, sorted, hidden entries skipped, never leaving it.
 
-    A linked folder is not followed (inside the tree it is walked at its real
-    place); a linked file counts only when its target is inside the tree and
-    was not met before; FIFOs, sockets and devices are skipped. Each of these,
+    Links are not followed: inside the tree their target is walked at its real
+    place (so ``a -> .`` is no loop and no file is read twice), outside it is
+    not read at all. FIFOs, sockets and devices are skipped. Each of these,
     and every folder that cannot be read, adds a line to ``notes`` (files only
     when ``wanted`` says the walk was looking for them). ``max_depth`` stops
     the walk that many folders down.
     """
     say = notes.append if notes is not None else (lambda _msg: None)
     top = os.path.realpath(root)
-    seen: set[str] = set()
+    seen: set[tuple[int, int]] = set()
 
     def unreadable(exc: OSError) -> None:
         name = Path(exc.filename).as_posix() if exc.filename else str(root)
@@ -126,11 +126,7 @@ def walk(
             if d.startswith("."):
                 continue
             if os.path.islink(base / d):
-                target = os.path.realpath(base / d)
-                where = "inside the tree, read at its real place" if inside(target, top) else (
-                    "it leads out of the tree"
-                )
-                say(f"skipped linked folder {(base / d).as_posix()}: {where}")
+                say(f"skipped linked folder {_link(base / d, top)}")
                 continue
             kept.append(d)
         dirs[:] = kept
@@ -140,23 +136,28 @@ def walk(
             f = base / name
             if wanted is not None and not wanted(f):
                 continue
-            real = os.path.realpath(f)
-            if not inside(real, top):
-                say(f"skipped {f.as_posix()}: a link that leads out of the tree")
+            if os.path.islink(f):
+                say(f"skipped {_link(f, top)}")
                 continue
             try:
-                mode = os.stat(f).st_mode
+                st = os.stat(f)
             except OSError as exc:
                 say(f"skipped {f.as_posix()}: {exc.strerror or exc}")
                 continue
-            kind = special_kind(mode)
+            kind = special_kind(st.st_mode)
             if kind is not None:
                 say(f"skipped {f.as_posix()}: {kind}, not a regular file")
                 continue
-            if real in seen:
-                continue  # the same file again, through a link
-            seen.add(real)
+            if (st.st_dev, st.st_ino) in seen:
+                continue  # the same file again, through a hard link
+            seen.add((st.st_dev, st.st_ino))
             yield f
+
+
+def _link(path: Path, top: str) -> str:
+    if inside(os.path.realpath(path), top):
+        return f"{path.as_posix()}: a link, not followed (its target is in the tree)"
+    return f"{path.as_posix()}: a link that leads out of the tree"
 
 
 _MAGIC = re.compile(r"[*?\[]")
