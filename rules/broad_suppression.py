@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -58,7 +59,7 @@ class BroadSuppression(Rule):
                 else f"{r.key} names {r.value!r}, a whole family of rules or every rule"
             )
             yield self.finding(
-                Location(r.where, r.line),
+                Location(_relative(r.where), r.line),
                 f"{what}; not honoured without allow-broad-ignores = true",
                 claim=f"{r.key} = {r.value}",
                 suggestion="name the rules that do not apply (and why), or set "
@@ -81,3 +82,9 @@ class BroadSuppression(Rule):
                 suggestion="benchaudit: ignore[<rule-name>] <why this finding does not apply>",
                 evidence={"line": sup.line, "target_line": sup.target, "rules": list(sup.names)},
             )
+
+
+def _relative(path: str) -> str:
+    """The configuration file as the other findings name files: relative when under the cwd."""
+    rel = os.path.relpath(path) if os.path.isabs(path) else path
+    return path if rel.startswith("..") else rel

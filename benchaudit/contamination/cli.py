@@ -174,6 +174,7 @@ def contamination(
         notes=outcome.notes,
         files=[benchmark],
         claims_checked=len(outcome.items),
+        config=cfg.source,
     )
     for i, fmt in enumerate(fmts):
         text = render(report, fmt)
