@@ -40,6 +40,13 @@ def _pairs(values: Iterable[str], flag: str) -> dict[str, str]:
 class _Group(click.Group):
     """Turns every exception into one line and exit 2."""
 
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.ClickException as exc:
+            exc.message = _log_line(exc.message)  # a usage error may quote an argument
+            raise
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)

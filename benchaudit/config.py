@@ -223,6 +223,7 @@ def _apply(cfg: Config, raw: dict[str, Any], where: str) -> Config:
             cfg.per_file_ignores = {
                 str(k): _as_list(f"{key}.{k}", v) for k, v in _as_mapping(where, key, value).items()
             }
+            _known_rules(key, [n for names in cfg.per_file_ignores.values() for n in names])
         elif norm == "columns":
             cfg.columns = {
                 str(k): _as_str(f"{key}.{k}", v) for k, v in _as_mapping(where, key, value).items()
@@ -236,6 +237,16 @@ def _apply(cfg: Config, raw: dict[str, Any], where: str) -> Config:
     if not cfg.allow_broad_ignores:
         _refuse_broad(cfg, raw, where)
     return cfg
+
+
+def _known_rules(key: str, names: list[str]) -> None:
+    """Refuse a rule name that no rule has (a misspelt ignore hides nothing, silently)."""
+    from benchaudit.registry import select
+
+    try:
+        select((), [n for n in names if n.strip() != "*"])
+    except ConfigError as exc:
+        raise ConfigError(f"{key}: {exc}") from None
 
 
 def is_broad(name: str) -> bool:

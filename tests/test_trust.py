@@ -275,6 +275,7 @@ def test_huge_baseline_and_config_are_refused(tmp_path):
         ({"rules": {"calibration-bins": {"binning": "odd"}}}, "equal-width, equal-mass"),
         ({"rules": {"biased-pass-at-k": 3}}, "must be a table of options"),
         ({"allow-broad-ignores": "perhaps"}, "must be true or false"),
+        ({"per-file-ignores": {"*.md": ["no-such"]}}, "unknown rule 'no-such'"),
     ],
 )
 def test_configuration_errors_are_one_line_naming_the_key(raw, words):
@@ -306,6 +307,12 @@ def test_command_line_numbers_have_the_same_bounds(tmp_path):
     (tmp_path / "card.md").write_text(CARD)
     result = CliRunner().invoke(main, ["check", str(tmp_path / "card.md"), "--resamples", "10000000"])
     assert result.exit_code == 2 and "at most 100,000" in result.stderr
+
+
+def test_usage_errors_quote_arguments_safely():
+    result = CliRunner().invoke(main, ["check", "--form\x1b]52;c;Zm9v\x07\n::error::x", "a"])
+    assert result.exit_code == 2 and "\x1b]" not in result.stderr
+    assert not any(line.startswith("::") for line in result.stderr.splitlines())
 
 
 def test_the_configuration_file_used_is_named(tmp_path):
