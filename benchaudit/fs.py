@@ -86,12 +86,16 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
 
 
 def escapes(path: str | os.PathLike[str], root: str | os.PathLike[str] | None = None) -> bool:
-    """Whether ``path`` goes through a link that leads out of ``root`` (default: cwd)."""
+    """Whether ``path`` names a file in ``root`` (default: cwd) that is really outside it.
+
+    A path that lies outside ``root`` as written was chosen as such and does not
+    escape; one written inside it that resolves outside goes through a link.
+    """
+    top = os.path.abspath(root or os.getcwd())
     p = os.path.abspath(path)
-    real = os.path.realpath(p)
-    if real == p:
+    if not inside(p, top):
         return False
-    return not inside(real, os.path.realpath(root or os.getcwd()))
+    return not inside(os.path.realpath(p), os.path.realpath(top))
 
 
 def walk(

@@ -173,6 +173,9 @@ def test_named_fifo_device_and_link_out_are_refused_in_one_line(tree):
         out = _cli("check", name, cwd=tree, timeout=30)
         assert out.returncode == 2 and words in out.stderr, (name, out.stderr)
         assert out.stderr.count("\n") == 1 and "API_KEY" not in out.stderr
+    # A file named outside the working folder as such is the caller's choice.
+    card = tree / "docs" / "card.md"
+    assert _cli("check", str(card), cwd=tree.parent / "outside").returncode == 0
 
 
 def test_unreadable_folder_is_reported(tmp_path, monkeypatch):

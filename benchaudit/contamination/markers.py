@@ -97,4 +97,7 @@ def load(path: str) -> ShardResult:
         if lengths.setdefault(group, len(arr)) != len(arr):
             raise MarkerError(f"array {key} differs in length from the rest of its group")
         values[key] = arr
-    return ShardResult(shard="", ordinal=0, **counts, **values)
+    res = ShardResult(shard="", ordinal=0, **counts)
+    for key, arr in values.items():
+        setattr(res, key, arr)
+    return res
