@@ -79,7 +79,8 @@ def _file_ignore(f: Finding, cfg: Config) -> str | None:
             Path(f.location.file).name, pattern
         ):
             for n in names:
-                if n in (f.name, f.code) or (is_broad(n) and f.code.startswith(n.rstrip("*"))):
+                broad = is_broad(n) and f.code.lower().startswith(n.rstrip("*").lower())
+                if n in (f.name, f.code) or broad:
                     return f"{pattern}: {n}"
     return None
 
