@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 COMMENT = re.compile(r"benchaudit:\s*ignore\[([^\]]*)\](.*)$")
 _ONLY_COMMENT = re.compile(r"^\s*(?:<!--|#|//|/\*)\s*benchaudit:")
 _CLOSER = re.compile(r"\s*(?:-->|\*/)\s*$")
+#: HTML tags around a comment (``<span hidden>...</span>``) are no part of its reason.
+_TAG = re.compile(r"</?[A-Za-z][^>]*>")
 #: A reason must say something: at least two letters.
 _REASON = re.compile(r"[^\W\d_].*[^\W\d_]", re.S)
 
@@ -135,7 +137,7 @@ def parse(lines: list[str], markdown: bool = False) -> list[Suppression]:
         if not m or (markdown and line[: m.start()].count("`") % 2 == 1):
             continue  # no comment, or one quoted in an inline code span
         names = tuple(n.strip() for n in m.group(1).split(",") if n.strip())
-        reason = _CLOSER.sub("", m.group(2)).strip().lstrip("-:\u2014 ").strip()
+        reason = _CLOSER.sub("", _TAG.sub("", m.group(2))).strip().lstrip("-:\u2014 ").strip()
         target = i + 1
         if _ONLY_COMMENT.match(line):
             j = i + 1
