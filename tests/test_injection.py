@@ -193,3 +193,11 @@ def test_markdown_code_span_survives_any_backticks():
     for text in ("a`b", "``x", "y``", "`", "a ``` b"):
         html = _rendered(escape.markdown_code(text, table=False))
         assert html.count("<code>") == 1 and html.strip().endswith("</code></p>")
+
+
+def test_undecodable_file_name_bytes_are_shown_not_sent():
+    name = b"card\xff.md".decode("utf-8", "surrogateescape")
+    assert escape.line(name) == "card\\udcff.md"
+    assert escape.line(name).encode("utf-8")
+    dumped = escape.json_text(json.dumps(name, ensure_ascii=False))
+    assert dumped.encode("utf-8") and json.loads(dumped) == name

@@ -30,10 +30,11 @@ from __future__ import annotations
 import re
 
 #: Characters never sent as themselves: C0 but tab and newline, DEL, C1, the Unicode
-#: line and paragraph separators, bidirectional marks, overrides and isolates, BOM.
+#: line and paragraph separators, bidirectional marks, overrides and isolates, BOM, and
+#: lone surrogates (a file name's undecodable bytes), which no output encoding takes.
 _CONTROL = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
-    "\u202a-\u202e\u2066-\u2069\ufeff]"
+    "\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
 )
 #: A second colon after a colon, and a bracket after two hashes.
 _COMMAND = re.compile(r"(?<=:):|(?<=##)\[")
@@ -122,7 +123,9 @@ def markdown(text: object, block: bool = False) -> str:
 
 # ---------------------------------------------------------------------- json
 
-_JSON_RAW = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_JSON_RAW = re.compile(
+    "[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
 
 
 def json_text(dumped: str) -> str:
