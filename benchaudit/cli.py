@@ -40,12 +40,22 @@ def _pairs(values: Iterable[str], flag: str) -> dict[str, str]:
 class _Group(click.Group):
     """Turns every exception into one line and exit 2."""
 
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.ClickException as exc:
+            exc.message = _log_line(exc.message)  # a usage error may quote an argument
+            raise
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
         except BenchauditError as exc:
             _fail(str(exc))
-        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+        except click.ClickException as exc:
+            exc.message = _log_line(exc.message)  # it may quote a file name
+            raise
+        except (click.exceptions.Exit, click.exceptions.Abort):
             raise
         except KeyboardInterrupt:
             _fail("interrupted", code=130)
@@ -64,9 +74,31 @@ class _Group(click.Group):
             )
 
 
+def _log_line(message: str) -> str:
+    from benchaudit.render.escape import line
+
+    return line(message)
+
+
 def _fail(message: str, code: int = 2) -> None:
-    click.echo(f"benchaudit: {message}", err=True)
+    # Messages name files and models from the input: one line, nothing a terminal
+    # or a CI runner would act on.
+    click.echo(f"benchaudit: {_log_line(message)}", err=True)
     sys.exit(code)
+
+
+def refuse_inputs(targets: Iterable[str], inputs: Iterable[str]) -> None:
+    """A one-line error before anything is written when a target is one of the inputs."""
+    from benchaudit.fs import same_file
+
+    named = [p for p in inputs if p]
+    for target in targets:
+        for p in named:
+            if same_file(target, p):
+                raise BenchauditError(
+                    f"{target}: is an input of this run ({p}); benchaudit never writes to its "
+                    "inputs, so choose another file"
+                )
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -148,25 +180,18 @@ def check(
     if baseline:
         cfg.baseline = baseline
     for name, value in _pairs(n_overrides, "--n").items():
-        try:
-            cfg.n[name] = int(value)
-        except ValueError:
-            raise ConfigError(f"--n {name}={value}: N must be a whole number") from None
-        if cfg.n[name] < 1:
-            raise ConfigError(f"--n {name}={value}: N must be at least 1")
+        cfg.n[name] = config_mod.check_int(f"--n {name}", value, "n")
     if seed is not None:
-        cfg.seed = seed
+        cfg.seed = config_mod.check_int("--seed", seed, "seed")
     if kind:
         cfg.kind = kind
     cfg.columns.update(_pairs(columns, "--column"))
     if baseline_model:
         cfg.baseline_model = baseline_model
     if max_rows is not None:
-        cfg.max_rows = max_rows
+        cfg.max_rows = config_mod.check_int("--max-rows", max_rows, "max-rows")
     if resamples is not None:
-        if resamples < 1:
-            raise ConfigError("--resamples must be at least 1")
-        cfg.resamples = resamples
+        cfg.resamples = config_mod.check_int("--resamples", resamples, "resamples")
     fmts = list(formats) or cfg.formats
     for f in fmts:
         if f not in _FORMATS:
@@ -175,6 +200,8 @@ def check(
         raise ConfigError("more --output files than --format options")
 
     report = audit(list(paths), cfg)
+    targets = [o for o in outputs if o != "-"] + ([write_baseline] if write_baseline else [])
+    refuse_inputs(targets, [*paths, *report.files, cfg.source or "", cfg.baseline or ""])
     if write_baseline:
         from benchaudit.suppress import write_baseline as write
 

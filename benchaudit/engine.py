@@ -17,7 +17,7 @@ from benchaudit import inputs
 from benchaudit.config import Config
 from benchaudit.errors import BenchauditError, InputError, UnknownKindError
 from benchaudit.evidence import Source
-from benchaudit.finding import Finding, Report, assign_fingerprints
+from benchaudit.finding import Finding, Report, Suppressed, assign_fingerprints
 from benchaudit.registry import Rule, select
 
 
@@ -53,12 +53,12 @@ class Context:
 
 def load_sources(paths: list[str], ctx: Context) -> list[Source]:
     sources: list[Source] = []
-    expanded = inputs.expand(paths)
+    expanded = inputs.expand(paths, ctx.notes)
     if not expanded:
         raise BenchauditError("no input files to check")
     for path, display, named in expanded:
         try:
-            sources.extend(inputs.load(path, display, ctx, ctx.config.kind))
+            sources.extend(inputs.load(path, display, ctx, ctx.config.kind, named))
         except UnknownKindError as exc:
             if named:
                 raise
@@ -67,13 +67,22 @@ def load_sources(paths: list[str], ctx: Context) -> list[Source]:
 
 
 def _ignored_by_file(f: Finding, cfg: Config) -> bool:
+    return _file_ignore(f, cfg) is not None
+
+
+def _file_ignore(f: Finding, cfg: Config) -> str | None:
+    """The per-file-ignores entry that hides ``f`` ("pattern: name"), or None."""
+    from benchaudit.config import is_broad
+
     for pattern, names in cfg.per_file_ignores.items():
         if fnmatch.fnmatch(f.location.file, pattern) or fnmatch.fnmatch(
             Path(f.location.file).name, pattern
         ):
-            if any(n in (f.name, f.code) or n == "*" for n in names):
-                return True
-    return False
+            for n in names:
+                broad = is_broad(n) and f.code.lower().startswith(n.rstrip("*").lower())
+                if n in (f.name, f.code) or broad:
+                    return f"{pattern}: {n}"
+    return None
 
 
 def run_rules(rules: list[Rule], sources: list[Source], ctx: Context) -> list[Finding]:
@@ -97,17 +106,29 @@ def audit(paths: list[str], config: Config | None = None) -> Report:
             for section, rows in report_results(ctx).items():
                 ctx.add_results(section, rows)
     rules = [cls(cfg.rule_options(cls.name)) for cls in rule_classes]
-    findings = [f for f in run_rules(rules, sources, ctx) if not _ignored_by_file(f, cfg)]
+    hidden: list[Suppressed] = []
+    findings = []
+    for f in run_rules(rules, sources, ctx):
+        entry = _file_ignore(f, cfg)
+        if entry is None:
+            findings.append(f)
+        else:
+            hidden.append(Suppressed(f, "per_file_ignores", entry))
+    hidden.extend(_ignored_rules(cfg, sources, ctx))
 
     from benchaudit import suppress
 
-    findings = suppress.apply_inline(findings, sources)
+    findings = suppress.apply_inline(findings, sources, hidden, cfg.allow_broad_ignores)
     findings.sort(key=Finding.sort_key)
     assign_fingerprints(findings)
     if cfg.baseline:
-        findings = suppress.apply_baseline(findings, cfg.baseline)
+        findings = suppress.apply_baseline(findings, cfg.baseline, hidden)
+    assign_fingerprints([h.finding for h in hidden if not h.finding.fingerprint])
+    hidden.sort(key=lambda h: h.finding.sort_key())
 
     report = Report(findings=findings, results=ctx.results, notes=ctx.notes)
+    report.suppressed = hidden
+    report.config = cfg.source
     report.files = [s.path for s in sources]
     report.claims_checked = sum(len(s.claims) for s in sources)
     report.numbers_seen = sum(s.numbers_seen for s in sources)
@@ -122,6 +143,33 @@ def audit(paths: list[str], config: Config | None = None) -> Report:
     # Data files are always assessed; a document only when a claim could be read from it.
     report.assessed = any(s.claims or s.kind != "document" for s in sources)
     return report
+
+
+def _ignored_rules(cfg: Config, sources: list[Source], ctx: Context) -> list[Suppressed]:
+    """Findings of the rules the ignore list switched off, counted as suppressed.
+
+    They are run on a copy of the context, so they add no results or notes; a
+    rule that reads no source kind (contamination, a scan of its own) is not run.
+    """
+    if not cfg.ignore:
+        return []
+    wanted = select(cfg.select, [])
+    running = {cls.name for cls in select(cfg.select, cfg.ignore)}
+    off = [cls for cls in wanted if cls.name not in running and cls.reads]
+    if not off:
+        return []
+    from benchaudit.suppress import STALE_KEY
+
+    quiet = Context(config=cfg, _benchmarks=ctx._benchmarks)
+    rules = [cls(cfg.rule_options(cls.name)) for cls in off]
+    deferred = [(s, s.meta.get(STALE_KEY)) for s in sources]
+    got = [Suppressed(f, "config", f"ignore: {f.name}") for f in run_rules(rules, sources, quiet)]
+    for s, marker in deferred:  # an ignored stale-suppression must not report later
+        if marker is None:
+            s.meta.pop(STALE_KEY, None)
+        else:
+            s.meta[STALE_KEY] = marker
+    return got
 
 
 def exit_code(report: Report, fail_on: str) -> int:

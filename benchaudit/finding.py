@@ -170,6 +170,27 @@ def overall_grade(findings: list[Finding]) -> str:
     return grade
 
 
+#: What can hide a finding, in the order reports list them, with the words they use.
+SUPPRESSED_BY = {
+    "inline": "inline comments",
+    "per_file_ignores": "per-file ignores",
+    "config": "the ignore list",
+    "baseline": "the baseline",
+}
+
+
+@dataclass
+class Suppressed:
+    """A finding the run produced but does not report as open, and what hid it."""
+
+    finding: Finding
+    by: str  # a key of SUPPRESSED_BY
+    detail: str = ""  # which comment, pattern, list entry or file
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.finding.to_dict(), "suppressed_by": self.by, "suppression": self.detail}
+
+
 @dataclass
 class Report:
     """Everything one run produced: findings, counts, and per-item results."""
@@ -187,6 +208,35 @@ class Report:
     unknown_benchmarks: list[str] = field(default_factory=list)
     #: False when nothing in the inputs could be checked (a document with no claim).
     assessed: bool = True
+    #: Findings hidden by a suppression, listed beside the grade (which leaves them out).
+    suppressed: list[Suppressed] = field(default_factory=list)
+    #: The configuration file the run used, if any.
+    config: str | None = None
+
+    def suppressed_counts(self) -> dict[str, int]:
+        out = {"total": len(self.suppressed)}
+        for key in SUPPRESSED_BY:
+            out[key] = sum(1 for s in self.suppressed if s.by == key)
+        return out
+
+    def suppression_line(self) -> str:
+        """One line on what was suppressed, for every output format."""
+        counts = self.suppressed_counts()
+        if not counts["total"]:
+            return "suppressed: 0 findings"
+        parts = [f"{counts[k]} by {words}" for k, words in SUPPRESSED_BY.items() if counts[k]]
+        return (
+            f"suppressed: {counts['total']} finding(s) ({', '.join(parts)}); "
+            f"grade {self.grade_unsuppressed} with them"
+        )
+
+    @property
+    def grade_unsuppressed(self) -> str:
+        """The grade the report would have if no suppression applied."""
+        every = self.findings + [s.finding for s in self.suppressed]
+        if not every and not self.assessed:
+            return "N"
+        return overall_grade(every)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -211,6 +261,7 @@ class Report:
             "scores_read": self.scores_read,
             "scores_with_n": self.scores_with_n,
             "unknown_benchmarks": len(self.unknown_benchmarks),
+            "suppressed": len(self.suppressed),
         }
 
     def coverage(self) -> str:

@@ -43,6 +43,10 @@ class Rule:
     #: a source of that kind is checked, so a markdown run never imports the
     #: per-item branch (and numpy with it).
     branches: ClassVar[dict[str, str]] = {}
+    #: Options the rule reads from ``[tool.benchaudit.rules.<name>]``, name ->
+    #: :class:`benchaudit.config.Option`; the configuration refuses any other.
+    #: ``None`` (a rule pack that declares nothing) accepts any.
+    option_types: ClassVar[dict[str, Any] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

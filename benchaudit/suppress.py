@@ -18,6 +18,11 @@ not apply. A comment that suppressed nothing in a run where the rules it names
 ran is reported by ``stale-suppression`` (BA902, info), as is a comment naming
 a rule that does not exist.
 
+``*`` and code prefixes naming a whole family (``BA2``) are broad: they are
+honoured only with ``allow-broad-ignores = true`` in the configuration, and
+otherwise reported by ``broad-suppression`` (BA903). Every finding a comment
+hides is counted and listed in the report, so nothing is hidden silently.
+
 Baseline: a JSON file of the fingerprints of accepted findings. Fingerprints
 come from a finding's content (rule, file, claim, message), not its line, so
 a baselined finding stays baselined when lines are inserted above it.
@@ -31,9 +36,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from benchaudit.config import MAX_FILE_BYTES, is_broad
 from benchaudit.errors import InputError
 from benchaudit.evidence import Source
-from benchaudit.finding import Finding
+from benchaudit.finding import Finding, Suppressed
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -42,6 +48,8 @@ if TYPE_CHECKING:
 COMMENT = re.compile(r"benchaudit:\s*ignore\[([^\]]*)\](.*)$")
 _ONLY_COMMENT = re.compile(r"^\s*(?:<!--|#|//|/\*)\s*benchaudit:")
 _CLOSER = re.compile(r"\s*(?:-->|\*/)\s*$")
+#: HTML tags around a comment (``<span hidden>...</span>``) are no part of its reason.
+_TAG = re.compile(r"</?[A-Za-z][^>]*>")
 #: A reason must say something: at least two letters.
 _REASON = re.compile(r"[^\W\d_].*[^\W\d_]", re.S)
 
@@ -65,8 +73,22 @@ class Suppression:
     def valid(self) -> bool:
         return bool(_REASON.search(self.reason))
 
+    @property
+    def broad(self) -> bool:
+        """Whether it names ``*`` or a whole family rather than rules."""
+        return any(is_broad(n) for n in self.names)
+
     def covers(self, f: Finding) -> bool:
-        return any(n == "*" or n.lower() in (f.name.lower(), f.code.lower()) for n in self.names)
+        for n in self.names:
+            k = n.lower()
+            if n == "*" or k in (f.name.lower(), f.code.lower()):
+                return True
+            if is_broad(n) and f.code.lower().startswith(k):
+                return True
+        return False
+
+    def describe(self) -> str:
+        return f"comment on line {self.line}: {self.reason}"
 
 
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
@@ -115,7 +137,7 @@ def parse(lines: list[str], markdown: bool = False) -> list[Suppression]:
         if not m or (markdown and line[: m.start()].count("`") % 2 == 1):
             continue  # no comment, or one quoted in an inline code span
         names = tuple(n.strip() for n in m.group(1).split(",") if n.strip())
-        reason = _CLOSER.sub("", m.group(2)).strip().lstrip("-:\u2014 ").strip()
+        reason = _CLOSER.sub("", _TAG.sub("", m.group(2))).strip().lstrip("-:\u2014 ").strip()
         target = i + 1
         if _ONLY_COMMENT.match(line):
             j = i + 1
@@ -144,25 +166,37 @@ def suppressions(source: Source) -> list[Suppression]:
 _parsed = suppressions
 
 
-def apply_inline(findings: Iterable[Finding], sources: list[Source]) -> list[Finding]:
-    """Drop findings covered by a valid inline comment; add stale-suppression findings."""
+def honoured(sup: Suppression, allow_broad: bool) -> bool:
+    return sup.valid and (allow_broad or not sup.broad)
+
+
+def apply_inline(
+    findings: Iterable[Finding],
+    sources: list[Source],
+    hidden: list[Suppressed] | None = None,
+    allow_broad: bool = True,
+) -> list[Finding]:
+    """Drop findings covered by a valid inline comment (listing them in ``hidden``);
+    add stale-suppression findings. Broad comments count only with ``allow_broad``."""
     by_file: dict[str, dict[int, list[Suppression]]] = {}
     for s in sources:
         if not s.lines:
             continue
         table = by_file.setdefault(s.path, {})
         for sup in _parsed(s):
-            if sup.valid:
+            if honoured(sup, allow_broad):
                 table.setdefault(sup.target, []).append(sup)
     kept = []
     for f in findings:
-        hit = False
+        by: Suppression | None = None
         for sup in by_file.get(f.location.file, {}).get(f.location.line or -1, []):
             if sup.covers(f):
                 sup.used.add(f.name)
-                hit = True
-        if not hit:
+                by = by or sup
+        if by is None:
             kept.append(f)
+        elif hidden is not None:
+            hidden.append(Suppressed(f, "inline", by.describe()))
     for s in sources:
         marker = s.meta.get(STALE_KEY)
         if marker is not None and s.lines:
@@ -179,10 +213,10 @@ def _stale(source: Source, rule: Rule, ctx: Context) -> Iterable[Finding]:
     ran = select(ctx.config.select, ctx.config.ignore)
     ran_keys = {k.lower() for cls in ran for k in (cls.name, cls.code)}
     for sup in _parsed(source):
-        if not sup.valid or sup.used:
-            continue
+        if not honoured(sup, ctx.config.allow_broad_ignores) or sup.used:
+            continue  # broad comments not honoured are broad-suppression's to report
         loc = Location(source.path, sup.line, sup.column)
-        unknown = [n for n in sup.names if n != "*" and n.lower() not in known]
+        unknown = [n for n in sup.names if not is_broad(n) and n.lower() not in known]
         if unknown:
             message = (
                 f"suppression names {', '.join(unknown)}, which is no rule "
@@ -190,8 +224,8 @@ def _stale(source: Source, rule: Rule, ctx: Context) -> Iterable[Finding]:
             )
         elif not sup.names:
             message = "suppression names no rule, so it suppresses nothing"
-        elif all(n == "*" or n.lower() in ran_keys for n in sup.names):
-            if "*" in sup.names and len(ran) < len(all_rules()):
+        elif all(is_broad(n) or n.lower() in ran_keys for n in sup.names):
+            if sup.broad and len(ran) < len(all_rules()):
                 continue  # only some rules ran: '*' may still be needed by the others
             message = (
                 f"suppression of {', '.join(sup.names)} on line {sup.target} "
@@ -248,12 +282,17 @@ def write_baseline(findings: Iterable[Finding], path: str) -> None:
 
 
 def read_baseline(path: str) -> set[str]:
+    from benchaudit import fs
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except FileNotFoundError:
-        raise InputError(path, "baseline file not found") from None
-    except (OSError, ValueError) as exc:
+        raw = fs.read_capped(path, path, MAX_FILE_BYTES * 16, "baseline file")
+    except InputError as exc:
+        if exc.detail == "no such file":
+            raise InputError(path, "baseline file not found") from None
+        raise
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError) as exc:
         raise InputError(path, f"not a baseline file: {str(exc).splitlines()[0]}") from None
     prints = data.get("fingerprints") if isinstance(data, dict) else None
     if not isinstance(prints, list):
@@ -261,6 +300,10 @@ def read_baseline(path: str) -> set[str]:
     return {str(p) for p in prints}
 
 
-def apply_baseline(findings: list[Finding], path: str) -> list[Finding]:
+def apply_baseline(
+    findings: list[Finding], path: str, hidden: list[Suppressed] | None = None
+) -> list[Finding]:
     accepted = read_baseline(path)
+    if hidden is not None:
+        hidden.extend(Suppressed(f, "baseline", path) for f in findings if f.fingerprint in accepted)
     return [f for f in findings if f.fingerprint not in accepted]

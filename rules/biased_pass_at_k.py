@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from benchaudit.config import Option
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
 
@@ -66,6 +67,11 @@ class BiasedPassAtK(Rule):
 
     code = "BA403"
     name = "biased-pass-at-k"
+    option_types = {
+        "reported": Option("table-of-number"),
+        "k": Option("ints", 1, 10**6),
+        "tolerance": Option("number", 0, 1),
+    }
     severity = Severity.WARNING
     reads = ("samples", "document")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from benchaudit.config import Option
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
 
@@ -55,6 +56,12 @@ class CalibrationBins(Rule):
 
     code = "BA406"
     name = "calibration-bins"
+    option_types = {
+        "bins": Option("int", 1, 10**4),
+        "binning": Option("str", choices=("equal-width", "equal-mass")),
+        "ece": Option("number", 0, 100),
+        "tolerance": Option("number", 0, 1),
+    }
     severity = Severity.WARNING
     branches = {
         "calibration": "benchaudit.rules.calibration_bins:_check_file",

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import glob
 import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from benchaudit import fs
+from benchaudit.config import MAX_DOCS, MAX_WORKERS, Option
 from benchaudit.errors import ConfigError
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
@@ -55,6 +56,11 @@ class Contamination(Rule):
 
     code = "BA407"
     name = "contamination"
+    option_types = {
+        "minhash": Option("bool"),
+        "max-docs": Option("int", 0, MAX_DOCS),
+        "workers": Option("int", 1, MAX_WORKERS),
+    }
     severity = Severity.WARNING
     reads = ()
 
@@ -99,7 +105,7 @@ def _resolve(path: str, bases: list[str]) -> str:
         return path
     for base in bases:
         candidate = os.path.join(base, path)
-        if os.path.exists(candidate) or glob.glob(candidate):
+        if os.path.exists(candidate) or fs.glob(candidate):
             return candidate
     return path
 

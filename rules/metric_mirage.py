@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from benchaudit.config import Option
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
 
@@ -83,6 +84,7 @@ class MetricMirage(Rule):
 
     code = "BA404"
     name = "metric-mirage"
+    option_types = {"answer-tokens": Option("table-of-int", 1, 10**6)}
     severity = Severity.WARNING
     reads = ("scaling", "harness-summary", "document")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from benchaudit.config import Option
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
 
@@ -54,6 +55,7 @@ class PositionConfound(Rule):
 
     code = "BA502"
     name = "position-confound"
+    option_types = {"min-battles": Option("int", 1, 10**9)}
     severity = Severity.WARNING
     reads = ("battles",)
 

@@ -194,7 +194,7 @@ def test_per_file_ignores(env):
 
 def test_per_file_ignores_from_pyproject(env):
     (env / "pyproject.toml").write_text(
-        '[tool.benchaudit]\nper-file-ignores = {"legacy/*" = ["*"]}\n'
+        '[tool.benchaudit]\nallow-broad-ignores = true\nper-file-ignores = {"legacy/*" = ["*"]}\n'
     )
     (env / "legacy").mkdir()
     (env / "legacy" / "old.md").write_text(CARD)

@@ -56,8 +56,14 @@ def run(settings: Settings) -> Outcome:
         raise BenchauditError("--ngram must be at least 1")
     if settings.engine not in ENGINES:
         raise BenchauditError(f"unknown engine {settings.engine!r} (use local or ray)")
+    from benchaudit import fs
+
+    fs.require_regular(settings.benchmark, settings.benchmark)
+    if settings.scores:
+        fs.require_regular(settings.scores, settings.scores)
+    notes: list[str] = []
     items = read_items(settings.benchmark, settings.item_fields, settings.id_field)
-    shards = find_shards(list(settings.corpus))
+    shards = find_shards(list(settings.corpus), notes)
     own = os.path.realpath(settings.benchmark)
     skipped = [s for s in shards if os.path.realpath(s.path) == own]
     if skipped:  # a glob that also matches the benchmark would flag every item
@@ -75,12 +81,13 @@ def run(settings: Settings) -> Outcome:
         "workers": settings.workers,
         "state_dir": settings.state_dir,
         "progress": settings.progress,
+        "notes": notes,
     }
     if settings.engine == "ray":
         kwargs["address"] = settings.address
     shard_results = ENGINES[settings.engine](index, shards, opts, **kwargs)
     summary = merge(index, shard_results, max_docs=settings.max_docs, minhash=settings.minhash)
-    out = Outcome(settings=settings, summary=summary, items=items)
+    out = Outcome(settings=settings, summary=summary, items=items, notes=notes)
     if skipped:
         out.notes.append(f"contamination: {skipped[0].path} is the benchmark itself; not scanned")
     out.results["contamination"] = [summary.row(settings.benchmark)]

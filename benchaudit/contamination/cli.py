@@ -10,6 +10,8 @@ import sys
 
 import click
 
+from benchaudit.config import MAX_DOCS, MAX_WORKERS
+
 _FORMATS = ("text", "json", "markdown", "html", "sarif", "github")
 
 
@@ -59,7 +61,7 @@ def _fields(value: str | None) -> tuple[str, ...] | None:
 @click.option("--address", default=None, help="Ray cluster address (default: start a local one).")
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_WORKERS),
     default=None,
     help="Worker processes / Ray actors (default: all CPUs).",
 )
@@ -83,7 +85,7 @@ def _fields(value: str | None) -> tuple[str, ...] | None:
 )
 @click.option(
     "--max-docs",
-    type=click.IntRange(min=0),
+    type=click.IntRange(min=0, max=MAX_DOCS),
     default=10,
     show_default=True,
     help="Ignore n-grams found in more documents than this (0: no cap).",
@@ -157,6 +159,10 @@ def contamination(
         resamples=cfg.resamples,
         alpha=cfg.alpha,
     )
+    from benchaudit.cli import refuse_inputs
+
+    targets = [o for o in outputs if o != "-"]
+    refuse_inputs(targets, [benchmark, scores or "", *corpus, cfg.source or ""])
     outcome = run(settings)
     rule = lookup("contamination")()
     findings = item_findings(rule, outcome, benchmark)
@@ -168,6 +174,7 @@ def contamination(
         notes=outcome.notes,
         files=[benchmark],
         claims_checked=len(outcome.items),
+        config=cfg.source,
     )
     for i, fmt in enumerate(fmts):
         text = render(report, fmt)

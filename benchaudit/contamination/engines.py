@@ -2,15 +2,16 @@
 
 Both return shard results in shard order, so the merged report is the same
 whichever engine produced it. The local engine can resume: each finished
-shard leaves a marker (its pickled result) in ``state_dir``, keyed by the
-shard's path, size and modification time, the index and the scan options.
+shard leaves a marker (its result as JSON, :mod:`benchaudit.contamination.markers`)
+in ``state_dir``, keyed by the shard's path, size and modification time, the
+index and the scan options. A marker is data, never code: one that is not
+valid JSON of that schema (a pickle, say) is refused and the shard scanned again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 import tempfile
 from collections.abc import Callable, Sequence
 
@@ -40,13 +41,16 @@ def _marker(state_dir: str, index: NgramIndex, shard: Shard, opts: ScanOptions) 
     return os.path.join(state_dir, f"shard-{name}.done")
 
 
-def _load_marker(path: str, shard: Shard) -> ShardResult | None:
+def _load_marker(path: str, shard: Shard, notes: list[str] | None) -> ShardResult | None:
+    from benchaudit.contamination.markers import MarkerError, load
+
     try:
-        with open(path, "rb") as fh:
-            res = pickle.load(fh)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+        res = load(path)
+    except FileNotFoundError:
         return None
-    if not isinstance(res, ShardResult):
+    except (OSError, MarkerError) as exc:
+        if notes is not None:
+            notes.append(f"contamination: refused resume marker {path}: {exc}; shard scanned again")
         return None
     res.ordinal = shard.ordinal
     res.shard = shard.path
@@ -54,11 +58,27 @@ def _load_marker(path: str, shard: Shard) -> ShardResult | None:
 
 
 def _save_marker(path: str, res: ShardResult) -> None:
+    from benchaudit.contamination.markers import dump
+
     folder = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-    with os.fdopen(fd, "wb") as fh:
-        pickle.dump(res, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(dump(res))
     os.replace(tmp, path)  # atomic: a marker is either complete or absent
+
+
+def _writable(state_dir: str) -> None:
+    """Fail in one line before the scan, not after it, when markers cannot be written."""
+    try:
+        os.makedirs(state_dir, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=state_dir, prefix=".tmp-")
+        os.close(fd)
+        os.remove(tmp)
+    except OSError as exc:
+        raise BenchauditError(
+            f"{state_dir}: cannot write resume markers to the state directory: "
+            f"{exc.strerror or exc}"
+        ) from None
 
 
 def _bar(shards: Sequence[Shard], enabled: bool | None) -> Progress:
@@ -92,19 +112,20 @@ def _scan_in_worker(shard: Shard, opts: ScanOptions) -> ShardResult | tuple:
 
 
 def _pending(
-    index: NgramIndex, shards: Sequence[Shard], opts: ScanOptions, state_dir: str | None
+    index: NgramIndex,
+    shards: Sequence[Shard],
+    opts: ScanOptions,
+    state_dir: str | None,
+    notes: list[str] | None = None,
 ) -> tuple[dict[int, ShardResult], list[Shard]]:
     done: dict[int, ShardResult] = {}
     todo: list[Shard] = []
     if state_dir:
-        try:
-            os.makedirs(state_dir, exist_ok=True)
-        except OSError as exc:
-            raise BenchauditError(
-                f"{state_dir}: cannot create state directory: {exc.strerror or exc}"
-            ) from None
+        _writable(state_dir)
     for shard in shards:
-        res = _load_marker(_marker(state_dir, index, shard, opts), shard) if state_dir else None
+        res = None
+        if state_dir:
+            res = _load_marker(_marker(state_dir, index, shard, opts), shard, notes)
         if res is not None:
             done[shard.ordinal] = res
         else:
@@ -119,9 +140,10 @@ def run_local(
     workers: int | None = None,
     state_dir: str | None = None,
     progress: bool | None = None,
+    notes: list[str] | None = None,
 ) -> list[ShardResult]:
     """Scan shards with a process pool (in this process when one worker suffices)."""
-    done, todo = _pending(index, shards, opts, state_dir)
+    done, todo = _pending(index, shards, opts, state_dir, notes)
     bar = _bar(shards, progress)
     for shard in shards:
         if shard.ordinal in done:
@@ -172,6 +194,7 @@ def run_ray(
     workers: int | None = None,
     state_dir: str | None = None,
     progress: bool | None = None,
+    notes: list[str] | None = None,
 ) -> list[ShardResult]:
     """Scan shards on a Ray cluster: the index is put in the object store once and
     each actor (one per worker) deserialises it once."""
@@ -180,7 +203,7 @@ def run_ray(
         from ray.util import ActorPool
     except ImportError:
         raise BenchauditError("the ray engine needs Ray: pip install 'benchaudit[ray]'") from None
-    done, todo = _pending(index, shards, opts, state_dir)
+    done, todo = _pending(index, shards, opts, state_dir, notes)
     bar = _bar(shards, progress)
     started = False
     if not ray.is_initialized():

@@ -9,7 +9,6 @@ text, so memory is bounded per shard whatever its size.
 
 from __future__ import annotations
 
-import glob
 import gzip
 import io
 import json
@@ -48,37 +47,38 @@ def supported(name: str) -> bool:
     return name.lower().endswith(SUFFIXES)
 
 
-def find_shards(patterns: Sequence[str]) -> list[Shard]:
-    """Expand files, directories and globs into a sorted, de-duplicated shard list."""
+def find_shards(patterns: Sequence[str], notes: list[str] | None = None) -> list[Shard]:
+    """Expand files, directories and globs into a sorted, de-duplicated shard list.
+
+    Walks and globs stay inside their folder and visit each real file once
+    (:mod:`benchaudit.fs`); what they leave out is said in ``notes``.
+    """
+    from benchaudit import fs
+
     paths: list[str] = []
     for pattern in patterns:
         if os.path.isdir(pattern):
-            for root, dirs, files in os.walk(pattern):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                paths.extend(
-                    os.path.join(root, f)
-                    for f in sorted(files)
-                    if supported(f) and not f.startswith(".")
-                )
-        elif any(ch in pattern for ch in "*?["):
-            found = sorted(
-                p for p in glob.glob(pattern, recursive=True) if os.path.isfile(p) and supported(p)
+            paths.extend(
+                f.as_posix() for f in fs.walk(pattern, notes, wanted=lambda f: supported(f.name))
             )
+        elif any(ch in pattern for ch in "*?["):
+            found = [p for p in fs.glob(pattern, notes) if supported(p)]
             if not found:
                 raise InputError(pattern, "no corpus shards match this pattern")
             paths.extend(found)
-        elif os.path.isfile(pattern):
+        elif os.path.lexists(pattern):
             if not supported(pattern):
                 raise InputError(
                     pattern, "unsupported shard format (use " + ", ".join(SUFFIXES) + ")"
                 )
+            fs.require_regular(pattern, pattern)
             paths.append(pattern)
         else:
             raise InputError(pattern, "no such file or directory")
     seen: set[str] = set()
     out: list[Shard] = []
     for p in paths:
-        key = os.path.abspath(p)
+        key = os.path.realpath(p)
         if key in seen:
             continue
         seen.add(key)

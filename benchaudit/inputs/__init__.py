@@ -123,19 +123,17 @@ def readers() -> list[Reader]:
     return _READERS
 
 
-def probe(path: Path, display: str) -> Probe:
+def probe(path: Path, display: str, named: bool = False) -> Probe:
+    from benchaudit import fs
+
+    if named and fs.escapes(path):
+        raise InputError(display, "is a link to a file outside the working folder; not read")
+    size = fs.require_regular(path, display).st_size
     try:
-        size = path.stat().st_size
         with open(path, "rb") as fh:
             head = fh.read(PROBE_BYTES)
-    except FileNotFoundError:
-        raise InputError(display, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(display, "is a directory") from None
-    except PermissionError:
-        raise InputError(display, "permission denied") from None
     except OSError as exc:
-        raise InputError(display, f"cannot read: {exc.strerror or exc}") from None
+        raise fs.os_error(display, exc) from None
     return Probe(path=path, head=head, size=size)
 
 
@@ -164,30 +162,33 @@ def detect(p: Probe, display: str, forced: str | None = None) -> Reader:
     return best
 
 
-def expand(paths: list[str]) -> list[tuple[Path, str, bool]]:
+def expand(paths: list[str], notes: list[str] | None = None) -> list[tuple[Path, str, bool]]:
     """Files to read, each with whether it was named (rather than found by walking
-    a directory, sorted, hidden entries skipped)."""
+    a directory, sorted, hidden entries skipped). A walk stays inside its folder
+    (:func:`benchaudit.fs.walk`); what it leaves out is said in ``notes``."""
+    from benchaudit import fs
+
     out: list[tuple[Path, str, bool]] = []
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            for root, dirs, files in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(files):
-                    f = Path(root) / name
-                    if name.startswith("."):
-                        continue
-                    probe_name = name.lower()
-                    if any(probe_name.endswith(s) for s in WALK_SUFFIXES):
-                        out.append((f, f.as_posix(), False))
+            for f in fs.walk(p, notes, wanted=_walked_suffix):
+                out.append((f, f.as_posix(), False))
         else:
             out.append((p, raw, True))
     return out
 
 
-def load(path: Path, display: str, ctx: Context, forced: str | None = None) -> list[Source]:
+def _walked_suffix(f: Path) -> bool:
+    probe_name = f.name.lower()
+    return any(probe_name.endswith(s) for s in WALK_SUFFIXES)
+
+
+def load(
+    path: Path, display: str, ctx: Context, forced: str | None = None, named: bool = False
+) -> list[Source]:
     """Read one file into one or more sources."""
-    p = probe(path, display)
+    p = probe(path, display, named)
     reader = detect(p, display, forced)
     if reader.max_bytes is not None and p.size > reader.max_bytes:
         raise InputError(

@@ -4,19 +4,23 @@
 GitHub parses these from a step's output and pins them to the file and line
 in the pull request. The escaping follows the workflow-command rules: in the
 message ``%``, CR and LF are percent-encoded; in property values ``:`` and
-``,`` are as well, since they separate properties.
+``,`` are as well, since they separate properties. Text from inputs is made
+visible first (:mod:`benchaudit.render.escape`): no control character, no
+``::`` or ``##[`` of its own.
 """
 
 from __future__ import annotations
 
 from benchaudit.finding import Finding, Report
+from benchaudit.render.escape import line, no_commands, visible
 
 #: benchaudit severity -> workflow command.
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return no_commands(visible(text))
 
 
 def escape_property(text: str) -> str:
@@ -43,9 +47,10 @@ def render(report: Report) -> str:
     lines = [annotation(f) for f in report.findings]
     s = report.summary()
     # A plain closing line: it shows in the log, GitHub does not parse it.
+    config = f"; config {line(report.config)}" if report.config else ""
     lines.append(
         f"benchaudit: grade {report.grade}: {s['errors']} error(s), {s['warnings']} warning(s), "
         f"{s['infos']} info; {s['numbers_seen']} number(s) seen, "
-        f"{s['claims_checked']} claim(s) checked"
+        f"{s['claims_checked']} claim(s) checked; {report.suppression_line()}{config}"
     )
     return "\n".join(lines) + "\n"

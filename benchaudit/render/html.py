@@ -16,7 +16,8 @@ from importlib import resources
 from typing import Any
 
 from benchaudit import __version__
-from benchaudit.finding import Finding, Report, _jsonable
+from benchaudit.finding import SUPPRESSED_BY, Finding, Report, _jsonable
+from benchaudit.render.escape import safe as visible
 from benchaudit.render.tables import COLUMNS, result_tables
 
 #: Numbers in a claim, highlighted in the page: 87.3%, 1,319, ±0.1, 95% CI ...
@@ -105,10 +106,10 @@ def _finding_view(f: Finding) -> dict[str, Any]:
         "code": f.code,
         "name": f.name,
         "where": where,
-        "message": f.message,
-        "claim_parts": claim_parts(f.claim, f.message),
-        "suggestion": f.suggestion,
-        "evidence": [(str(k), _evidence_value(v)) for k, v in f.evidence.items()],
+        "message": visible(f.message),
+        "claim_parts": claim_parts(visible(f.claim) if f.claim else None, f.message),
+        "suggestion": visible(f.suggestion) if f.suggestion else None,
+        "evidence": [(visible(k), visible(_evidence_value(v))) for k, v in f.evidence.items()],
         "fingerprint": f.fingerprint or "",
     }
 
@@ -117,7 +118,7 @@ def _groups(report: Report) -> list[tuple[str, list[dict[str, Any]], list[dict[s
     """Per file: errors and warnings (shown), then information findings (folded)."""
     out: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
     for f in report.findings:
-        serious, infos = out.setdefault(f.location.file, ([], []))
+        serious, infos = out.setdefault(visible(f.location.file), ([], []))
         (infos if f.severity.label == "info" else serious).append(_finding_view(f))
     return [(file, serious, infos) for file, (serious, infos) in out.items()]
 
@@ -141,7 +142,7 @@ def _sections(report: Report, alpha: float) -> list[dict[str, Any]]:
             continue
         title = COLUMNS.get(key, (key.replace("_", " ").capitalize(), []))[0]
         header, body = tables.get(title, ([], []))
-        cells = [[{"text": c, "num": _numeric(c)} for c in row] for row in body]
+        cells = [[{"text": visible(c), "num": _numeric(c)} for c in row] for row in body]
         plots: list[tuple[str, str]] = []
         if can_plot:
             try:
@@ -154,7 +155,7 @@ def _sections(report: Report, alpha: float) -> list[dict[str, Any]]:
                 "title": title,
                 "header": header,
                 "rows": cells,
-                "plots": [(c, _markup(s)) for c, s in plots],
+                "plots": [(visible(c), _markup(s)) for c, s in plots],
             }
         )
     return out
@@ -194,14 +195,28 @@ def _rules(report: Report) -> list[dict[str, str]]:
 
 def render(report: Report, alpha: float = 0.05) -> str:
     template, css = _template()
-    notes = list(report.notes)
+    notes = [visible(n) for n in report.notes]
     if report.results and not _can_plot():
         notes.append("plots need matplotlib: pip install 'benchaudit[plots]'")
     return template.render(
         version=__version__,
         grade=report.grade,
         summary=report.summary(),
-        files=list(dict.fromkeys(report.files)),  # one file may give several sources
+        files=[visible(f) for f in dict.fromkeys(report.files)],  # one file, several sources
+        suppression=report.suppression_line(),
+        suppressed=[
+            {
+                "file": visible(h.finding.location.file),
+                "line": h.finding.location.line or "",
+                "code": h.finding.code,
+                "name": h.finding.name,
+                "message": visible(h.finding.message),
+                "by": SUPPRESSED_BY[h.by],
+                "detail": visible(h.detail),
+            }
+            for h in report.suppressed
+        ],
+        config=visible(report.config) if report.config else None,
         groups=_groups(report),
         sections=_sections(report, alpha),
         notes=notes,

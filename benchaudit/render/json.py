@@ -1,4 +1,11 @@
-"""The JSON object of DESIGN §3: stable key order, byte-identical across runs."""
+r"""The JSON object of DESIGN §3: stable key order, byte-identical across runs.
+
+Keys added to it: ``coverage``; ``suppressed`` (counts by what hid the
+findings, the grade they would give, and the findings themselves, each with
+``suppressed_by`` and ``suppression``); ``config`` (the file used, or null).
+Strings are the raw input; characters JSON lets through raw but a terminal
+would act on are written as ``\u`` escapes.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,7 @@ from typing import Any
 
 from benchaudit import __version__
 from benchaudit.finding import Report, _jsonable
+from benchaudit.render.escape import json_text
 
 
 def as_dict(report: Report) -> dict[str, Any]:
@@ -21,11 +29,23 @@ def as_dict(report: Report) -> dict[str, Any]:
             "scores_with_n": report.scores_with_n,
             "unknown_benchmarks": list(report.unknown_benchmarks),
         },
+        "suppressed": suppressed(report),
+        "config": report.config,
     }
     if report.results:
         out["results"] = _jsonable(report.results)
     return out
 
 
+def suppressed(report: Report) -> dict[str, Any]:
+    """Counts by what hid the findings, the grade with them, and the findings."""
+    return {
+        **report.suppressed_counts(),
+        "grade_unsuppressed": report.grade_unsuppressed,
+        "findings": [h.to_dict() for h in report.suppressed],
+    }
+
+
 def render(report: Report) -> str:
-    return json.dumps(as_dict(report), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    text = json.dumps(as_dict(report), indent=2, ensure_ascii=False, allow_nan=False)
+    return json_text(text) + "\n"

@@ -1,15 +1,18 @@
 """Markdown suited to a pull-request comment (GitHub / GitLab flavoured).
 
 Findings come first, one table per file; result tables follow folded in
-``<details>`` so the comment stays short. Text from inputs is escaped for
-table cells (``|``, ``<``, ``>``, ``&``) and ``@`` is written as an entity so
-a claim cannot mention a user. Very long reports are cut to stay under the
-size a comment may have, saying how much was left out.
+``<details>`` so the comment stays short. Text from inputs goes through
+:mod:`benchaudit.render.escape`: no link, image, emphasis, HTML, math or
+control character of its own, and mentions, references and URLs only inside
+code spans, where GitHub neither notifies nor links. Claims and file names are
+code spans whose fence no backtick inside can close. Very long reports are
+cut to stay under the size a comment may have, saying how much was left out.
 """
 
 from __future__ import annotations
 
-from benchaudit.finding import Finding, Report
+from benchaudit.finding import SUPPRESSED_BY, Finding, Report
+from benchaudit.render import escape
 from benchaudit.render.tables import result_tables
 
 _ICON = {"error": "❌", "warning": "⚠️", "info": "ℹ️"}
@@ -21,21 +24,8 @@ MAX_FINDINGS = 200
 MAX_CHARS = 60_000
 
 
-def _cell(text: object) -> str:
-    s = " ".join(str(text).split())
-    return (
-        s.replace("&", "&amp;")
-        .replace("\\", "\\\\")
-        .replace("|", "\\|")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace("@", "&#64;")
-    )
-
-
-def _code(text: str) -> str:
-    """Inline code for a claim; backticks inside become quotes."""
-    return "`" + " ".join(text.split()).replace("`", "'").replace("|", "\\|") + "`"
+_cell = escape.markdown
+_code = escape.markdown_code
 
 
 def _row(f: Finding) -> str:
@@ -53,6 +43,25 @@ def _row(f: Finding) -> str:
     )
 
 
+def _suppressed(report: Report) -> list[str]:
+    """Suppressed findings, folded: where, rule, message and what hid each."""
+    if not report.suppressed:
+        return []
+    block = [
+        f"<details><summary>{len(report.suppressed)} suppressed finding(s)</summary>",
+        "",
+        "| file | line | rule | finding | suppressed by |",
+        "|---|---|---|---|---|",
+    ]
+    for h in report.suppressed[:MAX_FINDINGS]:
+        f = h.finding
+        block.append(
+            f"| {_code(f.location.file)} | {f.location.line or ''} | {f.code} `{f.name}` | "
+            f"{_cell(f.message)} | {SUPPRESSED_BY[h.by]}: {_cell(h.detail)} |"
+        )
+    return [*block, "", "</details>", ""]
+
+
 def render(report: Report) -> str:
     s = report.summary()
     out = [
@@ -64,6 +73,9 @@ def render(report: Report) -> str:
     ]
     if report.numbers_seen:
         out[-1:-1] = ["", _cell(report.coverage())]
+    out[-1:-1] = ["", _cell(report.suppression_line())]
+    if report.config:
+        out[-1:-1] = ["", f"config: {_code(report.config, table=False)}"]
     # Findings get most of the room; result tables and notes what is left.
     budget = MAX_CHARS * 3 // 4 - sum(len(x) + 1 for x in out)
     shown = 0
@@ -72,7 +84,7 @@ def render(report: Report) -> str:
         lines = []
         if f.location.file != current:
             lines = [
-                f"#### `{_cell(f.location.file)}`",
+                f"#### {_code(f.location.file, table=False)}",
                 "",
                 "| | line | rule | finding | suggestion |",
                 "|---|---|---|---|---|",
@@ -110,8 +122,9 @@ def render(report: Report) -> str:
             out += [f"*{_cell(title)}: left out, the comment would be too long.*", ""]
             continue
         out += block
+    out += _suppressed(report)
     for note in report.notes:
-        out.append(f"> {_cell(note)}")
+        out.append(f"> {escape.markdown(note, block=True)}")
     text = "\n".join(out).rstrip() + "\n"
     if len(text) > MAX_CHARS:
         cut = text.rfind("\n", 0, MAX_CHARS - 200)

@@ -64,7 +64,9 @@ def _num(value: Any) -> float | None:
 
 
 def _label(text: Any, width: int = 40) -> str:
-    s = " ".join(str(text).split())
+    from benchaudit.render.escape import line
+
+    s = line(text)  # control characters shown, as in every other format
     return s if len(s) <= width else s[: width - 1] + "\u2026"
 
 

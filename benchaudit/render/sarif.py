@@ -4,7 +4,9 @@ One run; ``tool.driver.rules`` lists the rules that produced a finding, in
 code order, with their documentation; every result points at its rule by id
 and index, carries a relative artifact URI with start line and column, and
 our content fingerprint as a partial fingerprint so that a finding keeps its
-identity when lines move.
+identity when lines move. Suppressed findings are results too, carrying SARIF's
+``suppressions`` (``inSource`` for an inline comment, ``external`` for the
+configuration and the baseline), so viewers count them as suppressed.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import Any
 from urllib.parse import quote
 
 from benchaudit import __version__
-from benchaudit.finding import Finding, Report, _jsonable
+from benchaudit.finding import Finding, Report, Suppressed, _jsonable
+from benchaudit.render.escape import json_text
 
 SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -115,10 +118,19 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
     return out
 
 
+def _suppressed_result(h: Suppressed, index: int) -> dict[str, Any]:
+    out = _result(h.finding, index)
+    kind = "inSource" if h.by == "inline" else "external"
+    out["suppressions"] = [
+        {"kind": kind, "status": "accepted", "justification": f"{h.by}: {h.detail}"}
+    ]
+    return out
+
+
 def as_dict(report: Report) -> dict[str, Any]:
     """The SARIF log as a plain dict (what :func:`render` serialises)."""
     seen: dict[str, tuple[str, str]] = {}
-    for f in report.findings:
+    for f in [*report.findings, *(h.finding for h in report.suppressed)]:
         seen.setdefault(f.code, (f.name, LEVELS[f.severity.label]))
     codes = sorted(seen)
     index = {code: i for i, code in enumerate(codes)}
@@ -134,11 +146,18 @@ def as_dict(report: Report) -> dict[str, Any]:
         "tool": {"driver": driver},
         "invocations": [{"executionSuccessful": True}],
         "columnKind": "unicodeCodePoints",
-        "results": [_result(f, index[f.code]) for f in report.findings],
-        "properties": {"grade": report.grade, "summary": summary},
+        "results": [_result(f, index[f.code]) for f in report.findings]
+        + [_suppressed_result(h, index[h.finding.code]) for h in report.suppressed],
+        "properties": {
+            "grade": report.grade,
+            "summary": summary,
+            "suppressed": report.suppressed_counts(),
+            "config": report.config,
+        },
     }
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 
 def render(report: Report) -> str:
-    return json.dumps(as_dict(report), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    text = json.dumps(as_dict(report), indent=2, ensure_ascii=False, allow_nan=False)
+    return json_text(text) + "\n"

@@ -4,6 +4,9 @@ Colour is added only when the text goes to a terminal: standard output is a
 TTY, the text is not being written to an ``--output`` file, ``NO_COLOR`` is
 unset and ``TERM`` is not ``dumb`` (``FORCE_COLOR`` turns it on regardless).
 Without colour the output is the same text, byte for byte.
+
+Everything that came from an input goes through :func:`benchaudit.render.escape.line`:
+control characters are shown, not sent, and no line can hold a workflow command.
 """
 
 from __future__ import annotations
@@ -11,7 +14,9 @@ from __future__ import annotations
 import os
 import sys
 
-from benchaudit.finding import Report
+from benchaudit.finding import SUPPRESSED_BY, Report
+from benchaudit.render.escape import line as _one_line
+from benchaudit.render.escape import no_commands
 from benchaudit.render.tables import result_tables
 
 _SGR = {
@@ -70,7 +75,7 @@ def render(report: Report, color: bool | None = None) -> str:
     out: list[str] = []
     for f in report.findings:
         out.append(
-            f"{paint('bold', str(f.location))}: {f.code} {paint(f.severity.label, f.severity.label)} "
+            f"{paint('bold', _one_line(f.location))}: {f.code} {paint(f.severity.label, f.severity.label)} "
             f"[{f.confidence.label}] {f.name}: {_one_line(f.message)}"
         )
         if f.claim:
@@ -80,13 +85,17 @@ def render(report: Report, color: bool | None = None) -> str:
     for title, header, rows in result_tables(report):
         out.append("")
         out.append(paint("bold", title))
-        widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
-        for row in [header, *rows]:
-            out.append("  " + "  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
+        cells = [[_one_line(c) for c in row] for row in [header, *rows]]
+        widths = [max(len(c) for c in col) for col in zip(*cells)]
+        for row in cells:
+            out.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
     for note in report.notes:
         out.append(f"note: {_one_line(note)}")
     if report.numbers_seen:
         out.append(_one_line(report.coverage()))
+    out.extend(_suppressed(report))
+    if report.config:
+        out.append(f"config: {_one_line(report.config)}")
     s = report.summary()
     out.append("")
     out.append(
@@ -94,8 +103,17 @@ def render(report: Report, color: bool | None = None) -> str:
         f"{s['warnings']} warning(s), {s['infos']} info; {s['numbers_seen']} number(s) seen, "
         f"{s['claims_checked']} claim(s) checked"
     )
-    return "\n".join(out).lstrip("\n") + "\n"
+    # Belt and braces: no line of the text, whatever it holds, is a workflow command.
+    return no_commands("\n".join(out).lstrip("\n") + "\n")
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
+def _suppressed(report: Report) -> list[str]:
+    """The suppression count, then each suppressed finding on one line."""
+    out = [_one_line(report.suppression_line())]
+    for h in report.suppressed:
+        f = h.finding
+        out.append(
+            f"    {_one_line(f.location)}: {f.code} {f.severity.label} {f.name}: "
+            f"{_one_line(f.message)} [by {SUPPRESSED_BY[h.by]}: {_one_line(h.detail)}]"
+        )
+    return out
