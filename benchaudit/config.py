@@ -418,8 +418,9 @@ def discover(start: str | os.PathLike[str] | None = None) -> Path | None:
                     text = _text(candidate)
                 except (ConfigError, UnicodeDecodeError):
                     return candidate  # reading it again says what is wrong
-                marker = "[tool.benchaudit" if name == "pyproject.toml" else "[benchaudit]"
-                if marker in text:
+                # A section header on a line of its own: a comment that names it is not one.
+                marker = r"\[tool\.benchaudit[\].]" if name == "pyproject.toml" else r"\[benchaudit\]"
+                if re.search(rf"^[ \t]*{marker}", text, re.M):
                     return candidate
         if (folder / ".git").exists():
             break

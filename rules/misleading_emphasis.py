@@ -119,8 +119,15 @@ class MisleadingEmphasis(Rule):
                     {"bold": h.value, "better": [(p.model, p.value) for p in better]},
                     severity=Severity.INFO,
                 )
+        # Bold on several different values of one line, with no row groups seen: the bold may
+        # mark the best of groups the table does not label (model sizes, settings). Only a plain
+        # cell beating every bold one contradicts that reading.
+        unlabelled_groups = len(groups) == 1 and len({c.value for c in bold}) > 1
+        best_bold = max(sign * c.value for c in bold)
         for b in bold:
             better = [p for p in plain if sign * p.value > sign * b.value]
+            if unlabelled_groups:
+                better = [p for p in better if sign * p.value > best_bold]
             if better:
                 top = max(better, key=lambda p: sign * p.value)
                 yield self._finding(

@@ -88,6 +88,13 @@ def test_config_from_pyproject_and_setup_cfg(tmp_path):
     assert cfg.ignore == ["missing-interval", "BA102"] and cfg.alpha == 0.01
 
 
+def test_a_comment_naming_the_section_is_not_a_configuration(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "setup.cfg").write_text("# benchaudit also reads a [benchaudit] section\n[options]\n")
+    (tmp_path / "pyproject.toml").write_text("# see [tool.benchaudit] in the docs\n[project]\nname = 'x'\n")
+    assert config_mod.discover(str(tmp_path)) is None
+
+
 @pytest.mark.parametrize(
     "text,match",
     [

@@ -20,9 +20,10 @@ realdocs_eval = pytest.importorskip("realdocs_eval")
 PRECISION_FLOOR = 0.9
 #: Batches judged fresh, after the development batches.
 HELD_OUT = (4,)
-#: Their floor: batch 4 scored 0.50 at its first pass and 0.54 after the fixes its verdicts
-#: led to; a change that loses ground on it fails.
-HELD_OUT_FLOOR = 0.54
+#: Their floor: batch 4 scored 0.50 at its first pass (13 of 26 right, 6 wrong) and 0.65
+#: after the fixes its verdicts led to (13 of 20 right, none wrong, 7 debatable); a change
+#: that loses ground on it fails.
+HELD_OUT_FLOOR = 0.65
 
 
 @pytest.fixture(scope="module")
