@@ -24,10 +24,12 @@ def score_tables(source: Source, ctx: Context) -> list[ScoreTable]:
 
     def compute() -> list[ScoreTable]:
         from benchaudit.claims.scoretable import read_score_table
+        from benchaudit.claims.stated_counts import stated_counts
 
+        counts = stated_counts(doc)
         out = []
         for table in doc.tables():
-            st = read_score_table(table, ctx.benchmarks)
+            st = read_score_table(table, ctx.benchmarks, counts)
             if st is not None:
                 out.append(st)
         return out

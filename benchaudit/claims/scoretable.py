@@ -123,7 +123,11 @@ def parse_value(text: str) -> float | None:
 
 
 def _n_of(
-    label: str, bench: Benchmark | None, cells: list[Cell], registry: Registry
+    label: str,
+    bench: Benchmark | None,
+    cells: list[Cell],
+    registry: Registry,
+    counts: dict[str, int] | None = None,
 ) -> int | None:
     m = _N_IN_LABEL.search(label)
     if m:
@@ -135,6 +139,10 @@ def _n_of(
         from benchaudit.inputs.sentences import names_a_part
 
         return None if names_a_part(label, registry) else bench.n
+    if bench is None and counts:
+        from benchaudit.claims.stated_counts import count_for
+
+        return count_for(label, counts)  # "USACO has 307 problems" in the document's prose
     return None
 
 
@@ -162,7 +170,11 @@ def _mention(text: str, registry: Registry) -> Benchmark | None:
 
 
 def _line(
-    label: str, bench: Benchmark | None, pairs: list[tuple[str, Cell, str]], registry: Registry
+    label: str,
+    bench: Benchmark | None,
+    pairs: list[tuple[str, Cell, str]],
+    registry: Registry,
+    counts: dict[str, int] | None = None,
 ) -> ScoreLine | None:
     if _NOT_SCORE.search(label) or _AGGREGATE.match(label):
         return None
@@ -182,11 +194,11 @@ def _line(
     proportion = all(c.value <= 1 and "." in c.text for c in cells)
     if not proportion and any(c.value > 100 or c.value < 0 for c in cells):
         return None  # ratings, counts, sizes: not a score on a 0–100 scale
-    n = _n_of(label, bench, [c for _, c, _ in pairs], registry)
+    n = _n_of(label, bench, [c for _, c, _ in pairs], registry, counts)
     return ScoreLine(label, bench, n, not _LOWER_BETTER.search(label), proportion, cells)
 
 
-def _by_columns(table: Table, registry: Registry) -> list[ScoreLine]:
+def _by_columns(table: Table, registry: Registry, counts: dict[str, int] | None = None) -> list[ScoreLine]:
     header = table.header()
     lines = []
     for j in range(1, len(header)):
@@ -195,13 +207,15 @@ def _by_columns(table: Table, registry: Registry) -> list[ScoreLine]:
             for i, row in enumerate(table.rows)
             if len(row) > j and row
         ]
-        line = _line(header[j], _mentions(header[j], registry), pairs, registry)
+        line = _line(header[j], _mentions(header[j], registry), pairs, registry, counts)
         if line is not None:
             lines.append(line)
     return lines
 
 
-def _by_rows(table: Table, registry: Registry, key: int) -> list[ScoreLine]:
+def _by_rows(
+    table: Table, registry: Registry, key: int, counts: dict[str, int] | None = None
+) -> list[ScoreLine]:
     header = table.header()
     lines = []
     for row in table.rows:
@@ -209,7 +223,7 @@ def _by_rows(table: Table, registry: Registry, key: int) -> list[ScoreLine]:
             continue
         label = " ".join(c.text for c in row[: key + 1] if c.text)
         pairs = [(header[j], row[j], "") for j in range(key + 1, min(len(row), len(header)))]
-        line = _line(label, _mentions(row[key].text, registry), pairs, registry)
+        line = _line(label, _mentions(row[key].text, registry), pairs, registry, counts)
         if line is not None:
             lines.append(line)
     return lines
@@ -228,8 +242,13 @@ def _bold_agreement(lines: list[ScoreLine]) -> tuple[int, int]:
     return best, total
 
 
-def read_score_table(table: Table, registry: Registry) -> ScoreTable | None:
-    """The table as benchmark lines, or None when it cannot be read as scores."""
+def read_score_table(
+    table: Table, registry: Registry, counts: dict[str, int] | None = None
+) -> ScoreTable | None:
+    """The table as benchmark lines, or None when it cannot be read as scores.
+
+    ``counts`` are item counts the document states for benchmarks the registry lacks
+    (:mod:`benchaudit.claims.stated_counts`)."""
     if not table.rows or table.width < 2:
         return None
     header = table.header()
@@ -241,10 +260,10 @@ def read_score_table(table: Table, registry: Registry) -> ScoreTable | None:
     if by_header == 0 and by_rows == 0:
         corner = header[0] if header else ""
         if _BENCH_CORNER.search(corner):
-            return _finish(ScoreTable(table, _by_rows(table, registry, 0), True))
+            return _finish(ScoreTable(table, _by_rows(table, registry, 0, counts), True))
         if _MODEL_CORNER.search(corner):
-            return _finish(ScoreTable(table, _by_columns(table, registry), False))
-        cols, rows = _by_columns(table, registry), _by_rows(table, registry, 0)
+            return _finish(ScoreTable(table, _by_columns(table, registry, counts), False))
+        cols, rows = _by_columns(table, registry, counts), _by_rows(table, registry, 0, counts)
         (cb, ct), (rb, rt) = _bold_agreement(cols), _bold_agreement(rows)
         col_share = cb / ct if ct else 0.0
         row_share = rb / rt if rt else 0.0
@@ -255,8 +274,8 @@ def read_score_table(table: Table, registry: Registry) -> ScoreTable | None:
             return _finish(ScoreTable(table, rows, True))
         return None
     if by_rows > by_header:
-        return _finish(ScoreTable(table, _by_rows(table, registry, key), True))
-    return _finish(ScoreTable(table, _by_columns(table, registry), False))
+        return _finish(ScoreTable(table, _by_rows(table, registry, key, counts), True))
+    return _finish(ScoreTable(table, _by_columns(table, registry, counts), False))
 
 
 _EXCLUDED_COLUMN = re.compile(
