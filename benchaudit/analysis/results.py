@@ -21,9 +21,15 @@ import numpy as np
 
 from benchaudit.analysis.matrix import ItemMatrix, build
 from benchaudit.inputs.resultset import ResultSet
+from benchaudit.progress import Progress
 from benchaudit.stats import clustered as cl
 from benchaudit.stats.multiple import holm_array
-from benchaudit.stats.paired import mcnemar_exact_many, sign_flip_test
+from benchaudit.stats.paired import (
+    mcnemar_exact_many,
+    nonzero_diffs,
+    sign_flip_many,
+    sign_flip_test,
+)
 from benchaudit.stats.proportions import wilson, z_for
 from benchaudit.stats.student import t_interval
 
@@ -33,6 +39,9 @@ if TYPE_CHECKING:
 #: Above this many non-zero differences x resamples a graded pair uses the
 #: paired z-test instead of the sign-flip test (the two agree at that size).
 PERMUTATION_BUDGET = 20_000_000
+
+#: Resampling work (resamples x cells) above which a progress bar is drawn (about a second).
+SLOW = 300_000_000
 
 
 @dataclass
@@ -102,6 +111,7 @@ def _model_rows(
     seed_scores: dict[str, list[float]] = {}
     binary = mx.binary_rows()
     row_counts = mx.rows.sum(axis=1, dtype=np.int64)
+    shared_boot = _shared_bootstrap(mx, binary, seeds, resamples, conf, seed)
     for m, name in enumerate(rs.models):
         mask = mx.present[m]
         n = int(mask.sum())
@@ -179,12 +189,35 @@ def _model_rows(
             lo, hi = wilson(int(round(x.sum())), n, conf)
             row["correct"] = int(round(x.sum()))
             method = "wilson"
+        elif n == mx.n_items and shared_boot is not None:
+            lo, hi = shared_boot[0][m], shared_boot[1][m]
+            method = "bootstrap"
         else:
             lo, hi = cl.bootstrap_mean_ci(x, resamples, conf, seed)
             method = "bootstrap"
         row.update(ci_low=float(lo), ci_high=float(hi), ci_method=method)
         rows.append(row)
     return rows, seed_scores
+
+
+def _shared_bootstrap(mx, binary, seeds, resamples, conf, seed):
+    """Bootstrap bounds of every graded model that has all items, in one pass.
+
+    Only for the plain case (no clusters, points or seeds); the models share
+    their resampled item sets, one matrix product per chunk of replicates.
+    """
+    if mx.item_cluster is not None or mx.weighted or seeds is not None:
+        return None
+    full = mx.present.all(axis=1) & ~binary
+    if full.sum() < 2:
+        return None
+    rows = np.flatnonzero(full)
+    lo = np.full(mx.n_models, np.nan)
+    hi = np.full(mx.n_models, np.nan)
+    work = resamples * mx.n_items * rows.size
+    with Progress(None, "bootstrap intervals", enabled=None if work > SLOW else False):
+        lo[rows], hi[rows] = cl.bootstrap_means_ci(mx.value[rows], resamples, conf, seed)
+    return lo, hi
 
 
 # --- pairs -------------------------------------------------------------------------------
@@ -354,28 +387,45 @@ def _comparisons(
 
 
 def _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples):
+    """Sign-flip tests for graded pairs (paired z above the permutation budget).
+
+    On a complete matrix every pair shares one set of sign vectors
+    (:func:`sign_flip_many`), one matrix product per chunk of resamples for all
+    pairs; pairs with missing items are tested one by one.
+    """
     from scipy.special import ndtr
 
     size = ia.size
     p = np.ones(size)
     test = np.empty(size, dtype=object)
     floor = np.ones(size)
-    disc = np.zeros(size)
-    for j in range(size):
-        a, b = ia[j], ib[j]
-        both = mx.present[a] & mx.present[b]
-        d = mx.value[a, both] - mx.value[b, both]
-        nz = int(np.count_nonzero(d))
-        disc[j] = nz
-        if nz * resamples <= PERMUTATION_BUDGET:
-            p[j] = sign_flip_test(d, resamples, seed + j)
-            test[j] = "sign-flip-permutation"
-            floor[j] = max(min(1.0, 2.0 * 0.5**nz), 1.0 / (resamples + 1))
-        else:
-            se = math.sqrt(max(var_d[j], 0.0) / nn[j])
-            p[j] = 1.0 if se == 0 else float(min(1.0, 2 * ndtr(-abs(diff[j]) / se)))
-            test[j] = "paired-z"
-            floor[j] = 0.0
+    full = bool(mx.present.all())
+    disc = nonzero_diffs(mx.value, ia, ib).astype(np.float64) if full else np.zeros(size)
+    if not full:
+        for j in range(size):
+            both = mx.present[ia[j]] & mx.present[ib[j]]
+            disc[j] = np.count_nonzero(mx.value[ia[j], both] - mx.value[ib[j], both])
+    exact = disc * resamples <= PERMUTATION_BUDGET
+    perm = np.flatnonzero(exact)
+    if perm.size and full:
+        work = resamples * (mx.value.size + perm.size)
+        with Progress(resamples, "sign-flip tests", enabled=None if work > SLOW else False) as bar:
+            p[perm] = sign_flip_many(
+                mx.value, ia[perm], ib[perm], resamples, seed, progress=bar.update
+            )
+    else:
+        for j in perm:
+            both = mx.present[ia[j]] & mx.present[ib[j]]
+            p[j] = sign_flip_test(
+                mx.value[ia[j], both] - mx.value[ib[j], both], resamples, seed + j
+            )
+    test[perm] = "sign-flip-permutation"
+    floor[perm] = np.maximum(np.minimum(1.0, 2.0 * 0.5 ** disc[perm]), 1.0 / (resamples + 1))
+    for j in np.flatnonzero(~exact):
+        se = math.sqrt(max(var_d[j], 0.0) / nn[j])
+        p[j] = 1.0 if se == 0 else float(min(1.0, 2 * ndtr(-abs(diff[j]) / se)))
+        test[j] = "paired-z"
+        floor[j] = 0.0
     return p, test, floor, disc
 
 
