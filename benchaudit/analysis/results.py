@@ -535,6 +535,10 @@ def setup_line(s: dict[str, Any]) -> str:
     return text
 
 
+def _with_task(row: dict[str, Any], task: Any) -> dict[str, Any]:
+    return {"file": row["file"], "task": str(task), **row}
+
+
 def _analyse(
     rs: ResultSet, seed: int, resamples: int, alpha: float, baseline_model: str | None
 ) -> Analysis:
@@ -569,12 +573,20 @@ def _analyse(
         "baseline": base,
     }
     setup["line"] = setup_line(setup)
+    baseline = _baseline_rows(rs, models, comps, base) if len(models) > 1 else []
+    task = rs.meta.get("task")
+    if task:
+        # Harness outputs name their task: rows of several tasks stay apart in a report.
+        models, comps, baseline = (
+            [_with_task(r, task) for r in rows] for rows in (models, comps, baseline)
+        )
+        setup = _with_task(setup, task)
     return Analysis(
         path=rs.path,
         matrix=mx,
         models=models,
         comparisons=comps,
-        baseline=_baseline_rows(rs, models, comps, base) if len(models) > 1 else [],
+        baseline=baseline,
         setup=setup,
         pairs=pairs,
         seed_scores=seed_scores,

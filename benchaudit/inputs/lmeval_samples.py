@@ -150,6 +150,8 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     scores: list[float] = []
     lines: list[int] = []
     filters: list[str] = []
+    # doc_hash per doc_id: the check that two runs saw the same documents.
+    hashes: dict[str, str] = {}
     for lineno, rec in iter_jsonl(path, display):
         if not isinstance(rec, dict):
             raise InputError(display, f"expected a JSON object, got {type(rec).__name__}", lineno)
@@ -175,6 +177,9 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         if value is None:
             raise InputError(display, f"missing metric {metric!r}", lineno)
         items.append(str(doc_id))
+        doc_hash = rec.get("doc_hash")
+        if type(doc_hash) is str:
+            hashes.setdefault(items[-1], doc_hash)
         scores.append(value if type(value) is float else _as_score(display, lineno, metric, value))
         lines.append(lineno)
         filt = rec.get("filter", "none")
@@ -201,6 +206,8 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         "metric": metric,
         "model_from": model_from,
         "filters": sorted(set(filters)),
+        "model": model,
+        "item_hashes": hashes,
         # Means of the metrics not chosen, so a report can set acc beside acc_norm.
         "other_metrics": {
             k: sum(v) / len(v) for k, v in sorted(others.items()) if len(v) == len(scores)
@@ -216,6 +223,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
                 "limit": summary.limit,
                 "n_original": t.n_original if t else None,
                 "n_effective": t.n_effective if t else None,
+                "num_fewshot": t.num_fewshot if t else summary.num_fewshot,
             }
         )
     columns = {"model": model_from, "item": "doc_id", "score": metric}
