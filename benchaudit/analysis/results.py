@@ -23,15 +23,17 @@ from benchaudit.analysis.matrix import ItemMatrix, build
 from benchaudit.inputs.resultset import ResultSet
 from benchaudit.progress import Progress
 from benchaudit.stats import clustered as cl
+from benchaudit.stats.crossed import two_way_interval
 from benchaudit.stats.multiple import holm_array
 from benchaudit.stats.paired import (
     mcnemar_exact_many,
     nonzero_diffs,
     sign_flip_many,
+    sign_flip_rows,
     sign_flip_test,
 )
 from benchaudit.stats.proportions import wilson, z_for
-from benchaudit.stats.student import t_interval
+from benchaudit.stats.student import t_interval, t_quantile
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -168,6 +170,20 @@ def _model_rows(
                     seed_sd=sd,
                     item_se=float(np.mean(item_ses)),
                 )
+                grid = _items_by_seeds(seeds, m)
+                if grid is not None:
+                    # Items and seeds are both samples: the interval counts both.
+                    two = two_way_interval(grid, conf)
+                    row.update(
+                        score=two.mean,
+                        ci_low=two.ci_low,
+                        ci_high=two.ci_high,
+                        ci_method="items-and-seeds",
+                        se=two.se,
+                        item_part_se=math.sqrt(two.item_part),
+                        seed_part_se=math.sqrt(two.seed_part),
+                        df=two.df,
+                    )
                 rows.append(row)
                 continue
         if clusters is not None and row["n_clusters"] > 1:
@@ -198,6 +214,14 @@ def _model_rows(
         row.update(ci_low=float(lo), ci_high=float(hi), ci_method=method)
         rows.append(row)
     return rows, seed_scores
+
+
+def _items_by_seeds(seeds: list[ItemMatrix], m: int) -> np.ndarray | None:
+    """Model m's items x seeds matrix over the items every seed scored (None if < 2)."""
+    present = np.logical_and.reduce([sm.present[m] for sm in seeds])
+    if present.sum() < 2:
+        return None
+    return np.stack([sm.value[m, present] for sm in seeds], axis=1).astype(np.float64)
 
 
 def _shared_bootstrap(mx, binary, seeds, resamples, conf, seed):
@@ -337,6 +361,15 @@ def _comparisons(
     else:
         p, test, floor, disc = _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples)
         mde = (za + zb) * np.sqrt(np.maximum(var_d, 0.0) / nn)
+    clustered = None
+    if mx.item_cluster is not None:
+        # Items of one cluster move together: the test and the interval are at the
+        # cluster level, the item-level test is kept beside them.
+        clustered = _cluster_pairs(mx, ia, ib, diff, sum_d2, nn, seed, resamples, alpha)
+        item_p = p
+        p, floor, half = clustered["p"], clustered["floor"], clustered["half"]
+        test = np.full(ia.size, "cluster-sign-flip", dtype=object)
+        mde = mde * np.sqrt(np.maximum(clustered["design_effect"], 1.0))
     p = np.where(ok, p, 1.0)
     p_adj = holm_array(p[ok]) if ok.any() else np.array([])
     adj = np.ones_like(p)
@@ -366,6 +399,14 @@ def _comparisons(
             "unpaired_ci_high": float(diff[j] + u_half[j]),
             "unpaired_p": float(u_p[j]),
         }
+        if clustered is not None:
+            row.update(
+                n_clusters=int(clustered["clusters"][j]),
+                clusters_differing=int(clustered["differing"][j]),
+                design_effect=float(clustered["design_effect"][j]),
+                p_item_level=float(item_p[j]),
+                item_level_test="mcnemar-exact" if binary else "sign-flip-permutation",
+            )
         if not binary:
             for key in ("discordant", "a_only", "b_only"):
                 row.pop(key)
@@ -384,6 +425,59 @@ def _comparisons(
         "floor": floor,
     }
     return rows, pairs
+
+
+def _cluster_pairs(mx, ia, ib, diff, sum_d2, nn, seed, resamples, alpha):
+    """Cluster-level sign-flip test, clustered interval and design effect of every pair.
+
+    Each pair's per-item differences are summed within clusters; under the null
+    every cluster total is as likely negative as positive, so the test flips whole
+    clusters (exactly, over all 2^G sign vectors, when G is small). The interval is
+    the mean difference +- t(G-1) times its cluster-robust SE (with the G/(G-1)
+    factor); the design effect is that variance, uncorrected, over the naive one.
+    """
+    codes = mx.item_cluster.astype(np.int64).copy()
+    lone = codes < 0  # an item without a cluster is a cluster of its own
+    codes[lone] = codes.max(initial=-1) + 1 + np.arange(int(lone.sum()))
+    _, codes = np.unique(codes, return_inverse=True)
+    g_all = int(codes.max()) + 1
+    size = ia.size
+    if mx.present.all():
+        x = mx.value.astype(np.float64, copy=False)
+        sums = np.stack(
+            [np.bincount(codes, weights=x[m], minlength=g_all) for m in range(x.shape[0])]
+        )
+        totals = sums[ia] - sums[ib]
+        sizes = np.broadcast_to(
+            np.bincount(codes, minlength=g_all).astype(np.float64), totals.shape
+        )
+    else:
+        totals = np.zeros((size, g_all))
+        sizes = np.zeros((size, g_all))
+        for j in range(size):
+            both = mx.present[ia[j]] & mx.present[ib[j]]
+            d = mx.value[ia[j], both] - mx.value[ib[j], both]
+            totals[j] = np.bincount(codes[both], weights=d, minlength=g_all)
+            sizes[j] = np.bincount(codes[both], minlength=g_all)
+    clusters = (sizes > 0).sum(axis=1)
+    p, floor = sign_flip_rows(totals, resamples, seed)
+    resid = totals - sizes * diff[:, None]
+    ss = (resid * resid).sum(axis=1)
+    naive_var = np.maximum(sum_d2 / nn - diff * diff, 0.0) / nn  # ddof 0, as clustered_se
+    clustered_var = ss / (nn * nn)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        de = np.where(naive_var > 0, clustered_var / naive_var, 1.0)
+    g = np.maximum(clusters, 2)
+    se = np.sqrt(clustered_var * g / (g - 1))
+    t = np.array([t_quantile(1 - alpha, int(k) - 1) for k in g])
+    return {
+        "p": p,
+        "floor": floor,
+        "half": t * se,
+        "design_effect": de,
+        "clusters": clusters,
+        "differing": np.count_nonzero(np.abs(totals) > 1e-12, axis=1),
+    }
 
 
 def _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples):

@@ -211,3 +211,43 @@ def nonzero_diffs(values: Any, ia: Any, ib: Any) -> Any:
         sel = np.flatnonzero(ia == a)
         out[sel] = np.count_nonzero(x[ib[sel]] != x[a], axis=1)
     return out
+
+
+def sign_flip_rows(diffs: Any, resamples: int = 10000, seed: int = 0) -> tuple[Any, Any]:
+    """Two-sided sign-flip p-values for each row of a matrix of paired differences.
+
+    Each row is one comparison's differences over a few units (cluster totals of
+    the per-item differences, for a cluster-level test). With 2^units at most
+    ``resamples`` every sign vector is enumerated and the p-value is exact
+    (count / 2^units, the observed assignment included); otherwise the rows share
+    ``resamples`` random sign vectors and p = (count + 1) / (resamples + 1).
+    Returns (p-values, smallest p each row's design can reach).
+    """
+    import numpy as np
+
+    t = np.atleast_2d(np.asarray(diffs, dtype=np.float64))
+    rows, units = t.shape
+    observed = np.abs(t.sum(axis=1))
+    threshold = observed - 1e-9 * np.maximum(1.0, np.abs(t).sum(axis=1))
+    counts = np.zeros(rows, dtype=np.int64)
+    exact = units <= 30 and 2**units <= resamples
+    total = 2**units if exact else resamples
+    rng = np.random.default_rng(seed)
+    step = max(1, min(total, 4_000_000 // max(units, rows, 1)))
+    for start in range(0, total, step):
+        size = min(step, total - start)
+        if exact:
+            codes = np.arange(start, start + size, dtype=np.int64)[:, None]
+            bits = (codes >> np.arange(units, dtype=np.int64)[None, :]) & 1
+        else:
+            bits = rng.integers(0, 2, size=(size, units), dtype=np.int8)
+        stats = (2.0 * bits.astype(np.float64) - 1.0) @ t.T
+        counts += np.count_nonzero(np.abs(stats) >= threshold, axis=0)
+    nonzero = np.count_nonzero(t, axis=1)
+    if exact:
+        p = counts / total
+        floor = np.minimum(1.0, 2.0 * 0.5**nonzero)
+    else:
+        p = (counts + 1) / (resamples + 1)
+        floor = np.maximum(np.minimum(1.0, 2.0 * 0.5**nonzero), 1.0 / (resamples + 1))
+    return np.where(nonzero == 0, 1.0, p), floor
