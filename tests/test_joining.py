@@ -215,3 +215,39 @@ def test_one_file_alone_is_unchanged():
     report = run(LM / "runA")
     assert "runs" not in report.results
     assert {r["task"] for r in report.results["models"]} == {"toyqa", "toyqb"}
+
+
+HUMANEVAL = GEN / "humaneval"
+
+
+def humaneval_passed(model: str) -> dict[str, float]:
+    path = HUMANEVAL / model / "samples.jsonl_results.jsonl"
+    return {
+        (rec := json.loads(line))["task_id"]: float(rec["passed"])
+        for line in path.read_text().splitlines()
+    }
+
+
+def test_humaneval_one_sample_results_get_wilson_and_no_k_below_one():
+    from statsmodels.stats.proportion import proportion_confint
+
+    report = run(HUMANEVAL / "model-x" / "samples.jsonl_results.jsonl")
+    (row,) = report.results["models"]
+    x = humaneval_passed("model-x")
+    solved = int(sum(x.values()))
+    lo, hi = proportion_confint(solved, len(x), alpha=0.05, method="wilson")
+    assert (row["model"], row["n_items"], row["correct"]) == ("model-x", 164, solved)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((lo, hi), rel=1e-9)
+    assert not any("k <= 0" in (f.suggestion or "") for f in report.findings)
+    assert not [f for f in report.findings if f.name == "biased-pass-at-k"]
+
+
+def test_two_humaneval_results_files_are_paired_by_task_id():
+    report = run(HUMANEVAL / "model-x", HUMANEVAL / "model-y")
+    (c,) = report.results["comparisons"]
+    p, n10, n01 = exact_mcnemar(humaneval_passed("model-x"), humaneval_passed("model-y"))
+    assert (c["a"], c["b"], c["task"]) == ("model-x", "model-y", "HumanEval")
+    assert (c["a_only"], c["b_only"]) == (n10, n01)
+    assert c["p_value"] == pytest.approx(p, rel=1e-9)
+    assert len(report.results["models"]) == 2  # one row per model, not one per file as well
+    assert len(report.results["passk"]) == 2  # each file keeps its pass@k table

