@@ -251,3 +251,18 @@ def test_two_humaneval_results_files_are_paired_by_task_id():
     assert c["p_value"] == pytest.approx(p, rel=1e-9)
     assert len(report.results["models"]) == 2  # one row per model, not one per file as well
     assert len(report.results["passk"]) == 2  # each file keeps its pass@k table
+
+
+def test_results_do_not_depend_on_the_selected_rules(tmp_path):
+    rng = np.random.default_rng(8)
+    rows = ["model,item,passage,confidence,correct"]
+    for m in ("a", "b"):
+        for i in range(60):
+            c = rng.random()
+            rows.append(f"{m},q{i},p{i // 6},{c:.3f},{int(rng.random() < c)}")
+    (tmp_path / "scores.csv").write_text("\n".join(rows) + "\n")
+    paths = [tmp_path / "scores.csv", LM / "runA", LM / "runB", HUMANEVAL]
+    full = run(*paths)
+    assert "calibration" in full.results and "runs" in full.results
+    for select in (["BA101"], ["calibration-bins"], ["run-drift"]):
+        assert run(*paths, select=select).results == full.results

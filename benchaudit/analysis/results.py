@@ -84,12 +84,54 @@ def analyse(rs: ResultSet, ctx: Context | None = None) -> Analysis:
 
 def report_results(rs: ResultSet, ctx: Context | None = None) -> dict[str, list[dict]]:
     a = analyse(rs, ctx)
-    return {
+    out = {
         "models": a.models,
         "comparisons": a.comparisons,
         "baseline": a.baseline,
         "setup": [a.setup],
     }
+    cfg = getattr(ctx, "config", None)
+    options = cfg.rule_options("calibration-bins") if cfg is not None else {}
+    calibration = calibration_rows(rs, options)
+    if calibration:
+        out["calibration"] = calibration
+    return out
+
+
+def calibration_rows(rs: ResultSet, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """ECE, MCE and Brier per model of 0/1 results with a confidence column (cached)."""
+    conf = getattr(rs, "confidence", None)
+    if conf is None or not rs.binary:
+        return []
+    from benchaudit.inputs.calibration import binning_options
+    from benchaudit.stats.calibration import summarise
+
+    n_bins, binning = binning_options(options)
+    key = ("calibration", n_bins, binning)
+    cache = rs.meta.setdefault("_cache", {})
+    if key not in cache:
+        rows = []
+        for code, model in enumerate(rs.models):
+            mask = (rs.model.codes == code) & np.isfinite(conf) & (conf >= 0) & (conf <= 1)
+            if not mask.any():
+                continue
+            s = summarise(conf[mask], rs.score[mask], n_bins, binning)
+            rows.append(
+                {
+                    "file": rs.path,
+                    "model": model,
+                    "ece": s.ece,
+                    "bins": s.bins,
+                    "binning": s.binning,
+                    "mce": s.mce,
+                    "brier": s.brier,
+                    "accuracy": s.accuracy,
+                    "n_items": s.n_items,
+                    "mean_confidence": s.mean_confidence,
+                }
+            )
+        cache[key] = rows
+    return cache[key]
 
 
 # --- per model -------------------------------------------------------------------------
