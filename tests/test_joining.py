@@ -266,3 +266,44 @@ def test_results_do_not_depend_on_the_selected_rules(tmp_path):
     assert "calibration" in full.results and "runs" in full.results
     for select in (["BA101"], ["calibration-bins"], ["run-drift"]):
         assert run(*paths, select=select).results == full.results
+
+
+HELM = GEN / "helm"
+
+
+def helm_runs() -> dict[str, Path]:
+    return {p.name.rsplit("model=mock_", 1)[1]: p for p in sorted(HELM.glob("custom_mcqa,*"))}
+
+
+def helm_exact_match(folder: Path) -> dict[str, float]:
+    doc = json.loads((folder / "per_instance_stats.json").read_text())
+    out = {}
+    for entry in doc:
+        for stat in entry["stats"]:
+            if stat["name"]["name"] == "exact_match" and not stat["name"].get("perturbation"):
+                out[entry["instance_id"]] = float(stat["mean"])
+    return out
+
+
+def test_three_helm_runs_are_paired_by_instance_id_with_holm():
+    from statsmodels.stats.multitest import multipletests
+
+    runs = helm_runs()
+    report = run(*runs.values())
+    comps = report.results["comparisons"]
+    assert len(comps) == 3
+    raw = []
+    for c in comps:
+        a = helm_exact_match(runs[c["a"].split("/")[1]])
+        b = helm_exact_match(runs[c["b"].split("/")[1]])
+        p, n10, n01 = exact_mcnemar(a, b)
+        assert (c["a_only"], c["b_only"], c["n_items"]) == (n10, n01, 30)
+        assert c["p_value"] == pytest.approx(p, rel=1e-9)
+        raw.append(p)
+    assert [c["p_adjusted"] for c in comps] == pytest.approx(
+        list(multipletests(raw, method="holm")[1]), rel=1e-9
+    )
+    ranks = {r["model"]: (r["rank_low"], r["rank_high"]) for r in report.results["models"]}
+    assert set(ranks) == {"mock/model-a", "mock/model-b", "mock/model-c"}
+    limits = [f for f in report.findings if f.name == "harness-limit"]
+    assert len(limits) == 3 and all("max_eval_instances = 30" in f.message for f in limits)

@@ -116,17 +116,12 @@ def calibration_rows(rs: ResultSet, options: dict[str, Any]) -> list[dict[str, A
             if not mask.any():
                 continue
             s = summarise(conf[mask], rs.score[mask], n_bins, binning)
+            fields = ("ece", "bins", "binning", "mce", "brier", "accuracy", "n_items")
             rows.append(
                 {
                     "file": rs.path,
                     "model": model,
-                    "ece": s.ece,
-                    "bins": s.bins,
-                    "binning": s.binning,
-                    "mce": s.mce,
-                    "brier": s.brier,
-                    "accuracy": s.accuracy,
-                    "n_items": s.n_items,
+                    **{f: getattr(s, f) for f in fields},
                     "mean_confidence": s.mean_confidence,
                 }
             )
