@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from benchaudit.finding import Finding, Location, Severity
@@ -156,22 +157,47 @@ def _check_summary(rule: Rule, source: Source) -> Iterable[Finding]:
             )
         missing = sorted(m for m, se in task.stderr.items() if se is None)
         if missing:
-            yield _na_finding(rule, where, task, missing)
+            yield _na_finding(rule, where, task, missing, Path(summary.path))
 
 
-def _na_finding(rule: Rule, where: Location, task: TaskResult, missing: list[str]) -> Finding:
+def _na_finding(
+    rule: Rule, where: Location, task: TaskResult, missing: list[str], results_path: Path
+) -> Finding:
     names = ", ".join(missing)
     kind = "group" if task.is_group else "task"
     evidence: dict = {"task": task.name, "metrics": missing, "is_group": task.is_group}
     value = task.metrics.get(missing[0])
     n = task.n
-    if value is not None and n and 0.0 <= value <= 1.0:
+    per_instruction = missing[0].startswith("inst_level")
+    if per_instruction:
+        # IFEval's instruction-level accuracy averages over instructions, several per
+        # prompt: its n is the instruction count, never the prompt count.
+        from benchaudit.inputs.lmeval_samples import instruction_count
+
+        n = instruction_count(results_path, task.name, missing[0])
+        evidence["n_prompts"] = task.n
+    if per_instruction and not n:
+        suggestion = (
+            f"Compute the interval of {missing[0]} over the instructions, not the "
+            f"{task.n or 'unknown number of'} prompts: re-run with --log_samples and count "
+            "the instructions (several per prompt; a cluster bootstrap over prompts gives "
+            "the honest interval)."
+        )
+    elif value is not None and n and 0.0 <= value <= 1.0:
         se = (value * (1 - value) / n) ** 0.5
         evidence.update({"n": n, "binomial_se": se})
+        unit = "instructions" if per_instruction else "items"
         suggestion = (
             f"Report '{missing[0]} {value:.3f} ± {se:.3f} (binomial standard error "
-            f"over {n:,} items)', or compute it from the per-item samples."
+            f"over {n:,} {unit})', or compute it from the per-item samples."
         )
+        if per_instruction:
+            suggestion += (
+                f" Instructions share their {task.n:,} prompts, so this SE is a lower bound; "
+                "a cluster bootstrap over prompts gives the honest interval."
+                if task.n
+                else ""
+            )
     else:
         suggestion = (
             "Give an interval from the per-item samples (--log_samples), or re-run "

@@ -9,6 +9,7 @@ benchaudit's own functions.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from pathlib import Path
 
@@ -307,3 +308,46 @@ def test_three_helm_runs_are_paired_by_instance_id_with_holm():
     assert set(ranks) == {"mock/model-a", "mock/model-b", "mock/model-c"}
     limits = [f for f in report.findings if f.name == "harness-limit"]
     assert len(limits) == 3 and all("max_eval_instances = 30" in f.message for f in limits)
+
+
+def test_ifeval_instruction_level_stderr_uses_the_instruction_count(tmp_path):
+    folder = tmp_path / "org__model"
+    folder.mkdir()
+    stamp = "2024-05-14T10-22-33.123456"
+    lists = [[True, False], [True], [True, True, False], [False], [True, True]]
+    inst = [x for row in lists for x in row]
+    acc = sum(inst) / len(inst)
+    results = {
+        "results": {
+            "ifeval": {
+                "alias": "ifeval",
+                "prompt_level_strict_acc,none": 0.4,
+                "prompt_level_strict_acc_stderr,none": 0.2449,
+                "inst_level_strict_acc,none": acc,
+                "inst_level_strict_acc_stderr,none": "N/A",
+            }
+        },
+        "n-samples": {"ifeval": {"original": 5, "effective": 5}},
+        "config": {"model_args": "pretrained=org/model", "limit": None},
+    }
+    (folder / f"results_{stamp}.json").write_text(json.dumps(results))
+    with open(folder / f"samples_ifeval_{stamp}.jsonl", "w") as fh:
+        for i, row in enumerate(lists):
+            rec = {
+                "doc_id": i,
+                "doc": {"prompt": f"p{i}"},
+                "target": "",
+                "arguments": {},
+                "resps": [],
+                "filtered_resps": [],
+                "filter": "none",
+                "prompt_level_strict_acc": all(row),
+                "inst_level_strict_acc": row,
+            }
+            fh.write(json.dumps(rec) + "\n")
+    report = run(folder / f"results_{stamp}.json")
+    (na,) = [f for f in report.findings if "stderr 'N/A'" in f.message]
+    se = math.sqrt(acc * (1 - acc) / len(inst))
+    assert na.evidence["n"] == len(inst) == 9 and na.evidence["n_prompts"] == 5
+    assert na.evidence["binomial_se"] == pytest.approx(se)
+    assert "over 9 instructions" in na.suggestion and "lower bound" in na.suggestion

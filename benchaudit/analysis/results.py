@@ -276,8 +276,10 @@ def _shared_bootstrap(mx, binary, seeds, resamples, conf, seed):
     lo = np.full(mx.n_models, np.nan)
     hi = np.full(mx.n_models, np.nan)
     work = resamples * mx.n_items * rows.size
-    with Progress(None, "bootstrap intervals", enabled=None if work > SLOW else False):
-        lo[rows], hi[rows] = cl.bootstrap_means_ci(mx.value[rows], resamples, conf, seed)
+    with Progress(resamples, "bootstrap intervals", enabled=None if work > SLOW else False) as bar:
+        lo[rows], hi[rows] = cl.bootstrap_means_ci(
+            mx.value[rows], resamples, conf, seed, progress=bar.update
+        )
     return lo, hi
 
 

@@ -118,6 +118,28 @@ def _metrics_of(record: dict[str, Any]) -> list[str]:
     return [k for k in names if isinstance(record[k], (bool, int, float))]
 
 
+def instruction_count(results_path: Path, task: str, metric: str) -> int | None:
+    """How many instructions a per-instruction metric (IFEval's ``inst_level_*``) averaged:
+    the summed list lengths in the ``samples_<task>_*.jsonl`` beside the results file."""
+    import json
+
+    base = metric.split(",")[0]
+    for path in sorted(results_path.parent.glob(f"samples_{task}_*.jsonl"))[:1]:
+        total = 0
+        try:
+            with open(path, encoding="utf-8") as fh:
+                for line in fh:
+                    if line.strip():
+                        value = json.loads(line).get(base)
+                        if not isinstance(value, list):
+                            return None
+                        total += len(value)
+        except (OSError, ValueError):
+            return None
+        return total or None
+    return None
+
+
 def choose_metric(available: list[str], wanted: str | None) -> str | None:
     if wanted:
         return wanted if wanted in available else None

@@ -110,13 +110,18 @@ def cluster_bootstrap_ci(
 
 
 def bootstrap_means_ci(
-    values: Any, resamples: int = 10000, confidence: float = 0.95, seed: int = 0
+    values: Any,
+    resamples: int = 10000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    progress: Any = None,
 ) -> tuple[Any, Any]:
     """:func:`bootstrap_mean_ci` for every row of a complete matrix at once.
 
     All rows share the resampled item multisets (drawn as multinomial counts,
     which is resampling with replacement), so a chunk of replicates is one
-    matrix product. Returns the arrays of lower and upper bounds.
+    matrix product. ``progress``, if given, is called with the replicates done after
+    each chunk. Returns the arrays of lower and upper bounds.
     """
     import numpy as np
 
@@ -132,6 +137,8 @@ def bootstrap_means_ci(
         size = min(step, resamples - start)
         counts = rng.multinomial(n, probs, size=size).astype(np.float64)
         means[start : start + size] = counts @ x.T / n
+        if progress is not None:
+            progress(size)
     a = (1 - confidence) / 2
     lo, hi = np.quantile(means, [a, 1 - a], axis=0)
     return lo, hi
