@@ -351,3 +351,34 @@ def test_ifeval_instruction_level_stderr_uses_the_instruction_count(tmp_path):
     assert na.evidence["n"] == len(inst) == 9 and na.evidence["n_prompts"] == 5
     assert na.evidence["binomial_se"] == pytest.approx(se)
     assert "over 9 instructions" in na.suggestion and "lower bound" in na.suggestion
+
+
+def test_runs_of_different_tasks_are_said_not_paired(tmp_path):
+    (a,) = (LM / "runA").glob("*/samples_toyqa_*.jsonl")
+    (b,) = (LM / "runB").glob("*/samples_toyqb_*.jsonl")
+    report = run(a, b)
+    assert not report.results.get("comparisons")
+    assert any("not paired, the tasks differ" in n and "toyqb" in n for n in report.notes)
+
+
+def write_scores(path: Path, model: str, scores, ids=None) -> dict[str, float]:
+    ids = ids or [f"item-{i}" for i in range(len(scores))]
+    path.write_text(
+        "model,item,correct\n" + "".join(f"{model},{i},{s}\n" for i, s in zip(ids, scores))
+    )
+    return {i: float(s) for i, s in zip(ids, scores)}
+
+
+def test_per_item_files_of_different_names_join_on_identical_item_ids(tmp_path):
+    rng = np.random.default_rng(4)
+    a = write_scores(tmp_path / "alpha.csv", "alpha", (rng.random(50) < 0.5).astype(int))
+    b = write_scores(tmp_path / "beta.csv", "beta", (rng.random(50) < 0.7).astype(int))
+    report = run(tmp_path / "alpha.csv", tmp_path / "beta.csv")
+    (c,) = report.results["comparisons"]
+    assert c["p_value"] == pytest.approx(exact_mcnemar(a, b)[0], rel=1e-9)
+    numbered = [str(i) for i in range(50)]
+    write_scores(tmp_path / "alpha.csv", "alpha", (rng.random(50) < 0.5).astype(int), numbered)
+    write_scores(tmp_path / "beta.csv", "beta", (rng.random(50) < 0.5).astype(int), numbered)
+    report = run(tmp_path / "alpha.csv", tmp_path / "beta.csv")
+    assert not report.results.get("comparisons")
+    assert any("same numbered items" in n for n in report.notes)

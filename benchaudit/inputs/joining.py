@@ -199,6 +199,34 @@ def _table_key(run: Run) -> tuple[str, str, str, str]:
     return run.family, name, str(run.rs.columns.get("item")), str(run.rs.columns.get("score"))
 
 
+def _regroup_by_items(groups: dict[Any, list[Run]], ctx: Context | None) -> None:
+    """Per-item files of different names (model_a.csv, model_b.csv) that hold exactly the
+    same item ids and columns become one group. Ids that are all plain numbers prove
+    nothing (two benchmarks of 100 items both count 0-99): those files are noted, not joined."""
+    lone = [(k, g[0]) for k, g in groups.items() if k[0] != "pass@k samples" and len(g) == 1]
+    by_items: dict[Any, list[tuple[Any, Run]]] = {}
+    for key, run in lone:
+        if run.task:
+            continue
+        cols = (run.family, str(run.rs.columns.get("item")), str(run.rs.columns.get("score")))
+        by_items.setdefault((cols, frozenset(run.rs.items)), []).append((key, run))
+    for (_, items), members in by_items.items():
+        if len(members) < 2:
+            continue
+        if all(i.isdigit() for i in items):
+            _note(
+                ctx,
+                f"{', '.join(r.path for _, r in members)} hold the same numbered items "
+                "but nothing says they are one benchmark: not paired (give the files one "
+                "name in separate folders to pair them)",
+            )
+            continue
+        first = members[0][0]
+        for key, run in members[1:]:
+            groups[first].append(run)
+            del groups[key]
+
+
 def _differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     out = []
     for key, words in CONFIG_FIELDS.items():
@@ -246,6 +274,7 @@ def join_sources(sources: list[Source], ctx: Context | None = None) -> list[Sour
     for run in runs:
         key = _group_key(run) or _table_key(run)
         groups.setdefault(key, []).append(run)
+    _regroup_by_items(groups, ctx)
     joined: dict[int, list[Source]] = {}  # position of a group's first source -> new sources
     replaced: set[int] = set()
     used: set[int] = set()  # ids of the runs that went into a join
@@ -281,6 +310,7 @@ def join_sources(sources: list[Source], ctx: Context | None = None) -> list[Sour
                 for r in bucket:
                     if r.keep:
                         r.source.data.joined = True
+    _note_other_tasks(ctx, [r for r in runs if id(r) not in used])
     if not joined:
         return sources
     # A file split by filter whose other filters found no partner keeps them as
@@ -315,6 +345,24 @@ def _note(ctx: Context | None, message: str) -> None:
     notes = getattr(ctx, "notes", None)
     if isinstance(notes, list) and message not in notes:
         notes.append(message)
+
+
+def _note_other_tasks(ctx: Context | None, alone: Sequence[Run]) -> None:
+    """Runs of different models that nothing paired because their tasks differ: said."""
+    by_family: dict[str, list[Run]] = {}
+    for run in alone:
+        if run.task:
+            by_family.setdefault(run.family, []).append(run)
+    for runs in by_family.values():
+        tasks = {r.task for r in runs}
+        models = set().union(*(r.models for r in runs))
+        if len(tasks) < 2 or len(models) < 2:
+            continue
+        listed = "; ".join(f"{', '.join(sorted(r.models))}: {r.task}" for r in runs[:SHOW])
+        _note(
+            ctx,
+            f"not paired, the tasks differ ({listed}); only runs of one task are compared",
+        )
 
 
 def _note_config_mismatch(ctx: Context | None, key: Any, configs: list[list[Run]]) -> None:
