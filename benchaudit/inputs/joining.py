@@ -284,7 +284,9 @@ def join_sources(sources: list[Source], ctx: Context | None = None) -> list[Sour
         by_config: dict[str, list[Run]] = {}
         for run in members:
             by_config.setdefault(repr(sorted(run.config.items())), []).append(run)
-        if len(by_config) > 1:
+        # A configuration with a single run has no partner of its own: say why the
+        # others were not it (filters of one file that each found a partner are not).
+        if len(by_config) > 1 and any(len(g) == 1 for g in by_config.values()):
             _note_config_mismatch(ctx, key, list(by_config.values()))
         for same in by_config.values():
             conflicts = _hash_conflicts(same)
