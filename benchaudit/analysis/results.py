@@ -45,6 +45,11 @@ PERMUTATION_BUDGET = 20_000_000
 #: Resampling work (resamples x cells) above which a progress bar is drawn (about a second).
 SLOW = 300_000_000
 
+#: Resampling work above which all pairs (or all models) share their resamples. Below
+#: it each pair and model draws its own, as a lone comparison would; above it the
+#: shared draws turn thousands of pair-by-pair loops into a few matrix products.
+SHARED_WORK = 200_000_000
+
 
 @dataclass
 class Analysis:
@@ -273,6 +278,8 @@ def _shared_bootstrap(mx, binary, seeds, resamples, conf, seed):
     if full.sum() < 2:
         return None
     rows = np.flatnonzero(full)
+    if resamples * mx.n_items * rows.size <= SHARED_WORK:
+        return None  # cheap enough model by model
     lo = np.full(mx.n_models, np.nan)
     hi = np.full(mx.n_models, np.nan)
     work = resamples * mx.n_items * rows.size
@@ -522,9 +529,9 @@ def _cluster_pairs(mx, ia, ib, diff, sum_d2, nn, seed, resamples, alpha):
 def _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples):
     """Sign-flip tests for graded pairs (paired z above the permutation budget).
 
-    On a complete matrix every pair shares one set of sign vectors
+    On a complete matrix with much work every pair shares one set of sign vectors
     (:func:`sign_flip_many`), one matrix product per chunk of resamples for all
-    pairs; pairs with missing items are tested one by one.
+    pairs; otherwise pairs are tested one by one.
     """
     from scipy.special import ndtr
 
@@ -540,7 +547,7 @@ def _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples):
             disc[j] = np.count_nonzero(mx.value[ia[j], both] - mx.value[ib[j], both])
     exact = disc * resamples <= PERMUTATION_BUDGET
     perm = np.flatnonzero(exact)
-    if perm.size and full:
+    if perm.size and full and float(disc[perm].sum()) * resamples > SHARED_WORK:
         work = resamples * (mx.value.size + perm.size)
         with Progress(resamples, "sign-flip tests", enabled=None if work > SLOW else False) as bar:
             p[perm] = sign_flip_many(
