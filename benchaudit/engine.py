@@ -100,6 +100,10 @@ def audit(paths: list[str], config: Config | None = None) -> Report:
     ctx = Context(config=cfg)
     rule_classes = select(cfg.select, cfg.ignore)
     sources = load_sources(paths, ctx)
+    if sum(s.kind in ("results", "samples") for s in sources) > 1:
+        from benchaudit.inputs.joining import join_sources
+
+        sources = join_sources(sources, ctx)  # outputs of several models on one task
     for source in sources:
         report_results = getattr(source.data, "report_results", None)
         if callable(report_results):

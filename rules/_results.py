@@ -75,9 +75,12 @@ def check_underpowered(rule: Rule, source: Source, ctx: Context) -> Iterable[Fin
         line = first_line(source, c["b"])
         if c["p_floor"] >= alpha:
             m = c.get("discordant", c.get("nonzero_diffs", 0))
+            where = f"{m} of {c['n_items']} items"
+            if c.get("n_clusters") is not None:
+                where = f"{c['clusters_differing']} of {c['n_clusters']} clusters"
             yield rule.finding(
                 Location(source.path, line),
-                f"{c['a']} and {c['b']} disagree on only {m} of {c['n_items']} items: the "
+                f"{c['a']} and {c['b']} disagree on only {where}: the "
                 f"smallest p-value this comparison can reach is {c['p_floor']:.3g} ≥ {alpha}, "
                 "so no outcome could be significant",
                 claim=f"{c['a']} vs {c['b']}",
@@ -246,6 +249,15 @@ def check_seed_interval(rule: Rule, source: Source, ctx: Context) -> Iterable[Fi
             f"{row['model']}: {pct(row['score'])} ± {100 * t_half:.1f} points "
             f"(mean of {k} seeds, 95% t({k - 1}) interval, t = {t:.2f})"
         )
+        if row.get("ci_method") == "items-and-seeds":
+            # The interval that counts both samples: the items and the seeds.
+            wording = (
+                f"{row['model']}: {pct(row['score'])} (95% CI {100 * row['ci_low']:.1f}–"
+                f"{100 * row['ci_high']:.1f} over {row['n_items']:,} items and {k} seeds)"
+            )
+            evidence.update(
+                item_part_se=row["item_part_se"], seed_part_se=row["seed_part_se"], df=row["df"]
+            )
         if sd > item_se:
             yield rule.finding(
                 Location(source.path, first_line(source, row["model"])),
@@ -257,10 +269,15 @@ def check_seed_interval(rule: Rule, source: Source, ctx: Context) -> Iterable[Fi
                 evidence=evidence,
             )
         else:
+            need = (
+                f"an interval needs both the items and the seeds (t({k - 1}) = {t:.2f} "
+                "over seeds alone, not 1.96)"
+                if row.get("ci_method") == "items-and-seeds"
+                else f"an interval over seeds needs t({k - 1}) = {t:.2f}, not 1.96"
+            )
             yield rule.finding(
                 Location(source.path, first_line(source, row["model"])),
-                f"{row['model']}: {k} seeds; an interval over seeds needs t({k - 1}) = "
-                f"{t:.2f}, not 1.96",
+                f"{row['model']}: {k} seeds; {need}",
                 claim=row["model"],
                 suggestion=f"Report {wording}.",
                 evidence=evidence,

@@ -130,10 +130,13 @@ def _check_samples(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding
                 claim=f"pass@{k}",
                 evidence={"k": k, "samples_min": n_min},
                 suggestion=f"Draw at least {2 * k} samples per problem (the Codex paper used "
-                f"n = 200 for k <= 100), or report pass@k for k <= {n_min // 2}.",
+                f"n = 200 for k <= 100), or report "
+                + (f"pass@k for k <= {n_min // 2}." if n_min >= 2 else "pass@1 only."),
             )
     for k in data.requested_ks(None):
-        if k not in asked and k <= n_min < 2 * k:
+        # pass@1 is the plain share of passing samples, unbiased at any n; the n < 2k
+        # caution is for k >= 2.
+        if k not in asked and k >= 2 and k <= n_min < 2 * k:
             yield rule.finding(
                 Location(source.path, None),
                 f"pass@{k} (in the results) rests on {n_min} "

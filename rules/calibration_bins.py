@@ -200,44 +200,26 @@ def _check_document(rule: Rule, source: Source, ctx: Context) -> Iterable[Findin
 
 
 def _check_results(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
-    """Per-item results of several models with a confidence column: ECE per model (info)."""
-    import numpy as np
+    """Per-item results of several models with a confidence column: ECE per model (info).
 
-    from benchaudit.inputs.calibration import binning_options
-    from benchaudit.stats.calibration import summarise
+    The rows themselves go to ``results.calibration`` from the per-item analysis,
+    whatever rules are selected; the rule words them.
+    """
+    from benchaudit.analysis.results import calibration_rows
 
-    rs = source.data
-    conf = getattr(rs, "confidence", None)
-    if conf is None or not rs.binary:
-        return
-    n_bins, binning = binning_options(rule.options)
-    rows = []
-    for code, model in enumerate(rs.models):
-        mask = (rs.model.codes == code) & np.isfinite(conf) & (conf >= 0) & (conf <= 1)
-        if not mask.any():
-            continue
-        s = summarise(conf[mask], rs.score[mask], n_bins, binning)
-        wording = f"ECE = {s.ece:.4f} ({s.bins} {s.binning} bins, n = {s.n_items})"
-        ev = {
-            "model": model,
-            "ece": s.ece,
-            "bins": s.bins,
-            "binning": s.binning,
-            "mce": s.mce,
-            "brier": s.brier,
-            "accuracy": s.accuracy,
-            "n_items": s.n_items,
-        }
-        rows.append({"file": source.path, **ev, "mean_confidence": s.mean_confidence})
+    for row in calibration_rows(source.data, rule.options):
+        model = row["model"]
+        wording = (
+            f"ECE = {row['ece']:.4f} ({row['bins']} {row['binning']} bins, n = {row['n_items']})"
+        )
+        ev = {k: v for k, v in row.items() if k not in ("file", "mean_confidence")}
         yield rule.finding(
             Location(source.path, None),
-            f"{model}: {wording}, MCE {s.mce:.4f}, Brier "
-            f"{s.brier:.4f}, accuracy {s.accuracy:.4f} at mean confidence "
-            f"{s.mean_confidence:.4f}",
+            f"{model}: {wording}, MCE {row['mce']:.4f}, Brier "
+            f"{row['brier']:.4f}, accuracy {row['accuracy']:.4f} at mean confidence "
+            f"{row['mean_confidence']:.4f}",
             severity=Severity.INFO,
             claim=f"{model} {wording}",
             suggestion=f"Report {model}: {wording}.",
             evidence=ev,
         )
-    if rows:
-        ctx.add_results("calibration", rows)

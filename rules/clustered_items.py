@@ -23,7 +23,12 @@ class ClusteredItems(Rule):
     conversation, topic, cluster), the rule computes for each model the
     cluster-robust SE, the design effect (clustered variance over naive
     variance) and the effective number of items, and gives the cluster
-    bootstrap interval. A design effect of 1.2 or more is a warning.
+    bootstrap interval. A design effect of 1.2 or more is a warning. Comparisons
+    of two models are made cluster by cluster (a sign-flip test over the clusters'
+    total differences, exact over all sign vectors for up to 13 clusters, and a
+    t(G-1) interval from the clustered SE); a pair that the item-level test
+    separates and the cluster-level test does not is a warning with both p-values
+    and the difference's design effect.
 
     **Why.** Five questions about one passage succeed or fail together. With
     clusters of size m and intra-cluster correlation ρ the variance of the mean
@@ -106,4 +111,37 @@ class ClusteredItems(Rule):
                     "ci_high": row["ci_high"],
                 },
                 severity=Severity.WARNING if de >= THRESHOLD else Severity.INFO,
+            )
+        yield from self._comparisons(source, a, ctx.alpha)
+
+    def _comparisons(self, source: Source, a, alpha: float) -> Iterable[Finding]:
+        """Pairs that the item-level test separates and the cluster-level test does not."""
+        for c in a.comparisons:
+            item_p = c.get("p_item_level")
+            if item_p is None or item_p >= alpha or c["p_value"] < alpha:
+                continue
+            g, de = c["n_clusters"], c["design_effect"]
+            yield self.finding(
+                Location(source.path, None),
+                f"{c['a']} vs {c['b']}: {100 * c['diff']:+.1f} points looks significant item "
+                f"by item ({c['item_level_test']} p = {item_p:.2g}) but not cluster by cluster "
+                f"(sign-flip over {g} clusters p = {c['p_value']:.3g}; the difference has "
+                f"design effect {de:.1f}): the gap comes from {c['clusters_differing']} of "
+                f"{g} clusters",
+                claim=f"{c['a']} vs {c['b']}",
+                suggestion=f"Report {c['a']} vs {c['b']} as {100 * c['diff']:+.1f} points (95% "
+                f"cluster CI {100 * c['ci_low']:+.1f} to {100 * c['ci_high']:+.1f}, cluster "
+                f"sign-flip p = {c['p_value']:.3g}, {g} clusters), not p = {item_p:.2g}.",
+                evidence={
+                    "a": c["a"],
+                    "b": c["b"],
+                    "diff": c["diff"],
+                    "p_cluster": c["p_value"],
+                    "p_item_level": item_p,
+                    "design_effect": de,
+                    "clusters": g,
+                    "clusters_differing": c["clusters_differing"],
+                    "ci_low": c["ci_low"],
+                    "ci_high": c["ci_high"],
+                },
             )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from benchaudit.finding import Finding, Location, Severity
@@ -21,10 +22,11 @@ class HarnessLimit(Rule):
     """A harness score measured on part of the task (--limit), or reported with stderr "N/A".
 
     **What.** Reads lm-evaluation-harness ``results_*.json`` and the per-item
-    logs of lm-eval and inspect_ai. A run with ``config.limit`` set is a
+    logs of lm-eval, inspect_ai and HELM. A run with ``config.limit`` set is a
     warning (every task saw at most that many items); so is each task whose
-    ``n-samples`` effective count is below its original count, or a per-item
-    log holding fewer items than its task has. The message gives the 95%
+    ``n-samples`` effective count is below its original count, a per-item
+    log holding fewer items than its task has (lm-eval or inspect ``--limit``),
+    and a HELM run whose run spec caps ``max_eval_instances``. The message gives the 95%
     Wilson interval the subset supports. A stderr of ``"N/A"`` is information:
     the harness could not compute one, and the score goes out bare.
 
@@ -155,22 +157,47 @@ def _check_summary(rule: Rule, source: Source) -> Iterable[Finding]:
             )
         missing = sorted(m for m, se in task.stderr.items() if se is None)
         if missing:
-            yield _na_finding(rule, where, task, missing)
+            yield _na_finding(rule, where, task, missing, Path(summary.path))
 
 
-def _na_finding(rule: Rule, where: Location, task: TaskResult, missing: list[str]) -> Finding:
+def _na_finding(
+    rule: Rule, where: Location, task: TaskResult, missing: list[str], results_path: Path
+) -> Finding:
     names = ", ".join(missing)
     kind = "group" if task.is_group else "task"
     evidence: dict = {"task": task.name, "metrics": missing, "is_group": task.is_group}
     value = task.metrics.get(missing[0])
     n = task.n
-    if value is not None and n and 0.0 <= value <= 1.0:
+    per_instruction = missing[0].startswith("inst_level")
+    if per_instruction:
+        # IFEval's instruction-level accuracy averages over instructions, several per
+        # prompt: its n is the instruction count, never the prompt count.
+        from benchaudit.inputs.lmeval_samples import instruction_count
+
+        n = instruction_count(results_path, task.name, missing[0])
+        evidence["n_prompts"] = task.n
+    if per_instruction and not n:
+        suggestion = (
+            f"Compute the interval of {missing[0]} over the instructions, not the "
+            f"{task.n or 'unknown number of'} prompts: re-run with --log_samples and count "
+            "the instructions (several per prompt; a cluster bootstrap over prompts gives "
+            "the honest interval)."
+        )
+    elif value is not None and n and 0.0 <= value <= 1.0:
         se = (value * (1 - value) / n) ** 0.5
         evidence.update({"n": n, "binomial_se": se})
+        unit = "instructions" if per_instruction else "items"
         suggestion = (
             f"Report '{missing[0]} {value:.3f} ± {se:.3f} (binomial standard error "
-            f"over {n:,} items)', or compute it from the per-item samples."
+            f"over {n:,} {unit})', or compute it from the per-item samples."
         )
+        if per_instruction:
+            suggestion += (
+                f" Instructions share their {task.n:,} prompts, so this SE is a lower bound; "
+                "a cluster bootstrap over prompts gives the honest interval."
+                if task.n
+                else ""
+            )
     else:
         suggestion = (
             "Give an interval from the per-item samples (--log_samples), or re-run "
@@ -190,25 +217,49 @@ def _na_finding(rule: Rule, where: Location, task: TaskResult, missing: list[str
 def _check_item_log(rule: Rule, source: Source) -> Iterable[Finding]:
     rs = source.data
     meta = getattr(rs, "meta", None) or {}
-    total = meta.get("n_original")
+    # A joined source holds several runs: each is checked against its own task size.
+    parts = meta.get("parts") or [
+        {
+            "path": source.path,
+            "models": list(getattr(rs, "models", [])),
+            "n_items": len(rs.items),
+            **{k: meta.get(k) for k in ("limit", "n_original", "task")},
+        }
+    ]
+    for part in parts:
+        yield from _check_part(rule, rs, meta, part)
+
+
+def _part_score(rs, models: list[str]) -> float | None:
+    """The part's mean score when it is one model's 0/1 scores, one row per item."""
+    if len(models) != 1 or rs.sample is not None or rs.variant is not None or not rs.binary:
+        return None
+    code = rs.models.index(models[0])
+    scores = rs.score[rs.model.codes == code]
+    return float(scores.mean()) if scores.size else None
+
+
+def _check_part(rule: Rule, rs, meta: dict, part: dict) -> Iterable[Finding]:
+    total = part.get("n_original")
+    limit = part.get("limit")
+    task = part.get("task") or meta.get("task") or "the task"
+    used = int(part["n_items"])
     if not isinstance(total, int) or isinstance(total, bool):
+        # Fewer instances than the cap: the scenario was smaller, and all of it ran.
+        if meta.get("reader") == "helm" and isinstance(limit, int) and used >= limit:
+            yield _helm_limit(rule, part, task, used, limit)
         return
-    used = len(rs.items)
     if used >= total:
         return
-    task = meta.get("task") or "the task"
-    scores = rs.score if rs.sample is None and rs.variant is None else None
+    score = _part_score(rs, part["models"])
     words = None
-    evidence = {"task": task, "n_original": total, "n_items": used, "limit": meta.get("limit")}
-    if scores is not None and rs.binary and used:
-        words, extra = _subset_words(
-            str(meta.get("metric") or "score"), float(scores.mean()), used, total
-        )
+    evidence = {"task": task, "n_original": total, "n_items": used, "limit": limit}
+    if score is not None and used:
+        words, extra = _subset_words(str(meta.get("metric") or "score"), score, used, total)
         evidence.update(extra)
-    limit = meta.get("limit")
     why = f" (run with --limit {limit:g})" if isinstance(limit, (int, float)) else ""
     yield rule.finding(
-        Location(source.path, 1),
+        Location(part["path"], 1),
         f"this log holds {used:,} of the {total:,} items of {task}{why}",
         claim=f"{task}: {used} items",
         suggestion=(
@@ -218,4 +269,19 @@ def _check_item_log(rule: Rule, source: Source) -> Iterable[Finding]:
             f"{used:,} of them."
         ),
         evidence=evidence,
+    )
+
+
+def _helm_limit(rule: Rule, part: dict, task: str, used: int, limit: int) -> Finding:
+    """HELM samples at most ``max_eval_instances`` instances; the scenario's size is not in
+    the run folder, so the finding says the cap, not a fraction."""
+    return rule.finding(
+        Location(part["path"], None),
+        f"the run of {task} was capped at max_eval_instances = {limit:,} "
+        f"({used:,} instances scored): HELM draws that many instances of the scenario, "
+        "so the score is from a sample of its items",
+        claim=f"max_eval_instances: {limit}",
+        suggestion=f"Say that {task} was scored on {used:,} sampled instances "
+        "(max_eval_instances) with the interval for that n, or re-run without the cap.",
+        evidence={"task": task, "max_eval_instances": limit, "n_items": used},
     )

@@ -46,7 +46,9 @@ class RunDrift(Rule):
         runs with the score, or the per-run scores side by side.
 
     **Assumptions.** Files that share a model and at least half of each other's
-    items are runs of one configuration; items are matched by id. Graded
+    items are runs of one configuration, unless they name different tasks or a
+    different n-shot, metric, filter or split (harness outputs); items are
+    matched by id. Graded
     scores count as changed when they differ by more than 1e-9.
     """
 
@@ -56,15 +58,19 @@ class RunDrift(Rule):
     reads = ("results",)
 
     def check_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
+        from benchaudit.inputs.joining import same_configuration
+
         runs = [s for s in sources if s.kind == "results" and s.data is not None]
         for i, first in enumerate(runs):
             for second in runs[i + 1 :]:
-                yield from self._compare(first, second, ctx)
+                if same_configuration(first, second):
+                    yield from self._compare(first, second, ctx)
 
     def _compare(self, s1: Source, s2: Source, ctx: Context) -> Iterable[Finding]:
         import numpy as np
 
         from benchaudit.analysis.results import analyse
+        from benchaudit.inputs.joining import file_of
         from benchaudit.stats.paired import mcnemar_exact
 
         r1, r2 = s1.data, s2.data
@@ -102,10 +108,11 @@ class RunDrift(Rule):
             )
             more = f" and {len(names) - SHOW} more" if len(names) > SHOW else ""
             within = abs(delta) <= half
+            f1, f2 = file_of(s1, model), file_of(s2, model)
             yield self.finding(
-                Location(s2.path, min(ln for ln in lines if ln) if any(lines) else None),
-                f"{model}: {changed.size} of {n:,} items changed between {s1.path} and "
-                f"{s2.path} ({shown}{more}); score {100 * s_1:.1f}% → {100 * s_2:.1f}% "
+                Location(f2, min(ln for ln in lines if ln) if any(lines) else None),
+                f"{model}: {changed.size} of {n:,} items changed between {f1} and "
+                f"{f2} ({shown}{more}); score {100 * s_1:.1f}% → {100 * s_2:.1f}% "
                 f"({100 * delta:+.1f} points, {'within' if within else 'outside'} its 95% "
                 f"interval of ±{100 * half:.1f}; McNemar p = {p:.3g})",
                 claim=model,
@@ -126,8 +133,8 @@ class RunDrift(Rule):
                     "up": up,
                     "down": down,
                     "mcnemar_p": p,
-                    "first": s1.path,
-                    "second": s2.path,
+                    "first": f1,
+                    "second": f2,
                 },
             )
 

@@ -15,9 +15,12 @@ class SeedInterval(Rule):
     stated half-width. A 95% interval over few seeds that does not say how it
     was computed gets info.
 
-    Per-item files with a seed or run column: each model's mean over seeds gets a
-    t(k-1) interval; a seed spread larger than the item-level SE is a warning (one
-    run's item interval understates), otherwise information.
+    Per-item files with a seed or run column: each model's mean gets the two-way
+    interval over items and seeds (both are samples: the variance of the mean is
+    the item part plus the seed part, so a deterministic model keeps its item
+    interval instead of a zero-width one); a seed spread larger than the
+    item-level SE is a warning (one run's item interval understates), otherwise
+    information.
 
     **Why.** With k seeds the standard deviation is itself estimated from k values;
     the t distribution with k-1 degrees of freedom accounts for that. With 3

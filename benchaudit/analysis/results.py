@@ -21,11 +21,19 @@ import numpy as np
 
 from benchaudit.analysis.matrix import ItemMatrix, build
 from benchaudit.inputs.resultset import ResultSet
+from benchaudit.progress import Progress
 from benchaudit.stats import clustered as cl
+from benchaudit.stats.crossed import two_way_interval
 from benchaudit.stats.multiple import holm_array
-from benchaudit.stats.paired import mcnemar_exact_many, sign_flip_test
+from benchaudit.stats.paired import (
+    mcnemar_exact_many,
+    nonzero_diffs,
+    sign_flip_many,
+    sign_flip_rows,
+    sign_flip_test,
+)
 from benchaudit.stats.proportions import wilson, z_for
-from benchaudit.stats.student import t_interval
+from benchaudit.stats.student import t_interval, t_quantile
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -33,6 +41,14 @@ if TYPE_CHECKING:
 #: Above this many non-zero differences x resamples a graded pair uses the
 #: paired z-test instead of the sign-flip test (the two agree at that size).
 PERMUTATION_BUDGET = 20_000_000
+
+#: Resampling work (resamples x cells) above which a progress bar is drawn (about a second).
+SLOW = 300_000_000
+
+#: Resampling work above which all pairs (or all models) share their resamples. Below
+#: it each pair and model draws its own, as a lone comparison would; above it the
+#: shared draws turn thousands of pair-by-pair loops into a few matrix products.
+SHARED_WORK = 200_000_000
 
 
 @dataclass
@@ -73,12 +89,49 @@ def analyse(rs: ResultSet, ctx: Context | None = None) -> Analysis:
 
 def report_results(rs: ResultSet, ctx: Context | None = None) -> dict[str, list[dict]]:
     a = analyse(rs, ctx)
-    return {
+    out = {
         "models": a.models,
         "comparisons": a.comparisons,
         "baseline": a.baseline,
         "setup": [a.setup],
     }
+    cfg = getattr(ctx, "config", None)
+    options = cfg.rule_options("calibration-bins") if cfg is not None else {}
+    calibration = calibration_rows(rs, options)
+    if calibration:
+        out["calibration"] = calibration
+    return out
+
+
+def calibration_rows(rs: ResultSet, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """ECE, MCE and Brier per model of 0/1 results with a confidence column (cached)."""
+    conf = getattr(rs, "confidence", None)
+    if conf is None or not rs.binary:
+        return []
+    from benchaudit.inputs.calibration import binning_options
+    from benchaudit.stats.calibration import summarise
+
+    n_bins, binning = binning_options(options)
+    key = ("calibration", n_bins, binning)
+    cache = rs.meta.setdefault("_cache", {})
+    if key not in cache:
+        rows = []
+        for code, model in enumerate(rs.models):
+            mask = (rs.model.codes == code) & np.isfinite(conf) & (conf >= 0) & (conf <= 1)
+            if not mask.any():
+                continue
+            s = summarise(conf[mask], rs.score[mask], n_bins, binning)
+            fields = ("ece", "bins", "binning", "mce", "brier", "accuracy", "n_items")
+            rows.append(
+                {
+                    "file": rs.path,
+                    "model": model,
+                    **{f: getattr(s, f) for f in fields},
+                    "mean_confidence": s.mean_confidence,
+                }
+            )
+        cache[key] = rows
+    return cache[key]
 
 
 # --- per model -------------------------------------------------------------------------
@@ -102,6 +155,7 @@ def _model_rows(
     seed_scores: dict[str, list[float]] = {}
     binary = mx.binary_rows()
     row_counts = mx.rows.sum(axis=1, dtype=np.int64)
+    shared_boot = _shared_bootstrap(mx, binary, seeds, resamples, conf, seed)
     for m, name in enumerate(rs.models):
         mask = mx.present[m]
         n = int(mask.sum())
@@ -158,6 +212,20 @@ def _model_rows(
                     seed_sd=sd,
                     item_se=float(np.mean(item_ses)),
                 )
+                grid = _items_by_seeds(seeds, m)
+                if grid is not None:
+                    # Items and seeds are both samples: the interval counts both.
+                    two = two_way_interval(grid, conf)
+                    row.update(
+                        score=two.mean,
+                        ci_low=two.ci_low,
+                        ci_high=two.ci_high,
+                        ci_method="items-and-seeds",
+                        se=two.se,
+                        item_part_se=math.sqrt(two.item_part),
+                        seed_part_se=math.sqrt(two.seed_part),
+                        df=two.df,
+                    )
                 rows.append(row)
                 continue
         if clusters is not None and row["n_clusters"] > 1:
@@ -179,12 +247,47 @@ def _model_rows(
             lo, hi = wilson(int(round(x.sum())), n, conf)
             row["correct"] = int(round(x.sum()))
             method = "wilson"
+        elif n == mx.n_items and shared_boot is not None:
+            lo, hi = shared_boot[0][m], shared_boot[1][m]
+            method = "bootstrap"
         else:
             lo, hi = cl.bootstrap_mean_ci(x, resamples, conf, seed)
             method = "bootstrap"
         row.update(ci_low=float(lo), ci_high=float(hi), ci_method=method)
         rows.append(row)
     return rows, seed_scores
+
+
+def _items_by_seeds(seeds: list[ItemMatrix], m: int) -> np.ndarray | None:
+    """Model m's items x seeds matrix over the items every seed scored (None if < 2)."""
+    present = np.logical_and.reduce([sm.present[m] for sm in seeds])
+    if present.sum() < 2:
+        return None
+    return np.stack([sm.value[m, present] for sm in seeds], axis=1).astype(np.float64)
+
+
+def _shared_bootstrap(mx, binary, seeds, resamples, conf, seed):
+    """Bootstrap bounds of every graded model that has all items, in one pass.
+
+    Only for the plain case (no clusters, points or seeds); the models share
+    their resampled item sets, one matrix product per chunk of replicates.
+    """
+    if mx.item_cluster is not None or mx.weighted or seeds is not None:
+        return None
+    full = mx.present.all(axis=1) & ~binary
+    if full.sum() < 2:
+        return None
+    rows = np.flatnonzero(full)
+    if resamples * mx.n_items * rows.size <= SHARED_WORK:
+        return None  # cheap enough model by model
+    lo = np.full(mx.n_models, np.nan)
+    hi = np.full(mx.n_models, np.nan)
+    work = resamples * mx.n_items * rows.size
+    with Progress(resamples, "bootstrap intervals", enabled=None if work > SLOW else False) as bar:
+        lo[rows], hi[rows] = cl.bootstrap_means_ci(
+            mx.value[rows], resamples, conf, seed, progress=bar.update
+        )
+    return lo, hi
 
 
 # --- pairs -------------------------------------------------------------------------------
@@ -304,6 +407,15 @@ def _comparisons(
     else:
         p, test, floor, disc = _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples)
         mde = (za + zb) * np.sqrt(np.maximum(var_d, 0.0) / nn)
+    clustered = None
+    if mx.item_cluster is not None:
+        # Items of one cluster move together: the test and the interval are at the
+        # cluster level, the item-level test is kept beside them.
+        clustered = _cluster_pairs(mx, ia, ib, diff, sum_d2, nn, seed, resamples, alpha)
+        item_p = p
+        p, floor, half = clustered["p"], clustered["floor"], clustered["half"]
+        test = np.full(ia.size, "cluster-sign-flip", dtype=object)
+        mde = mde * np.sqrt(np.maximum(clustered["design_effect"], 1.0))
     p = np.where(ok, p, 1.0)
     p_adj = holm_array(p[ok]) if ok.any() else np.array([])
     adj = np.ones_like(p)
@@ -333,6 +445,14 @@ def _comparisons(
             "unpaired_ci_high": float(diff[j] + u_half[j]),
             "unpaired_p": float(u_p[j]),
         }
+        if clustered is not None:
+            row.update(
+                n_clusters=int(clustered["clusters"][j]),
+                clusters_differing=int(clustered["differing"][j]),
+                design_effect=float(clustered["design_effect"][j]),
+                p_item_level=float(item_p[j]),
+                item_level_test="mcnemar-exact" if binary else "sign-flip-permutation",
+            )
         if not binary:
             for key in ("discordant", "a_only", "b_only"):
                 row.pop(key)
@@ -353,29 +473,99 @@ def _comparisons(
     return rows, pairs
 
 
+def _cluster_pairs(mx, ia, ib, diff, sum_d2, nn, seed, resamples, alpha):
+    """Cluster-level sign-flip test, clustered interval and design effect of every pair.
+
+    Each pair's per-item differences are summed within clusters; under the null
+    every cluster total is as likely negative as positive, so the test flips whole
+    clusters (exactly, over all 2^G sign vectors, when G is small). The interval is
+    the mean difference +- t(G-1) times its cluster-robust SE (with the G/(G-1)
+    factor); the design effect is that variance, uncorrected, over the naive one.
+    """
+    codes = mx.item_cluster.astype(np.int64).copy()
+    lone = codes < 0  # an item without a cluster is a cluster of its own
+    codes[lone] = codes.max(initial=-1) + 1 + np.arange(int(lone.sum()))
+    _, codes = np.unique(codes, return_inverse=True)
+    g_all = int(codes.max()) + 1
+    size = ia.size
+    if mx.present.all():
+        x = mx.value.astype(np.float64, copy=False)
+        sums = np.stack(
+            [np.bincount(codes, weights=x[m], minlength=g_all) for m in range(x.shape[0])]
+        )
+        totals = sums[ia] - sums[ib]
+        sizes = np.broadcast_to(
+            np.bincount(codes, minlength=g_all).astype(np.float64), totals.shape
+        )
+    else:
+        totals = np.zeros((size, g_all))
+        sizes = np.zeros((size, g_all))
+        for j in range(size):
+            both = mx.present[ia[j]] & mx.present[ib[j]]
+            d = mx.value[ia[j], both] - mx.value[ib[j], both]
+            totals[j] = np.bincount(codes[both], weights=d, minlength=g_all)
+            sizes[j] = np.bincount(codes[both], minlength=g_all)
+    clusters = (sizes > 0).sum(axis=1)
+    p, floor = sign_flip_rows(totals, resamples, seed)
+    resid = totals - sizes * diff[:, None]
+    ss = (resid * resid).sum(axis=1)
+    naive_var = np.maximum(sum_d2 / nn - diff * diff, 0.0) / nn  # ddof 0, as clustered_se
+    clustered_var = ss / (nn * nn)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        de = np.where(naive_var > 0, clustered_var / naive_var, 1.0)
+    g = np.maximum(clusters, 2)
+    se = np.sqrt(clustered_var * g / (g - 1))
+    t = np.array([t_quantile(1 - alpha, int(k) - 1) for k in g])
+    return {
+        "p": p,
+        "floor": floor,
+        "half": t * se,
+        "design_effect": de,
+        "clusters": clusters,
+        "differing": np.count_nonzero(np.abs(totals) > 1e-12, axis=1),
+    }
+
+
 def _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples):
+    """Sign-flip tests for graded pairs (paired z above the permutation budget).
+
+    On a complete matrix with much work every pair shares one set of sign vectors
+    (:func:`sign_flip_many`), one matrix product per chunk of resamples for all
+    pairs; otherwise pairs are tested one by one.
+    """
     from scipy.special import ndtr
 
     size = ia.size
     p = np.ones(size)
     test = np.empty(size, dtype=object)
     floor = np.ones(size)
-    disc = np.zeros(size)
-    for j in range(size):
-        a, b = ia[j], ib[j]
-        both = mx.present[a] & mx.present[b]
-        d = mx.value[a, both] - mx.value[b, both]
-        nz = int(np.count_nonzero(d))
-        disc[j] = nz
-        if nz * resamples <= PERMUTATION_BUDGET:
-            p[j] = sign_flip_test(d, resamples, seed + j)
-            test[j] = "sign-flip-permutation"
-            floor[j] = max(min(1.0, 2.0 * 0.5**nz), 1.0 / (resamples + 1))
-        else:
-            se = math.sqrt(max(var_d[j], 0.0) / nn[j])
-            p[j] = 1.0 if se == 0 else float(min(1.0, 2 * ndtr(-abs(diff[j]) / se)))
-            test[j] = "paired-z"
-            floor[j] = 0.0
+    full = bool(mx.present.all())
+    disc = nonzero_diffs(mx.value, ia, ib).astype(np.float64) if full else np.zeros(size)
+    if not full:
+        for j in range(size):
+            both = mx.present[ia[j]] & mx.present[ib[j]]
+            disc[j] = np.count_nonzero(mx.value[ia[j], both] - mx.value[ib[j], both])
+    exact = disc * resamples <= PERMUTATION_BUDGET
+    perm = np.flatnonzero(exact)
+    if perm.size and full and float(disc[perm].sum()) * resamples > SHARED_WORK:
+        work = resamples * (mx.value.size + perm.size)
+        with Progress(resamples, "sign-flip tests", enabled=None if work > SLOW else False) as bar:
+            p[perm] = sign_flip_many(
+                mx.value, ia[perm], ib[perm], resamples, seed, progress=bar.update
+            )
+    else:
+        for j in perm:
+            both = mx.present[ia[j]] & mx.present[ib[j]]
+            p[j] = sign_flip_test(
+                mx.value[ia[j], both] - mx.value[ib[j], both], resamples, seed + j
+            )
+    test[perm] = "sign-flip-permutation"
+    floor[perm] = np.maximum(np.minimum(1.0, 2.0 * 0.5 ** disc[perm]), 1.0 / (resamples + 1))
+    for j in np.flatnonzero(~exact):
+        se = math.sqrt(max(var_d[j], 0.0) / nn[j])
+        p[j] = 1.0 if se == 0 else float(min(1.0, 2 * ndtr(-abs(diff[j]) / se)))
+        test[j] = "paired-z"
+        floor[j] = 0.0
     return p, test, floor, disc
 
 
@@ -485,6 +675,10 @@ def setup_line(s: dict[str, Any]) -> str:
     return text
 
 
+def _with_task(row: dict[str, Any], task: Any) -> dict[str, Any]:
+    return {"file": row["file"], "task": str(task), **row}
+
+
 def _analyse(
     rs: ResultSet, seed: int, resamples: int, alpha: float, baseline_model: str | None
 ) -> Analysis:
@@ -519,12 +713,20 @@ def _analyse(
         "baseline": base,
     }
     setup["line"] = setup_line(setup)
+    baseline = _baseline_rows(rs, models, comps, base) if len(models) > 1 else []
+    task = rs.meta.get("task")
+    if task:
+        # Harness outputs name their task: rows of several tasks stay apart in a report.
+        models, comps, baseline = (
+            [_with_task(r, task) for r in rows] for rows in (models, comps, baseline)
+        )
+        setup = _with_task(setup, task)
     return Analysis(
         path=rs.path,
         matrix=mx,
         models=models,
         comparisons=comps,
-        baseline=_baseline_rows(rs, models, comps, base) if len(models) > 1 else [],
+        baseline=baseline,
         setup=setup,
         pairs=pairs,
         seed_scores=seed_scores,

@@ -46,15 +46,36 @@ PRIMARY = (
 )
 
 
+def run_spec(path: Path) -> dict[str, Any]:
+    """The ``run_spec.json`` beside a per-instance file (empty when absent or unreadable)."""
+    spec_path = path.parent / "run_spec.json"
+    if not spec_path.is_file():
+        return {}
+    try:
+        spec, _ = load_json(spec_path, spec_path.as_posix())
+    except InputError:
+        return {}
+    return spec if isinstance(spec, dict) else {}
+
+
+def task_of_run(path: Path, spec: dict[str, Any]) -> str:
+    """The run's scenario and its arguments without the model: what runs of several
+    models on one task share (``mmlu:subject=anatomy,method=multiple_choice_joint``)."""
+    name = spec.get("name") if isinstance(spec.get("name"), str) else path.parent.name
+    head, _, args = name.partition(":")
+    kept = [a for a in args.split(",") if a and not a.startswith(("model=", "model_deployment="))]
+    return head + (":" + ",".join(kept) if kept else "")
+
+
+def _whole(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def model_from_run(path: Path) -> tuple[str, str]:
     """(model, where it came from) for a HELM run folder."""
-    spec_path = path.parent / "run_spec.json"
-    if spec_path.is_file():
-        try:
-            spec, _ = load_json(spec_path, spec_path.as_posix())
-        except InputError:
-            spec = None
-        adapter = spec.get("adapter_spec") if isinstance(spec, dict) else None
+    spec = run_spec(path)
+    if spec:
+        adapter = spec.get("adapter_spec")
         if isinstance(adapter, dict):
             for key in ("model", "model_deployment"):
                 if isinstance(adapter.get(key), str) and adapter[key]:
@@ -158,8 +179,14 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
         note(ctx, f"{display}: {missing} instance(s) without a {metric} stat left out")
 
     model, model_from = model_from_run(path)
+    spec = run_spec(path)
+    adapter = spec.get("adapter_spec") if isinstance(spec.get("adapter_spec"), dict) else {}
     meta = {
         "reader": "helm",
+        "task": task_of_run(path, spec),
+        # max_eval_instances caps (and samples) the instances a run scores.
+        "limit": _whole(adapter.get("max_eval_instances")),
+        "num_fewshot": _whole(adapter.get("max_train_instances")),
         "metric": metric,
         "split": split,
         "model_from": model_from,

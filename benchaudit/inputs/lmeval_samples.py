@@ -118,6 +118,28 @@ def _metrics_of(record: dict[str, Any]) -> list[str]:
     return [k for k in names if isinstance(record[k], (bool, int, float))]
 
 
+def instruction_count(results_path: Path, task: str, metric: str) -> int | None:
+    """How many instructions a per-instruction metric (IFEval's ``inst_level_*``) averaged:
+    the summed list lengths in the ``samples_<task>_*.jsonl`` beside the results file."""
+    import json
+
+    base = metric.split(",")[0]
+    for path in sorted(results_path.parent.glob(f"samples_{task}_*.jsonl"))[:1]:
+        total = 0
+        try:
+            with open(path, encoding="utf-8") as fh:
+                for line in fh:
+                    if line.strip():
+                        value = json.loads(line).get(base)
+                        if not isinstance(value, list):
+                            return None
+                        total += len(value)
+        except (OSError, ValueError):
+            return None
+        return total or None
+    return None
+
+
 def choose_metric(available: list[str], wanted: str | None) -> str | None:
     if wanted:
         return wanted if wanted in available else None
@@ -150,6 +172,8 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     scores: list[float] = []
     lines: list[int] = []
     filters: list[str] = []
+    # doc_hash per doc_id: the check that two runs saw the same documents.
+    hashes: dict[str, str] = {}
     for lineno, rec in iter_jsonl(path, display):
         if not isinstance(rec, dict):
             raise InputError(display, f"expected a JSON object, got {type(rec).__name__}", lineno)
@@ -175,6 +199,9 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         if value is None:
             raise InputError(display, f"missing metric {metric!r}", lineno)
         items.append(str(doc_id))
+        doc_hash = rec.get("doc_hash")
+        if type(doc_hash) is str:
+            hashes.setdefault(items[-1], doc_hash)
         scores.append(value if type(value) is float else _as_score(display, lineno, metric, value))
         lines.append(lineno)
         filt = rec.get("filter", "none")
@@ -201,6 +228,8 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         "metric": metric,
         "model_from": model_from,
         "filters": sorted(set(filters)),
+        "model": model,
+        "item_hashes": hashes,
         # Means of the metrics not chosen, so a report can set acc beside acc_norm.
         "other_metrics": {
             k: sum(v) / len(v) for k, v in sorted(others.items()) if len(v) == len(scores)
@@ -216,6 +245,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
                 "limit": summary.limit,
                 "n_original": t.n_original if t else None,
                 "n_effective": t.n_effective if t else None,
+                "num_fewshot": t.num_fewshot if t else summary.num_fewshot,
             }
         )
     columns = {"model": model_from, "item": "doc_id", "score": metric}

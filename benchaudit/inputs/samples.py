@@ -60,6 +60,15 @@ class SamplesData:
     lines: list[int]
     layout: str
     stated: dict[int, Any] = field(default_factory=dict)
+    #: Set when the file's per-problem results were joined with other runs' (the
+    #: joined set then reports the per-model row).
+    joined: bool = False
+
+    @property
+    def model(self) -> str:
+        """The run's name: the folder a results file sits in (human-eval names no model)."""
+        parent = Path(self.path).parent.name
+        return parent if parent not in ("", ".") else Path(self.path).name
 
     @property
     def samples_min(self) -> int:
@@ -98,7 +107,27 @@ class SamplesData:
                     "samples_max": est.samples_max,
                 }
             )
-        return {"passk": rows}
+        out: dict[str, list[dict[str, Any]]] = {"passk": rows}
+        if int(self.n.max()) == 1 and not self.joined:
+            # One sample per problem: pass@1 is the share of problems solved, a
+            # proportion with a Wilson interval like any 0/1 score.
+            from benchaudit.stats.proportions import wilson
+
+            m, solved = len(self.problems), int(self.c.sum())
+            lo, hi = wilson(solved, m, 1 - ctx.alpha)
+            out["models"] = [
+                {
+                    "file": self.path,
+                    "model": self.model,
+                    "n_items": m,
+                    "score": solved / m,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "ci_method": "wilson",
+                    "correct": solved,
+                }
+            ]
+        return out
 
 
 @dataclass

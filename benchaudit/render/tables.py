@@ -16,6 +16,7 @@ COLUMNS: dict[str, tuple[str, list[tuple[str, str]]]] = {
         "Per-model scores (95% intervals)",
         [
             ("file", "file"),
+            ("task", "task"),
             ("model", "model"),
             ("n_items", "items"),
             ("score", "score"),
@@ -27,6 +28,7 @@ COLUMNS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "comparisons": (
         "Paired comparisons",
         [
+            ("task", "task"),
             ("a", "a"),
             ("b", "b"),
             ("diff", "diff"),
@@ -41,6 +43,7 @@ COLUMNS: dict[str, tuple[str, list[tuple[str, str]]]] = {
         "Reporting table (Δ vs the baseline model in points, paired 95% interval)",
         [
             ("file", "file"),
+            ("task", "task"),
             ("model", "model"),
             ("accuracy", "score % (95% CI)"),
             ("delta_points", "Δ points (95% CI)"),
@@ -48,7 +51,17 @@ COLUMNS: dict[str, tuple[str, list[tuple[str, str]]]] = {
             ("test", "test"),
         ],
     ),
-    "setup": ("Setup", [("file", "file"), ("line", "setup")]),
+    "setup": ("Setup", [("file", "file"), ("task", "task"), ("line", "setup")]),
+    "runs": (
+        "Runs joined by item (one model per output, paired on shared items)",
+        [
+            ("task", "task"),
+            ("joined", "models"),
+            ("items", "items"),
+            ("items_in_every_run", "in every run"),
+            ("unmatched", "items not in every run"),
+        ],
+    ),
     "contamination": (
         "Contamination (items by criterion; Llama 2 coverage subsets overlap)",
         [

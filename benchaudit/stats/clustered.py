@@ -107,3 +107,38 @@ def cluster_bootstrap_ci(
     a = (1 - confidence) / 2
     lo, hi = np.quantile(means, [a, 1 - a])
     return float(lo), float(hi)
+
+
+def bootstrap_means_ci(
+    values: Any,
+    resamples: int = 10000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    progress: Any = None,
+) -> tuple[Any, Any]:
+    """:func:`bootstrap_mean_ci` for every row of a complete matrix at once.
+
+    All rows share the resampled item multisets (drawn as multinomial counts,
+    which is resampling with replacement), so a chunk of replicates is one
+    matrix product. ``progress``, if given, is called with the replicates done after
+    each chunk. Returns the arrays of lower and upper bounds.
+    """
+    import numpy as np
+
+    x = np.asarray(values, dtype=np.float64)
+    k, n = x.shape
+    if n == 0:
+        raise ValueError("no values")
+    rng = np.random.default_rng(seed)
+    means = np.empty((resamples, k))
+    step = _chunk(max(n, k), resamples)
+    probs = np.full(n, 1.0 / n)
+    for start in range(0, resamples, step):
+        size = min(step, resamples - start)
+        counts = rng.multinomial(n, probs, size=size).astype(np.float64)
+        means[start : start + size] = counts @ x.T / n
+        if progress is not None:
+            progress(size)
+    a = (1 - confidence) / 2
+    lo, hi = np.quantile(means, [a, 1 - a], axis=0)
+    return lo, hi

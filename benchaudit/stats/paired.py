@@ -147,3 +147,107 @@ def sign_flip_test(diffs: Any, resamples: int = 10000, seed: int = 0, batch: int
         count += int(np.count_nonzero(np.abs(stats) >= threshold))
         done += size
     return (count + 1) / (resamples + 1)
+
+
+def sign_flip_many(
+    values: Any,
+    ia: Any,
+    ib: Any,
+    resamples: int = 10000,
+    seed: int = 0,
+    budget: int = 4_000_000,
+    progress: Any = None,
+) -> Any:
+    """Sign-flip permutation p-values for many pairs of rows of one complete matrix.
+
+    ``values`` is models x items with every cell present; pair ``j`` tests the
+    differences ``values[ia[j]] - values[ib[j]]``. One set of sign vectors serves
+    every pair: the flipped sum of a pair's differences is the difference of the
+    two rows' flipped sums, so the work is one matrix product per chunk of
+    resamples instead of one per pair. Each pair's p-value has the distribution
+    :func:`sign_flip_test` gives it (an item with d = 0 adds nothing whatever
+    its sign); the pairs merely share their random draws. ``progress``, if
+    given, is called with the number of resamples done after each chunk. Returns
+    (count + 1)/(resamples + 1) per pair, 1 for a pair with no non-zero difference.
+    """
+    import numpy as np
+
+    x = np.asarray(values, dtype=np.float64)
+    ia = np.asarray(ia, dtype=np.int64)
+    ib = np.asarray(ib, dtype=np.int64)
+    n = x.shape[1]
+    total = x[ia].sum(axis=1) - x[ib].sum(axis=1)
+    # A tolerance: sums equal on paper can differ in the last bits, and each
+    # flipped sum runs over both rows' items, so the scale is their size.
+    scale = np.abs(x).sum(axis=1)
+    threshold = np.abs(total) - 1e-9 * np.maximum(1.0, scale[ia] + scale[ib])
+    rng = np.random.default_rng(seed)
+    counts = np.zeros(ia.size, dtype=np.int64)
+    step = max(1, min(resamples, budget // max(n, ia.size, 1)))
+    done = 0
+    while done < resamples:
+        size = min(step, resamples - done)
+        signs = rng.integers(0, 2, size=(size, n), dtype=np.int8).astype(np.float64)
+        flipped = (2.0 * signs - 1.0) @ x.T  # resamples x models
+        stats = flipped[:, ia] - flipped[:, ib]
+        counts += np.count_nonzero(np.abs(stats) >= threshold, axis=0)
+        done += size
+        if progress is not None:
+            progress(size)
+    p = (counts + 1) / (resamples + 1)
+    return np.where(nonzero_diffs(x, ia, ib) == 0, 1.0, p)
+
+
+def nonzero_diffs(values: Any, ia: Any, ib: Any) -> Any:
+    """How many items differ between rows ``ia[j]`` and ``ib[j]`` of a complete matrix."""
+    import numpy as np
+
+    x = np.asarray(values)
+    ia = np.asarray(ia, dtype=np.int64)
+    ib = np.asarray(ib, dtype=np.int64)
+    out = np.zeros(ia.size, dtype=np.int64)
+    # One row against all its partners at a time: memory stays at one row's pairs.
+    for a in np.unique(ia):
+        sel = np.flatnonzero(ia == a)
+        out[sel] = np.count_nonzero(x[ib[sel]] != x[a], axis=1)
+    return out
+
+
+def sign_flip_rows(diffs: Any, resamples: int = 10000, seed: int = 0) -> tuple[Any, Any]:
+    """Two-sided sign-flip p-values for each row of a matrix of paired differences.
+
+    Each row is one comparison's differences over a few units (cluster totals of
+    the per-item differences, for a cluster-level test). With 2^units at most
+    ``resamples`` every sign vector is enumerated and the p-value is exact
+    (count / 2^units, the observed assignment included); otherwise the rows share
+    ``resamples`` random sign vectors and p = (count + 1) / (resamples + 1).
+    Returns (p-values, smallest p each row's design can reach).
+    """
+    import numpy as np
+
+    t = np.atleast_2d(np.asarray(diffs, dtype=np.float64))
+    rows, units = t.shape
+    observed = np.abs(t.sum(axis=1))
+    threshold = observed - 1e-9 * np.maximum(1.0, np.abs(t).sum(axis=1))
+    counts = np.zeros(rows, dtype=np.int64)
+    exact = units <= 30 and 2**units <= resamples
+    total = 2**units if exact else resamples
+    rng = np.random.default_rng(seed)
+    step = max(1, min(total, 4_000_000 // max(units, rows, 1)))
+    for start in range(0, total, step):
+        size = min(step, total - start)
+        if exact:
+            codes = np.arange(start, start + size, dtype=np.int64)[:, None]
+            bits = (codes >> np.arange(units, dtype=np.int64)[None, :]) & 1
+        else:
+            bits = rng.integers(0, 2, size=(size, units), dtype=np.int8)
+        stats = (2.0 * bits.astype(np.float64) - 1.0) @ t.T
+        counts += np.count_nonzero(np.abs(stats) >= threshold, axis=0)
+    nonzero = np.count_nonzero(t, axis=1)
+    if exact:
+        p = counts / total
+        floor = np.minimum(1.0, 2.0 * 0.5**nonzero)
+    else:
+        p = (counts + 1) / (resamples + 1)
+        floor = np.maximum(np.minimum(1.0, 2.0 * 0.5**nonzero), 1.0 / (resamples + 1))
+    return np.where(nonzero == 0, 1.0, p), floor
