@@ -31,6 +31,10 @@ _COUNT_FIRST = re.compile(
 )
 
 
+#: A benchmark's name, not an ordinary word ("USACO", "LeetCode", "Defects4J"; not "Python").
+_BENCHMARK_LIKE = re.compile(r"^[A-Z](?=.*[A-Z0-9])")
+
+
 def stated_counts(doc: Document) -> dict[str, int]:
     """Folded benchmark name -> the one item count the document's prose states for it."""
     seen: dict[str, set[int]] = {}
@@ -45,7 +49,7 @@ def stated_counts(doc: Document) -> dict[str, int]:
                 abbrev = re.match(r"\s*\(([A-Z][\w.+-]{1,15})\)", text[m.end("name") :])
                 for name in (m.group("name"), abbrev.group(1) if abbrev else ""):
                     key = fold(name)
-                    if len(key) >= 3:
+                    if len(key) >= 3 and _BENCHMARK_LIKE.search(name):
                         seen.setdefault(key, set()).add(n)
     return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
 
