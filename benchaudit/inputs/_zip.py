@@ -30,22 +30,13 @@ def read_member(zf: zipfile.ZipFile, name: str, display: str, limit: int) -> byt
     what = f"archive member {name}"
     if info.compress_type == ZSTD:
         return _zstd_member(zf, info, display, limit)
-    parts, size = [], 0
     try:
         with zf.open(info) as fh:
-            while True:
-                block = fh.read(_BLOCK)
-                if not block:
-                    break
-                size += len(block)
-                if size > limit:
-                    raise exceeded(display, f"{what} expands past the cap", _KEY, limit)
-                parts.append(block)
+            return _bounded(fh, display, what, limit)
     except NotImplementedError:
         raise InputError(
             display, f"{what}: compression method {info.compress_type} is not supported"
         ) from None
-    return b"".join(parts)
 
 
 def _zstd_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, display: str, limit: int) -> bytes:
@@ -64,18 +55,22 @@ def _zstd_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, display: str, limit
     data = fp.read(info.compress_size)
     if len(data) != info.compress_size:
         raise InputError(display, f"{what}: damaged (truncated)")
-    out, size = [], 0
     try:
         # A stream reader yields bounded blocks: a bomb stops at the cap, not in memory.
         with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data)) as reader:
-            while True:
-                piece = reader.read(_BLOCK)
-                if not piece:
-                    break
-                size += len(piece)
-                if size > limit:
-                    raise exceeded(display, f"{what} expands past the cap", _KEY, limit)
-                out.append(piece)
+            return _bounded(reader, display, what, limit)
     except zstandard.ZstdError as exc:
         raise InputError(display, f"{what}: damaged zstd data ({exc})") from None
-    return b"".join(out)
+
+
+def _bounded(fh: BinaryIO, display: str, what: str, limit: int) -> bytes:
+    """Everything ``fh`` yields, read a block at a time and refused past ``limit``."""
+    parts, size = [], 0
+    while True:
+        block = fh.read(_BLOCK)
+        if not block:
+            return b"".join(parts)
+        size += len(block)
+        if size > limit:
+            raise exceeded(display, f"{what} expands past the cap", _KEY, limit)
+        parts.append(block)
