@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
-from benchaudit.inputs import Probe, Reader
+from benchaudit.inputs import Probe, Reader, delimiter_of
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -115,7 +115,7 @@ def _records(text: str, suffix: str, display: str) -> tuple[list[str], list[dict
             recs.append({k: "" if v is None else str(v) for k, v in rec.items()})
             lines.append(no)
         return names, recs, lines
-    delim = "\t" if suffix == ".tsv" else ","
+    delim = delimiter_of(text, suffix)
     try:
         rows = list(csv.reader(io.StringIO(text), delimiter=delim))
     except csv.Error as exc:
@@ -146,7 +146,7 @@ def sniff(p: Probe) -> float:
         names = list(rec) if isinstance(rec, dict) else []
     else:
         names = next(
-            csv.reader([p.first_line()], delimiter="\t" if p.suffix == ".tsv" else ","), []
+            csv.reader([p.first_line()], delimiter=p.delimiter), []
         )
     layout = _layout([str(n) for n in names])
     return 0.0 if layout is None else 0.92 if layout == "preferences" else 0.9

@@ -27,7 +27,7 @@ from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
-from benchaudit.inputs import Probe, Reader
+from benchaudit.inputs import Probe, Reader, delimiter_of
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -315,7 +315,7 @@ def analyse_table(
 
 
 def _dialect(p: Probe) -> str:
-    return "\t" if p.suffix == ".tsv" else ","
+    return p.delimiter
 
 
 def sniff(p: Probe) -> float:
@@ -340,7 +340,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     from benchaudit.evidence import Source
 
     text = path.read_text(encoding="utf-8").lstrip("\ufeff")
-    delim = "\t" if path.suffix.lower() == ".tsv" else ","
+    delim = delimiter_of(text, path.suffix.lower())
     try:
         rows = list(csv.reader(io.StringIO(text), delimiter=delim))
     except csv.Error as exc:
