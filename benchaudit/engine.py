@@ -91,6 +91,7 @@ def audit(paths: list[str], config: Config | None = None) -> Report:
     ctx = Context(config=cfg)
     rule_classes = select(cfg.select, cfg.ignore)
     sources = load_sources(paths, ctx)
+    inputs.check_baseline_model(sources, cfg.baseline_model)
     for source in sources:
         report_results = getattr(source.data, "report_results", None)
         if callable(report_results):

@@ -228,6 +228,24 @@ def detect(p: Probe, display: str, forced: str | None = None) -> Reader:
     return best
 
 
+def check_baseline_model(sources: list[Source], name: str | None) -> None:
+    """``--baseline-model`` must name a model of the per-item inputs; a typo is an
+    error listing the models, never a silent fall-back to the first one."""
+    if not name:
+        return
+    models: list[str] = []
+    for s in sources:
+        if s.kind in ("results", "scaled-results"):
+            models.extend(m for m in getattr(s.data, "models", ()) if m not in models)
+    if models and name not in models:
+        from benchaudit.errors import ConfigError
+
+        shown = ", ".join(repr(m) for m in models[:20]) + (" ..." if len(models) > 20 else "")
+        raise ConfigError(
+            f"--baseline-model {name!r} is not a model of the inputs (models: {shown})"
+        )
+
+
 def expand(paths: list[str]) -> list[tuple[Path, str, bool]]:
     """Files to read, each with whether it was named (rather than found by walking
     a directory, sorted, hidden entries skipped)."""

@@ -7,6 +7,7 @@ Python only looks at individual rows to explain an error.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -24,7 +25,7 @@ from benchaudit.inputs._columns import MISSING_WORDS, OPTIONAL, find_columns
 from benchaudit.inputs._columns import TRUE_WORDS as _TRUE
 from benchaudit.inputs.limits import cap, exceeded
 from benchaudit.inputs.resultset import Coded, GridResults, ResultSet
-from benchaudit.inputs.tabular import _scalar_text, plan
+from benchaudit.inputs.tabular import _norm, _scalar_text, plan
 
 #: Roles read as categories (strings), whatever their values look like.
 CATEGORICAL = ("model", "item", "cluster", "seed", "sample", "turn", "chosen", "gold", "variant")
@@ -102,7 +103,33 @@ def read_resultset(
     found.meta["value_types"] = {c: got["value_types"].get(c) for c in cols.values()}
     if got["left_out"]:
         found.meta["left_out"] = dict(got["left_out"])
+    if any(_norm(n) in JUDGE_COLUMNS for n in names) and not isinstance(found, GridResults):
+        found = _drop_unjudged(found, display, ctx)
     return _finish(found, cols, display, ctx)
+
+
+#: Columns that mark a file as an LLM judge's ratings (FastChat single-answer judgments).
+JUDGE_COLUMNS = ("judge", "judgment", "judge_model")
+
+
+def _drop_unjudged(rs: ResultSet, display: str, ctx: Any) -> ResultSet:
+    """A judge's rating of -1 is FastChat's mark for an answer it could not parse:
+    a missing rating, counted, not a score below the scale."""
+    failed = np.asarray(rs.score) == -1
+    if not failed.any() or (np.asarray(rs.score)[~failed] < 0).any():
+        return rs
+    keep = ~failed
+    fields = {
+        name: _kept(getattr(rs, name), keep)
+        for name in ("model", "item", "score", "max_points", *OPTIONAL_CATEGORIES, "confidence")
+    }
+    lines = np.asarray(rs.line)
+    if ctx is not None:
+        ctx.notes.append(
+            f"{display}: {int(failed.sum())} rating(s) of -1 (a judgment the judge's answer "
+            f"gave no score for, first at line {int(lines[failed][0])}) left out as missing"
+        )
+    return dataclasses.replace(rs, line=lines[keep], **fields)
 
 
 def _finish(rs: ResultSet, cols: dict[str, str], display: str, ctx: Any) -> Any:

@@ -159,10 +159,32 @@ def plan(
             out["layout"], out["models"] = "wide", models
             return out
         if "score" in cols:
+            if not overrides:
+                _unnamed_model(names, rows, cols, display)
             out["layout"] = "single"
             return out
     out["layout"] = None
     return out
+
+
+def _unnamed_model(
+    names: list[str], rows: list[list[str]], cols: dict[str, str], display: str
+) -> None:
+    """Items that repeat in a file without a model column, next to a text column that
+    tells the repeats apart: that column may be the model or the sample; ask."""
+    items = _column(names, rows, cols["item"])
+    if len(set(items)) == len(items):
+        return
+    for n in names:
+        if n in cols.values() or value_type(_column(names, rows, n)) != "text":
+            continue
+        values = _column(names, rows, n)
+        if 1 < len(set(values)) <= len(values) // 2 and len(set(zip(items, values))) == len(items):
+            raise InputError(
+                display,
+                f"items repeat and column {n!r} tells the repeats apart: it may name the "
+                f"model or the sample; choose with --column model={n} or --column sample={n}",
+            )
 
 
 def sniff(p: Probe) -> float:
@@ -191,7 +213,12 @@ def sniff(p: Probe) -> float:
     named = bool(p.columns) and all(
         any(_norm(v) == _norm(n) for n in names) for v in p.columns.values()
     )
-    got = plan(names, rows, p.columns, p.name, forced=p.forced is not None)
+    try:
+        got = plan(names, rows, p.columns, p.name, forced=p.forced is not None)
+    except InputError:
+        # Two readings of a per-item file: unless another reader knows the file
+        # better, reading it stops with the message that names both.
+        return 0.3
     layout, cols = got["layout"], got["columns"]
     if layout == "long":
         return 0.97 if named else 0.9
