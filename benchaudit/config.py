@@ -33,7 +33,7 @@ KEYS: dict[str, str] = {
     "max-decompressed-mb": (
         "largest decompressed size of a gzip'd input or .eval member, in MB; default 512"
     ),
-    "max-wide-columns": "most model columns a wide per-item file may have; default 500",
+    "max-wide-columns": "most model columns a wide per-item file may have; default 200",
     "max-wide-cells": ("most model columns x rows a wide per-item file may have; default 20000000"),
     "max-parquet-rows": "most rows a Parquet per-item file may have; default 20000000",
     "corpus": "training-corpus shards (globs) for the contamination rule",

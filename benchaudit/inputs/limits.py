@@ -15,7 +15,7 @@ from benchaudit.errors import InputError
 #: Defaults, by configuration key.
 DEFAULTS: dict[str, int] = {
     "max-decompressed-mb": 512,
-    "max-wide-columns": 500,
+    "max-wide-columns": 200,
     "max-wide-cells": 20_000_000,
     "max-parquet-rows": 20_000_000,
 }
