@@ -351,3 +351,9 @@ def test_na_in_a_wide_file_is_counted(tmp_path):
     p.write_text("\n".join(rows) + "\n")
     rs = _results(p)
     assert rs.n_rows == 23 and rs.meta["missing_cells"] == 1
+
+
+def test_a_gzipped_one_model_file_is_named_without_its_extensions(tmp_path):
+    p = tmp_path / "run7.csv.gz"
+    p.write_bytes(gzip.compress(b"item,correct\nq1,1\nq2,0\n"))
+    assert _results(p).models == ["run7"]

@@ -92,7 +92,7 @@ def read_resultset(
         _wide_caps(display, len(got["models"]), table.num_rows, ctx)
         found = _wide(table, cols, got["models"], line, display)
     elif got["layout"] == "single":
-        found = _long(table, dict(cols), line, display, single_model=Path(display).stem)
+        found = _long(table, dict(cols), line, display, single_model=_stem(display))
     else:
         missing = [r for r in ("model", "item", "score") if r not in cols]
         raise InputError(
@@ -147,6 +147,13 @@ def _finish(rs: ResultSet, cols: dict[str, str], display: str, ctx: Any) -> Any:
     from benchaudit.inputs._scaled import apply_scale
 
     return apply_scale(rs, cols.get("score"), display)
+
+
+def _stem(display: str) -> str:
+    """The model a one-model file is named after: ``run7.csv.gz`` -> ``run7``."""
+    name = Path(display).name
+    name = name[:-3] if name.lower().endswith(".gz") else name
+    return Path(name).stem
 
 
 def _wide_caps(display: str, models: int, rows: int, ctx: Any) -> None:

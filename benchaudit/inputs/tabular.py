@@ -210,7 +210,9 @@ def sniff(p: Probe) -> float:
         return 0.0  # pairwise votes
     if {"model_1", "model_2"} <= normed or {"generator_1", "generator_2"} <= normed:
         return 0.0  # pairwise judgments (MT-bench, AlpacaEval)
-    named = bool(p.columns) and all(
+    # Roles named on the command line claim the file for this reader; naming only the
+    # score (``--column score=acc_norm``) is a choice within a harness file, not a claim.
+    named = len({"model", "item", "score"} & set(p.columns)) >= 2 and all(
         any(_norm(v) == _norm(n) for n in names) for v in p.columns.values()
     )
     try:
