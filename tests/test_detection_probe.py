@@ -357,3 +357,22 @@ def test_a_gzipped_one_model_file_is_named_without_its_extensions(tmp_path):
     p = tmp_path / "run7.csv.gz"
     p.write_bytes(gzip.compress(b"item,correct\nq1,1\nq2,0\n"))
     assert _results(p).models == ["run7"]
+
+
+@pytest.mark.parametrize(
+    "name", ["gpt-4o", "llama-3-8b", "qwen2-7b", "Mistral-7B-Instruct-v0.2", "yi-34b-200k", "nous"]
+)
+def test_real_model_names_are_never_taken_for_counts_or_times(name):
+    from benchaudit.inputs._columns import not_output
+
+    assert not_output(name) is None
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["n_tokens", "output_tokens", "latency_s", "tstamp", "duration_ms", "num_calls", "cost_usd"],
+)
+def test_counts_times_and_costs_are_not_model_columns(name):
+    from benchaudit.inputs._columns import not_output
+
+    assert not_output(name) is not None

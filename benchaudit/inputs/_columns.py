@@ -173,7 +173,13 @@ NOT_OUTPUTS = (
     (re.compile(r"(^|_)(n_)?tokens?($|_)|_tokens?$|^tok(en)?s?_|^n_tok"), "a token count"),
     (re.compile(r"latency|duration|elapsed|(^|_)time($|_)|_secs?$|_seconds?$|_ms$|_s$"), "a time"),
     (re.compile(r"timestamp|tstamp|(^|_)date($|_)|created|updated"), "a timestamp"),
-    (re.compile(r"(^|_)(n|num|count|counts|total|size)($|_)|^n[a-z]+s$|_count$"), "a count"),
+    (
+        re.compile(
+            r"(^|_)(n|num|count|counts|total|size)($|_)|_count$"
+            r"|^n_?(words|chars|steps|turns|items|samples|calls|tries|attempts|lines)$"
+        ),
+        "a count",
+    ),
     (re.compile(r"(^|_)(len|length|chars|words)($|_)"), "a length"),
     (re.compile(r"cost|price|usd|dollars"), "a cost"),
     (re.compile(r"(^|_)(id|idx|index|row|line|step|epoch|seed|turn|rank|year|k)($|_)"), "an index"),
