@@ -39,6 +39,12 @@ KEYS: dict[str, str] = {
     "columns": "column names for per-item files: {model=..., item=..., score=..., ...}",
     "baseline-model": "model that comparisons are made against; default the first",
     "max-rows": "refuse per-item files with more rows than this",
+    "max-decompressed-mb": (
+        "largest decompressed size of a gzip'd input or .eval member, in MB; default 512"
+    ),
+    "max-wide-columns": "most model columns a wide per-item file may have; default 200",
+    "max-wide-cells": ("most model columns x rows a wide per-item file may have; default 20000000"),
+    "max-parquet-rows": "most rows a Parquet per-item file may have; default 20000000",
     "corpus": "training-corpus shards (globs) for the contamination rule",
     "benchmark": "benchmark item file for the contamination rule",
     "ngram": "n-gram length for the contamination scan; default 13",
@@ -102,6 +108,11 @@ class Config:
     columns: dict[str, str] = field(default_factory=dict)
     baseline_model: str | None = None
     max_rows: int | None = None
+    #: Input caps (``None``: the default in :mod:`benchaudit.inputs.limits`).
+    max_decompressed_mb: int | None = None
+    max_wide_columns: int | None = None
+    max_wide_cells: int | None = None
+    max_parquet_rows: int | None = None
     corpus: list[str] = field(default_factory=list)
     benchmark: str | None = None
     ngram: int = 13
@@ -180,6 +191,11 @@ _INTS = {
     "resamples": (1, MAX_RESAMPLES),
     "ngram": (1, MAX_NGRAM),
     "max-rows": (1, None),
+    # Reader caps (benchaudit/inputs/limits.py has the defaults).
+    "max-decompressed-mb": (1, None),
+    "max-wide-columns": (1, None),
+    "max-wide-cells": (1, None),
+    "max-parquet-rows": (1, None),
 }
 
 

@@ -100,6 +100,7 @@ def audit(paths: list[str], config: Config | None = None) -> Report:
     ctx = Context(config=cfg)
     rule_classes = select(cfg.select, cfg.ignore)
     sources = load_sources(paths, ctx)
+    inputs.check_baseline_model(sources, cfg.baseline_model)
     if sum(s.kind in ("results", "samples") for s in sources) > 1:
         from benchaudit.inputs.joining import join_sources
 

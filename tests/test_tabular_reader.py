@@ -156,7 +156,7 @@ BAD = {
     "ragged.csv": (b"model,item,correct\na,1,1\na,2\nb,1,0\n", "ragged row"),
     "latin1.csv": ("model,item,correct\ncaf\u00e9,1,1\n".encode("latin-1"), "UTF-8"),
     "words.csv": (b"model,item,correct\na,1,1\na,2,maybe\n", "not a number"),
-    "nan.csv": (b"model,item,score\na,1,0.5\na,2,nan\n", "NaN"),
+    "inf.csv": (b"model,item,score\na,1,0.5\na,2,inf\n", "infinite"),
     "negative.csv": (b"model,item,points,max_points\na,1,-1,2\n", "negative points"),
     "bad.jsonl": (b'{"model": "a", "item": 1, "correct": 1}\n{"model": oops}\n', "invalid JSON"),
     "bad.parquet": (b"PAR1 not really parquet PAR1", None),
@@ -165,7 +165,7 @@ LINES = {
     "ragged.csv": 3,
     "latin1.csv": 2,
     "words.csv": 3,
-    "nan.csv": 3,
+    "inf.csv": 3,
     "negative.csv": 2,
     "bad.jsonl": 2,
 }

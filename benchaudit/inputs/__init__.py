@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 #: How much of a file detection looks at.
 PROBE_BYTES = 64 * 1024
+#: The first bytes of a gzip stream.
+GZIP_MAGIC = b"\x1f\x8b"
 
 #: Extensions a directory walk picks up.
 WALK_SUFFIXES = {
@@ -41,7 +43,14 @@ WALK_SUFFIXES = {
     ".json",
     ".parquet",
     ".eval",
+    ".csv.gz",
+    ".tsv.gz",
+    ".jsonl.gz",
+    ".json.gz",
 }
+
+#: Field separators a delimited text file may use, tried in this order.
+DELIMITERS = (",", "\t", ";", "|")
 
 
 @dataclass
@@ -52,6 +61,10 @@ class Probe:
     head: bytes
     size: int
     _text: str | None = field(default=None, repr=False)
+    #: Column roles named by --column / ``columns = {...}``: honoured before any guess.
+    columns: dict[str, str] = field(default_factory=dict)
+    #: The kind forced by --kind: sniffs then score fit only and never refuse as ambiguous.
+    forced: str | None = None
 
     @property
     def suffix(self) -> str:
@@ -77,6 +90,46 @@ class Probe:
     def is_binary(self) -> bool:
         return b"\x00" in self.head[:8192]
 
+    @property
+    def delimiter(self) -> str:
+        """The field separator of a delimited text file, from its content."""
+        return delimiter_of(self.text, self.suffix)
+
+
+def delimiter_of(text: str, suffix: str) -> str:
+    """The separator that splits the first lines into the same number (two or more) of
+    fields; the extension's own (tab for .tsv, else comma) when several or none do."""
+    import csv
+    import io
+
+    default = "\t" if suffix == ".tsv" else ","
+    lines = [ln for ln in text.split("\n")[:21] if ln.strip()]
+    if len(lines) > 1 and len(text) >= PROBE_BYTES:
+        lines = lines[:-1]  # the probe may have cut the last line
+    best, best_width = default, 0
+    for delim in (default, *(d for d in DELIMITERS if d != default)):
+        try:
+            widths = {len(r) for r in csv.reader(io.StringIO("\n".join(lines)), delimiter=delim)}
+        except csv.Error:
+            continue
+        if len(widths) == 1 and (width := widths.pop()) >= 2:
+            if delim == default:
+                return delim
+            if width > best_width:
+                best, best_width = delim, width
+    return best
+
+
+def file_delimiter(path: Path) -> str:
+    """:func:`delimiter_of` on the first bytes of a file."""
+    with open(path, "rb") as fh:
+        head = fh.read(PROBE_BYTES)
+    return delimiter_of(head.decode("utf-8", errors="replace").lstrip("\ufeff"), _suffix(path))
+
+
+def _suffix(path: Path) -> str:
+    return path.suffix.lower()
+
 
 @dataclass
 class Reader:
@@ -88,6 +141,9 @@ class Reader:
     #: that holds a whole file in memory refuses larger ones up front, with a
     #: message, rather than failing halfway through with MemoryError.
     max_bytes: int | None = 1 << 30
+    #: Extensions this reader parses: a kind forced with --kind goes to the reader of
+    #: the file's format when no reader of that kind recognises the content.
+    formats: tuple[str, ...] = ()
 
 
 _READERS: list[Reader] | None = None
@@ -152,7 +208,15 @@ def detect(p: Probe, display: str, forced: str | None = None) -> Reader:
         if not matching:
             kinds = sorted({r.kind for r in candidates})
             raise InputError(display, f"unknown kind {forced!r} (known: {', '.join(kinds)})")
-        return max(matching, key=lambda r: r.sniff(p))
+        p.forced = forced
+        best_score, best = max(((r.sniff(p), r) for r in matching), key=lambda t: t[0])
+        if best_score <= 0:
+            # Nothing of that kind recognises the content: the reader of the file's
+            # format reads it (and says what it misses), never one of another format.
+            by_format = [r for r in matching if p.suffix in r.formats]
+            if by_format:
+                return by_format[0]
+        return best
     scored = [(r.sniff(p), i, r) for i, r in enumerate(candidates)]
     best_score, _, best = max(scored, key=lambda t: (t[0], -t[1]), default=(0.0, 0, None))
     if best is None or best_score <= 0:
@@ -160,6 +224,24 @@ def detect(p: Probe, display: str, forced: str | None = None) -> Reader:
             raise UnknownKindError(display, "binary file of unknown format")
         raise UnknownKindError(display, "cannot tell what kind of input this is (use --kind)")
     return best
+
+
+def check_baseline_model(sources: list[Source], name: str | None) -> None:
+    """``--baseline-model`` must name a model of the per-item inputs; a typo is an
+    error listing the models, never a silent fall-back to the first one."""
+    if not name:
+        return
+    models: list[str] = []
+    for s in sources:
+        if s.kind in ("results", "scaled-results"):
+            models.extend(m for m in getattr(s.data, "models", ()) if m not in models)
+    if models and name not in models:
+        from benchaudit.errors import ConfigError
+
+        shown = ", ".join(repr(m) for m in models[:20]) + (" ..." if len(models) > 20 else "")
+        raise ConfigError(
+            f"--baseline-model {name!r} is not a model of the inputs (models: {shown})"
+        )
 
 
 def expand(paths: list[str], notes: list[str] | None = None) -> list[tuple[Path, str, bool]]:
@@ -189,6 +271,12 @@ def load(
 ) -> list[Source]:
     """Read one file into one or more sources."""
     p = probe(path, display, named)
+    if p.head[:2] == GZIP_MAGIC:
+        from benchaudit.inputs._gzip import gunzip
+
+        path = gunzip(path, display, ctx)
+        p = probe(path, display, named)
+    p.columns = dict(getattr(getattr(ctx, "config", None), "columns", None) or {})
     reader = detect(p, display, forced)
     if reader.max_bytes is not None and p.size > reader.max_bytes:
         raise InputError(

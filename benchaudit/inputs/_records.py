@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from benchaudit.errors import InputError
+from benchaudit.inputs import delimiter_of
 
 
 def read_records(path: Path, display: str, suffix: str) -> tuple[list[str], list[tuple[int, dict]]]:
@@ -20,7 +21,7 @@ def read_records(path: Path, display: str, suffix: str) -> tuple[list[str], list
     text = path.read_text(encoding="utf-8-sig")
     if suffix in (".jsonl", ".json"):
         return _json_lines(text, display)
-    reader = csv.reader(io.StringIO(text), delimiter="\t" if suffix == ".tsv" else ",")
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter_of(text, suffix))
     try:
         header = [h.strip() for h in next(reader)]
     except StopIteration:

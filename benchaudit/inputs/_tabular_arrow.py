@@ -7,6 +7,7 @@ Python only looks at individual rows to explain an error.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -18,28 +19,43 @@ import pyarrow.compute as pc
 
 from benchaudit.analysis.matrix import first_rows
 from benchaudit.errors import InputError
+from benchaudit.inputs import file_delimiter
+from benchaudit.inputs._columns import FALSE_WORDS as _FALSE
+from benchaudit.inputs._columns import MISSING_WORDS, OPTIONAL, find_columns
+from benchaudit.inputs._columns import TRUE_WORDS as _TRUE
+from benchaudit.inputs.limits import cap, exceeded
 from benchaudit.inputs.resultset import Coded, GridResults, ResultSet
-from benchaudit.inputs.tabular import _FALSE, _TRUE, OPTIONAL, find_columns
+from benchaudit.inputs.tabular import _norm, _scalar_text, plan
 
 #: Roles read as categories (strings), whatever their values look like.
-CATEGORICAL = ("model", "item", "cluster", "seed", "sample", "chosen", "gold", "variant")
+CATEGORICAL = ("model", "item", "cluster", "seed", "sample", "turn", "chosen", "gold", "variant")
 NUMERIC = ("score", "points", "max_points", "confidence")
 
 
 def read_resultset(
-    path: Path, display: str, overrides: dict[str, str], max_rows: int | None
-) -> ResultSet:
+    path: Path,
+    display: str,
+    overrides: dict[str, str],
+    max_rows: int | None,
+    ctx: Any = None,
+) -> Any:
+    """The per-item results of a file: a :class:`ResultSet`, or a
+    :class:`~benchaudit.inputs._scaled.ScaledResults` for scores on a rating scale."""
     suffix = path.suffix.lower()
-    first = 2 if suffix in (".csv", ".tsv") else 1  # CSV data starts below the header
-    if suffix in (".csv", ".tsv") and _size(path) > STREAM_BYTES:
+    delim = file_delimiter(path) if suffix in (".csv", ".tsv", ".txt") else None
+    first = 2 if delim else 1  # CSV data starts below the header
+    if delim and _size(path) > STREAM_BYTES:
         try:
-            streamed = _stream_csv(path, display, overrides, max_rows)
+            streamed = _stream_csv(path, display, overrides, max_rows, delim)
         except _Fallback:
             streamed = None
         if streamed is not None:
-            return streamed
+            return _finish(streamed, streamed.columns, display, ctx)
     if suffix == ".parquet":
         table, lines = _read_parquet(path, display), None
+        parquet_rows = cap(ctx, "max-parquet-rows")
+        if table.num_rows > parquet_rows:
+            raise exceeded(display, f"{table.num_rows:,} rows", "max-parquet-rows", parquet_rows)
     else:
         try:
             data = path.read_bytes()
@@ -50,10 +66,12 @@ def read_resultset(
         _check_utf8(data, display)
         if max_rows is not None and data.count(b"\n") > max_rows + 1:
             raise InputError(display, f"more than {max_rows} rows (--max-rows)")
-        if suffix == ".jsonl":
+        if suffix == ".json":
+            data = _json_array_as_lines(data, display)
+        if delim is None:
             table, lines = _read_jsonl(data, display), _record_lines(data, skip_header=False)
+            table = _flatten(table)
         else:
-            delim = "\t" if suffix == ".tsv" else ","
             table, lines = _read_csv(data, display, delim, overrides)
     if table.num_rows == 0:
         raise InputError(display, "no data rows")
@@ -61,28 +79,124 @@ def read_resultset(
         raise InputError(display, f"{table.num_rows} rows, more than --max-rows {max_rows}")
     names = list(table.column_names)
     _check_overrides(names, overrides, display)
-    cols = find_columns(names, overrides)
+    forced = getattr(getattr(ctx, "config", None), "kind", None) is not None
+    got = plan(names, _head_text(table, names), overrides, display, forced=forced)
+    cols = got["columns"]
     line = lines if lines is not None else RowLines(first, table.num_rows)
-    if "model" in cols and "item" in cols and "score" in cols:
-        return _long(table, cols, line, display)
-    if "item" in cols:
-        wide = [
-            n
-            for n in names
-            if n not in {cols.get(r) for r in ("item", "cluster")}
-            and _is_score_type(_type_of(table, n))
-        ]
-        if "model" not in cols and len(wide) >= 2:
-            return _wide(table, cols, wide, line, display)
-        if "model" not in cols and "score" in cols:
-            cols = dict(cols)
-            return _long(table, cols, line, display, single_model=Path(display).stem)
-    missing = [r for r in ("model", "item", "score") if r not in cols]
-    raise InputError(
-        display,
-        f"missing column(s) for {', '.join(missing)} (columns: {', '.join(names[:12])}); "
-        "name them with --column ROLE=NAME",
-    )
+    if got["left_out"] and ctx is not None and got["layout"] == "wide":
+        shown = ", ".join(f"{n} ({why})" for n, why in list(got["left_out"].items())[:6])
+        ctx.notes.append(f"{display}: columns not read as models: {shown}")
+    if got["layout"] == "long":
+        found = _long(table, cols, line, display)
+    elif got["layout"] == "wide":
+        _wide_caps(display, len(got["models"]), table.num_rows, ctx)
+        found = _wide(table, cols, got["models"], line, display)
+    elif got["layout"] == "single":
+        found = _long(table, dict(cols), line, display, single_model=_stem(display))
+    else:
+        missing = [r for r in ("model", "item", "score") if r not in cols]
+        raise InputError(
+            display,
+            f"missing column(s) for {', '.join(missing)} (columns: {', '.join(names[:12])}); "
+            "name them with --column ROLE=NAME",
+        )
+    found.meta["value_types"] = {c: got["value_types"].get(c) for c in cols.values()}
+    if got["left_out"]:
+        found.meta["left_out"] = dict(got["left_out"])
+    if any(_norm(n) in JUDGE_COLUMNS for n in names) and not isinstance(found, GridResults):
+        found = _drop_unjudged(found, display, ctx)
+    return _finish(found, cols, display, ctx)
+
+
+#: Columns that mark a file as an LLM judge's ratings (FastChat single-answer judgments).
+JUDGE_COLUMNS = ("judge", "judgment", "judge_model")
+
+
+def _drop_unjudged(rs: ResultSet, display: str, ctx: Any) -> ResultSet:
+    """A judge's rating of -1 is FastChat's mark for an answer it could not parse:
+    a missing rating, counted, not a score below the scale."""
+    failed = np.asarray(rs.score) == -1
+    if not failed.any() or (np.asarray(rs.score)[~failed] < 0).any():
+        return rs
+    keep = ~failed
+    fields = {
+        name: _kept(getattr(rs, name), keep)
+        for name in ("model", "item", "score", "max_points", *OPTIONAL_CATEGORIES, "confidence")
+    }
+    lines = np.asarray(rs.line)
+    if ctx is not None:
+        ctx.notes.append(
+            f"{display}: {int(failed.sum())} rating(s) of -1 (a judgment the judge's answer "
+            f"gave no score for, first at line {int(lines[failed][0])}) left out as missing"
+        )
+    return dataclasses.replace(rs, line=lines[keep], **fields)
+
+
+def _finish(rs: ResultSet, cols: dict[str, str], display: str, ctx: Any) -> Any:
+    """Missing cells reported, and the scale decided: proportions stay a ResultSet,
+    a rating scale becomes a ScaledResults."""
+    missing = int(rs.meta.get("missing_cells", 0))
+    if missing and ctx is not None:
+        where = rs.meta.get("missing_lines", [])
+        at = f" (line {', '.join(str(x) for x in where[:5])}{' ...' if missing > 5 else ''})"
+        ctx.notes.append(
+            f"{display}: {missing:,} missing score cell(s) left out{at if where else ''}"
+        )
+    if isinstance(rs, GridResults) or rs.max_points is not None:
+        return rs
+    from benchaudit.inputs._scaled import apply_scale
+
+    return apply_scale(rs, cols.get("score"), display)
+
+
+def _stem(display: str) -> str:
+    """The model a one-model file is named after: ``run7.csv.gz`` -> ``run7``."""
+    name = Path(display).name
+    name = name[:-3] if name.lower().endswith(".gz") else name
+    return Path(name).stem
+
+
+def _wide_caps(display: str, models: int, rows: int, ctx: Any) -> None:
+    most = cap(ctx, "max-wide-columns")
+    if models > most:
+        raise exceeded(display, f"{models:,} model columns", "max-wide-columns", most)
+    cells = cap(ctx, "max-wide-cells")
+    if models * rows > cells:
+        raise exceeded(
+            display, f"{models:,} model columns x {rows:,} rows", "max-wide-cells", cells
+        )
+
+
+def _head_text(table: Any, names: list[str], n: int = 1000) -> list[list[str]]:
+    """The first rows as text cells, for the same plan detection made."""
+    if isinstance(table, _ParquetColumns):
+        batch = next(table.file.iter_batches(batch_size=n, columns=names), None)
+        if batch is None:
+            return []
+        cols = [batch.column(i).to_pylist() for i in range(batch.num_columns)]
+    else:
+        head = table.slice(0, n)
+        cols = [head.column(name).to_pylist() for name in names]
+    k = len(cols[0]) if cols else 0
+    return [[_scalar_text(c[r]) for c in cols] for r in range(k)]
+
+
+def _flatten(table: pa.Table) -> pa.Table:
+    """Nested JSON objects as dotted columns (``result.correct``)."""
+    while any(pa.types.is_struct(f.type) for f in table.schema):
+        table = table.flatten()
+    return table
+
+
+def _json_array_as_lines(data: bytes, display: str) -> bytes:
+    """A JSON array of records as JSON Lines (record k on line k)."""
+    try:
+        doc = json.loads(data.decode("utf-8-sig"))
+    except ValueError as exc:
+        raise InputError(display, f"invalid JSON: {str(exc).split(':')[0]}") from None
+    if not isinstance(doc, list) or not all(isinstance(r, dict) for r in doc):
+        raise InputError(display, "expected a JSON array of records (objects)")
+    return "\n".join(json.dumps(r) for r in doc).encode()
 
 
 # --- file formats ----------------------------------------------------------------------
@@ -455,10 +569,9 @@ def _count_lines(path: Path) -> tuple[int, bool]:
 
 
 def _stream_csv(
-    path: Path, display: str, overrides: dict[str, str], max_rows: int | None
+    path: Path, display: str, overrides: dict[str, str], max_rows: int | None, delim: str
 ) -> ResultSet | None:
     """A long-form CSV read in blocks, or None when the file needs the whole-file reader."""
-    delim = "\t" if path.suffix.lower() == ".tsv" else ","
     with open(path, "rb") as fh:
         head = fh.read(1 << 16)
     names = _header(head, delim, display)
@@ -744,28 +857,39 @@ class RowLines:
         return list(range(self.first, self.first + self.n))
 
 
-def _numeric(col: pa.ChunkedArray, display: str, role: str, line: np.ndarray) -> np.ndarray:
-    """Float values of a score-like column: numbers, booleans, or words like yes/no."""
+def _numeric(
+    col: pa.ChunkedArray, display: str, role: str, line: np.ndarray, missing_ok: bool = False
+) -> np.ndarray:
+    """Float values of a score-like column: numbers, booleans, or words like yes/no.
+
+    With ``missing_ok`` an empty or ``NA`` cell is NaN (a missing result, left
+    out and counted by the caller) instead of an error."""
     t = col.type
     if pa.types.is_boolean(t) or pa.types.is_integer(t) or pa.types.is_floating(t):
         exact32 = pa.types.is_boolean(t) or pa.types.is_int8(t) or pa.types.is_uint8(t)
         arr = pc.cast(col, pa.float32() if exact32 else pa.float64()).combine_chunks()
-        if arr.null_count:
+        if arr.null_count and not missing_ok:
             row = int(np.flatnonzero(~_np(arr.is_valid()))[0])
             raise InputError(display, f"missing {role} value", int(line[row]))
         out = _np(arr)
+        if arr.null_count:
+            out = np.where(_np(arr.is_valid()), out, np.nan)
     elif pa.types.is_string(t) or pa.types.is_large_string(t):
-        out = _words_to_float(col, display, role, line)
+        out = _words_to_float(col, display, role, line, missing_ok)
+    elif pa.types.is_null(t) and missing_ok:
+        out = np.full(len(col), np.nan)
     else:
         raise InputError(display, f"{role} column is not numeric ({t})")
-    bad = ~np.isfinite(out)
+    bad = np.isinf(out) if missing_ok else ~np.isfinite(out)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise InputError(display, f"{role} is NaN or infinite", int(line[row]))
     return out
 
 
-def _words_to_float(col: pa.ChunkedArray, display: str, role: str, line: np.ndarray):
+def _words_to_float(
+    col: pa.ChunkedArray, display: str, role: str, line: np.ndarray, missing_ok: bool = False
+):
     enc = pc.utf8_lower(pc.utf8_trim_whitespace(col)).combine_chunks().dictionary_encode()
     values = []
     for i, word in enumerate(enc.dictionary.to_pylist()):
@@ -773,6 +897,8 @@ def _words_to_float(col: pa.ChunkedArray, display: str, role: str, line: np.ndar
             values.append(1.0)
         elif word in _FALSE:
             values.append(0.0)
+        elif missing_ok and word in MISSING_WORDS:
+            values.append(np.nan)
         else:
             try:
                 values.append(float(word))
@@ -784,8 +910,12 @@ def _words_to_float(col: pa.ChunkedArray, display: str, role: str, line: np.ndar
                     display, f"{role} is not a number: {shown!r}", int(line[row])
                 ) from None
     if enc.null_count:
-        row = int(np.flatnonzero(~_np(enc.indices.is_valid()))[0])
-        raise InputError(display, f"missing {role} value", int(line[row]))
+        if not missing_ok:
+            row = int(np.flatnonzero(~_np(enc.indices.is_valid()))[0])
+            raise InputError(display, f"missing {role} value", int(line[row]))
+        values.append(np.nan)
+        codes = np.where(_np(enc.indices.is_valid()), _np(enc.indices), len(values) - 1)
+        return np.asarray(values, dtype=np.float64)[codes]
     return np.asarray(values, dtype=np.float64)[_np(enc.indices)]
 
 
@@ -812,7 +942,9 @@ def _columns_of(
         )
 
     def numeric(role: str) -> np.ndarray:
-        return _numeric(table.column(cols[role]), display, role.replace("_", " "), line)
+        return _numeric(
+            table.column(cols[role]), display, role.replace("_", " "), line, role == "score"
+        )
 
     return coded, numeric
 
@@ -857,7 +989,7 @@ def _gather_batches(
                 codes[r][pos : pos + k] = part
             for r in num_roles:
                 col = pa.chunked_array([batch.column(index[cols[r]])])
-                v = _numeric(col, display, r.replace("_", " "), part_line)
+                v = _numeric(col, display, r.replace("_", " "), part_line, r == "score")
                 if r not in nums:
                     nums[r] = np.empty(n, dtype=v.dtype)
                 elif nums[r].dtype == np.float32 and v.dtype != np.float32:
@@ -891,7 +1023,7 @@ def _optional(coded, numeric, cols: dict[str, str]) -> dict[str, Any]:
 
 
 #: Roles that keep a file off the grid path (they need per-row arrays).
-ROW_ROLES = ("points", "max_points", "confidence", *OPTIONAL_CATEGORIES)
+ROW_ROLES = ("points", "max_points", "confidence", "turn", *OPTIONAL_CATEGORIES)
 
 
 def _long(
@@ -914,10 +1046,19 @@ def _long(
     else:
         model = coded("model", True)
     item = coded("item", True)
+    if "turn" in cols:  # turns of a conversation are items of their own, not repeats
+        item = _with_turn(item, coded("turn", False))
     score = numeric("score")
+    gone = np.isnan(score) if score.dtype.kind == "f" else None
+    keep = None
+    if gone is not None and gone.any():
+        keep = ~gone
+        score = score[keep]
     max_points = None
     if "max_points" in cols:
         max_points = numeric("max_points").astype(np.float64)
+        if keep is not None:
+            max_points = max_points[keep]
         bad = max_points <= 0
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
@@ -939,6 +1080,13 @@ def _long(
         score = score.astype(np.float64)
     opt = _optional(coded, numeric, cols)
     meta: dict[str, Any] = {}
+    if keep is not None:
+        lines_all = np.asarray(line)
+        meta["missing_cells"] = int(gone.sum())
+        meta["missing_lines"] = [int(x) for x in lines_all[gone][:5]]
+        model, item = _kept(model, keep), _kept(item, keep)
+        opt = {k: _kept(v, keep) for k, v in opt.items()}
+        line = lines_all[keep]
     if opt.get("variant") is not None:
         model, meta["variants"] = _with_variant(model, opt["variant"])
     used = {r: c for r, c in cols.items() if r in ("model", "item", "score", *OPTIONAL)}
@@ -958,23 +1106,41 @@ def _long(
     )
 
 
-def _with_variant(model: Coded, variant: Coded) -> tuple[Coded, dict[str, list[str]]]:
-    """Versions of one model (prompt, template, checkpoint) become models ``name [variant]``."""
-    k = max(len(variant.labels), 1)
-    combo = model.codes.astype(np.int64) * (k + 1) + (variant.codes + 1)
+def _kept(values: Any, keep: np.ndarray) -> Any:
+    """Rows ``keep`` of a per-row column (coded or plain)."""
+    if isinstance(values, Coded):
+        return Coded(codes=values.codes[keep], labels=values.labels)
+    return None if values is None else values[keep]
+
+
+def _pairs_of(a: Coded, b: Coded) -> tuple[np.ndarray, list[tuple[str, str | None]]]:
+    """Codes of the (a, b) combinations in first-appearance order, with their labels
+    (``None`` for b where b is blank)."""
+    k = max(len(b.labels), 1)
+    combo = a.codes.astype(np.int64) * (k + 1) + (b.codes + 1)
     uniq, first, inverse = np.unique(combo, return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")  # keep first-appearance order
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
-    labels = []
-    of: dict[str, list[str]] = {}
+    labels: list[tuple[str, str | None]] = []
     for u in uniq[order]:
-        m, v = divmod(int(u), k + 1)
-        name = model.labels[m]
-        label = name if v == 0 else f"{name} [{variant.labels[v - 1]}]"
-        labels.append(label)
-        of[label] = [name, "" if v == 0 else variant.labels[v - 1]]
-    return Coded(codes=rank[inverse].astype(np.int32), labels=labels), of
+        i, j = divmod(int(u), k + 1)
+        labels.append((a.labels[i], None if j == 0 else b.labels[j - 1]))
+    return rank[inverse].astype(np.int32), labels
+
+
+def _with_turn(item: Coded, turn: Coded) -> Coded:
+    """Items ``id turn k``: each turn of a multi-turn item is scored on its own."""
+    codes, pairs = _pairs_of(item, turn)
+    return Coded(codes=codes, labels=[i if t is None else f"{i} turn {t}" for i, t in pairs])
+
+
+def _with_variant(model: Coded, variant: Coded) -> tuple[Coded, dict[str, list[str]]]:
+    """Versions of one model (prompt, template, checkpoint) become models ``name [variant]``."""
+    codes, pairs = _pairs_of(model, variant)
+    labels = [m if v is None else f"{m} [{v}]" for m, v in pairs]
+    of = {label: [m, v or ""] for label, (m, v) in zip(labels, pairs)}
+    return Coded(codes=codes, labels=labels), of
 
 
 def _wide(
@@ -987,9 +1153,8 @@ def _wide(
     scores = np.empty(m * n, dtype=np.float64)
     present = np.ones(m * n, dtype=bool)
     for j, name in enumerate(models):
-        arr = pc.cast(table.column(name), pa.float64()).combine_chunks()
-        valid = _np(arr.is_valid())
-        vals = _np(arr)
+        vals = _numeric(table.column(name), display, f"score for {name!r}", line, True)
+        valid = ~np.isnan(vals)
         present[j * n : (j + 1) * n] = valid
         scores[j * n : (j + 1) * n] = np.where(valid, vals, 0.0)
     bad = ~np.isfinite(scores)
@@ -1017,8 +1182,16 @@ def _wide(
             **({"cluster": cols["cluster"]} if "cluster" in cols else {}),
         },
         layout="wide",
+        meta=_missing_meta(present, lines),
         **opt,
     )
+
+
+def _missing_meta(present: np.ndarray, lines: np.ndarray) -> dict[str, Any]:
+    gone = ~present
+    if not gone.any():
+        return {}
+    return {"missing_cells": int(gone.sum()), "missing_lines": [int(x) for x in lines[gone][:5]]}
 
 
 class _NotGrid(Exception):

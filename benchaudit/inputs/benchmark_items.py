@@ -51,7 +51,7 @@ def _fields(p: Probe) -> set[str]:
         except json.JSONDecodeError:
             return set()
         return {str(k).lower() for k in rec} if isinstance(rec, dict) else set()
-    delimiter = "\t" if p.suffix == ".tsv" else ","
+    delimiter = p.delimiter
     row = next(csv.reader(io.StringIO(first), delimiter=delimiter), [])
     return {c.strip().lower() for c in row}
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
+from benchaudit.inputs._columns import ROLES, value_type
 from benchaudit.inputs._records import read_records
 
 if TYPE_CHECKING:
@@ -259,6 +260,10 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     )
 
 
+#: Column names of a model: several models in one file go to the generic reader first.
+MODEL_KEYS = tuple(ROLES["model"])
+
+
 def _head_keys(p: Probe) -> list[str]:
     if p.suffix in (".jsonl", ".json"):
         first = p.text.lstrip().split("\n", 1)[0]
@@ -268,7 +273,7 @@ def _head_keys(p: Probe) -> list[str]:
             return []
         return [str(k) for k in rec] if isinstance(rec, dict) else []
     if p.suffix in (".csv", ".tsv"):
-        delim = "\t" if p.suffix == ".tsv" else ","
+        delim = p.delimiter
         try:
             return [h.strip() for h in next(csv.reader([p.first_line()], delimiter=delim))]
         except (StopIteration, csv.Error):
@@ -280,14 +285,28 @@ def sniff(p: Probe) -> float:
     keys = _head_keys(p)
     if not keys:
         return 0.0
-    several_models = _pick(keys, ("model",)) is not None
+    several_models = _pick(keys, MODEL_KEYS) is not None
     has_label = _pick(keys, LABEL_KEYS) is not None
     vectors = _pick(keys, LOGITS_KEYS + PROBS_KEYS) or any(_CLASS_COL.match(k) for k in keys)
     if vectors and has_label:
         return 0.4 if several_models else 0.9
-    if _pick(keys, CONF_KEYS) and (_pick(keys, CORRECT_KEYS) or has_label):
+    conf = _pick(keys, CONF_KEYS)
+    if conf and (_pick(keys, CORRECT_KEYS) or has_label) and _probabilities(p, conf):
         return 0.4 if several_models else 0.9
     return 0.0
+
+
+def _probabilities(p: Probe, column: str) -> bool:
+    """True unless the probe shows the column holding something else than confidences
+    (``prob`` is as often a problem id: ``p12``, ``17``)."""
+    from benchaudit.inputs.tabular import _header_and_rows
+
+    names, rows = _header_and_rows(p)
+    if column not in names:
+        return True
+    kind = value_type([r[names.index(column)] for r in rows if len(r) == len(names)])
+    percent = kind == "0-100" and column.strip().lower() != "prob"
+    return percent or kind in ("0-1 graded", "0/1", "empty")
 
 
 # --------------------------------------------------------------------------- documents

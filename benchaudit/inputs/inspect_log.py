@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
 from benchaudit.inputs._harness import build, load_json, note, option, parse_json, score_value
+from benchaudit.inputs.limits import decompressed_bytes
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -61,8 +62,15 @@ def _flat_scores(scores: Any) -> dict[str, Any]:
     return out
 
 
-def _read_eval_zip(path: Path, display: str) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
-    """(header, [(member name, sample)]) from an ``.eval`` archive."""
+def _read_eval_zip(
+    path: Path, display: str, limit: int | None = None
+) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
+    """(header, [(member name, sample)]) from an ``.eval`` archive; each member is
+    decompressed (deflate or zstd) up to ``limit`` bytes."""
+    from benchaudit.inputs._zip import read_member
+    from benchaudit.inputs.limits import DEFAULTS
+
+    cap = limit if limit is not None else DEFAULTS["max-decompressed-mb"] << 20
     try:
         zf = zipfile.ZipFile(path)
     except zipfile.BadZipFile:
@@ -72,7 +80,9 @@ def _read_eval_zip(path: Path, display: str) -> tuple[dict[str, Any], list[tuple
 
         def member(name: str) -> Any:
             try:
-                data = zf.read(name)
+                data = read_member(zf, name, display, cap)
+            except InputError:
+                raise
             except (zipfile.BadZipFile, EOFError, OSError) as exc:
                 raise InputError(
                     display, f"archive member {name}: cannot read ({exc.__class__.__name__})"
@@ -128,7 +138,7 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     from benchaudit.evidence import Source
 
     if path.suffix.lower() == ".eval":
-        header, samples = _read_eval_zip(path, display)
+        header, samples = _read_eval_zip(path, display, decompressed_bytes(ctx))
     else:
         header, samples = _read_json_log(path, display)
         if not header:

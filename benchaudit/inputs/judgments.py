@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
-from benchaudit.inputs import Probe, Reader
+from benchaudit.inputs import Probe, Reader, delimiter_of
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -79,7 +79,19 @@ OUTPUT = ("output", "output_text", "output_hash", "output_sha1", "generation")
 OUTPUT_LEN = ("output_len_chars", "output_len", "output_length", "length")
 
 
+#: FastChat MT-bench pair judgments: game 1 shows model_1 first, game 2 model_2
+#: first; both winners are given as model_1 / model_2 / tie (or error).
+MTBENCH = ("model_1", "model_2", "g1_winner", "g2_winner")
+#: AlpacaEval annotations.json: generator_2 (the model) against generator_1 (the baseline).
+ALPACA = ("generator_1", "generator_2", "preference")
+
+
 def _layout(names: list[str]) -> str | None:
+    low = {n.strip().lower() for n in names}
+    if all(k in low for k in MTBENCH):
+        return "mtbench"
+    if all(k in low for k in ALPACA):
+        return "annotations"
     if (
         _pick(names, ("model",))
         and _pick(names, PREFERENCE)
@@ -89,7 +101,6 @@ def _layout(names: list[str]) -> str | None:
     jc, hc = _judge_col(names), _human_col(names)
     if jc and hc and jc != hc:
         return "labels"
-    low = [n.strip().lower() for n in names]
     if any(o in low and s in low for o, s in WIDE):
         return "wide"
     if _pick(names, ITEM) and _pick(names, ORDER) and _pick(names, VERDICT):
@@ -98,6 +109,18 @@ def _layout(names: list[str]) -> str | None:
 
 
 def _records(text: str, suffix: str, display: str) -> tuple[list[str], list[dict], list[int]]:
+    if suffix == ".json":
+        try:
+            doc = json.loads(text)
+        except ValueError as exc:
+            raise InputError(display, f"invalid JSON ({str(exc).split(':')[0]})") from None
+        if not isinstance(doc, list) or not all(isinstance(r, dict) for r in doc):
+            raise InputError(display, "expected a JSON array of judgment records")
+        names: list[str] = []
+        for r in doc:
+            names.extend(k for k in r if k not in names)
+        recs = [{k: "" if v is None else str(v) for k, v in r.items()} for r in doc]
+        return names, recs, list(range(1, len(recs) + 1))  # record numbers
     if suffix == ".jsonl":
         recs, lines, names = [], [], []
         for no, line in enumerate(text.splitlines(), 1):
@@ -115,7 +138,7 @@ def _records(text: str, suffix: str, display: str) -> tuple[list[str], list[dict
             recs.append({k: "" if v is None else str(v) for k, v in rec.items()})
             lines.append(no)
         return names, recs, lines
-    delim = "\t" if suffix == ".tsv" else ","
+    delim = delimiter_of(text, suffix)
     try:
         rows = list(csv.reader(io.StringIO(text), delimiter=delim))
     except csv.Error as exc:
@@ -135,7 +158,12 @@ def _records(text: str, suffix: str, display: str) -> tuple[list[str], list[dict
 
 
 def sniff(p: Probe) -> float:
-    if p.suffix not in (".csv", ".tsv", ".jsonl"):
+    if p.suffix not in (".csv", ".tsv", ".jsonl", ".json"):
+        return 0.0
+    if p.suffix == ".json":
+        head = p.text.lstrip()[:16384]
+        if head.startswith("[") and all(f'"{k}"' in head for k in ALPACA):
+            return 0.93  # AlpacaEval annotations.json
         return 0.0
     if p.suffix == ".jsonl":
         first = next((ln for ln in p.text.splitlines() if ln.strip()), "")
@@ -145,11 +173,11 @@ def sniff(p: Probe) -> float:
             return 0.0
         names = list(rec) if isinstance(rec, dict) else []
     else:
-        names = next(
-            csv.reader([p.first_line()], delimiter="\t" if p.suffix == ".tsv" else ","), []
-        )
+        names = next(csv.reader([p.first_line()], delimiter=p.delimiter), [])
     layout = _layout([str(n) for n in names])
-    return 0.0 if layout is None else 0.92 if layout == "preferences" else 0.9
+    if layout == "mtbench":
+        return 0.95
+    return 0.0 if layout is None else 0.92 if layout in ("preferences", "annotations") else 0.9
 
 
 @dataclass
@@ -168,6 +196,12 @@ class JudgmentSet:
     preference: list[float] = field(default_factory=list)
     outputs: list[str] | None = None
     output_len: list[str] | None = None
+    #: Both-order judgments of named models (MT-bench): (model shown first in the
+    #: original order, the other) per pair, and the verdicts that could not be used.
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+    errors: int = 0
+    #: The model every preference is against (AlpacaEval's generator_1).
+    baseline: str | None = None
 
     @property
     def has_swap(self) -> bool:
@@ -215,18 +249,24 @@ class JudgmentSet:
 
     def report_results(self, ctx: Context) -> dict[str, list[dict[str, Any]]]:
         if self.layout == "preferences":
-            return {
-                "preferences": [
-                    {
-                        "file": self.path,
-                        "model": r["model"],
-                        "items": r["items"],
-                        "win_rate": round(r["win_rate"], 6),
-                        "se": round(r["se"], 6),
-                    }
-                    for r in self.preferences()
-                ]
-            }
+            from benchaudit.stats.proportions import z_for
+
+            z = z_for(1 - ctx.alpha)
+            rows = []
+            for r in self.preferences():
+                row = {
+                    "file": self.path,
+                    "model": r["model"],
+                    "items": r["items"],
+                    "win_rate": round(r["win_rate"], 6),
+                    "se": round(r["se"], 6),
+                    "low": round(max(0.0, r["win_rate"] - z * r["se"]), 6),
+                    "high": round(min(1.0, r["win_rate"] + z * r["se"]), 6),
+                }
+                if self.baseline:
+                    row["baseline"] = self.baseline
+                rows.append(row)
+            return {"preferences": rows}
         if self.layout == "labels":
             k = self.kappa(ctx)
             return {
@@ -244,7 +284,8 @@ class JudgmentSet:
                 ]
             }
         pb = self.position()
-        return {
+        out = {"judged_pairs": self.pair_table()} if self.pairs else {}
+        return out | {
             "position_bias": [
                 {
                     "file": self.path,
@@ -256,6 +297,37 @@ class JudgmentSet:
                 }
             ]
         }
+
+    def pair_table(self) -> list[dict[str, Any]]:
+        """Per pair of models: wins that survive the swap, ties, and inconsistent verdicts."""
+        from benchaudit.stats.agreement import _slot
+
+        by: dict[tuple[str, str], dict[str, Any]] = {}
+        for (m1, m2), o, s in zip(self.pairs, self.original, self.swapped):
+            row = by.setdefault(
+                (m1, m2),
+                {
+                    "file": self.path,
+                    "model_1": m1,
+                    "model_2": m2,
+                    "pairs": 0,
+                    "model_1_wins": 0,
+                    "model_2_wins": 0,
+                    "ties": 0,
+                    "inconsistent": 0,
+                },
+            )
+            row["pairs"] += 1
+            o, s = _slot(o), _slot(s)
+            if o == "A" and s == "B":
+                row["model_1_wins"] += 1
+            elif o == "B" and s == "A":
+                row["model_2_wins"] += 1
+            elif o == s == "tie":
+                row["ties"] += 1
+            else:
+                row["inconsistent"] += 1
+        return list(by.values())
 
 
 def _label(value: str) -> str:
@@ -295,6 +367,12 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     data = JudgmentSet(path=display, layout=layout)
     if layout == "preferences":
         _read_preferences(data, names, recs, lines, display)
+    elif layout == "annotations":
+        _read_annotations(data, path, recs, lines, display, ctx)
+        data.layout = "preferences"
+    elif layout == "mtbench":
+        _read_mtbench(data, recs, lines, display, ctx)
+        data.layout = "long"
     elif layout == "labels":
         jc, hc = _judge_col(names), _human_col(names)
         cc = _pick(names, COUNT)
@@ -347,6 +425,97 @@ def read(path: Path, display: str, ctx: Context) -> Source:
             data.swapped.append(both[True])
             data.lines.append(first_line[item])
     return Source(path=display, kind="judgments", data=data, lines=text.splitlines())
+
+
+#: How MT-bench names a game's winner, as the slot it was shown in: game 1 shows
+#: model_1 in slot A, game 2 (the swap) shows model_2 there.
+_GAME1 = {"model_1": "A", "model_2": "B", "tie": "tie"}
+_GAME2 = {"model_2": "A", "model_1": "B", "tie": "tie"}
+
+
+def _read_mtbench(data: JudgmentSet, recs, lines, display: str, ctx: Context) -> None:
+    """FastChat pair judgments as verdicts in both orders, per question and turn."""
+    seen: dict[tuple[str, str, str], int] = {}
+    for rec, no in zip(recs, lines):
+        g1, g2 = rec.get("g1_winner", "").strip(), rec.get("g2_winner", "").strip()
+        m1, m2 = rec.get("model_1", ""), rec.get("model_2", "")
+        item = rec.get("question_id", "")
+        if rec.get("turn", "").strip():
+            item = f"{item} turn {rec['turn'].strip()}"
+        key = (m1, m2, item)
+        if key in seen:
+            raise InputError(
+                display, f"{m1} vs {m2} on {item} is judged twice (line {seen[key]})", no
+            )
+        seen[key] = no
+        if g1 not in _GAME1 or g2 not in _GAME2:
+            if not (g1 in _GAME1 or g1 == "error") or not (g2 in _GAME2 or g2 == "error"):
+                raise InputError(
+                    display, f"winner {g1!r} / {g2!r} is not model_1, model_2 or tie", no
+                )
+            data.errors += 1  # the judge's answer could not be parsed: a missing verdict
+            continue
+        data.original.append(_GAME1[g1])
+        data.swapped.append(_GAME2[g2])
+        data.items.append(item)
+        data.pairs.append((m1, m2))
+        data.lines.append(no)
+    if not data.original:
+        raise InputError(display, "no usable pair judgments (every verdict is an error)")
+    if data.errors and ctx is not None:
+        ctx.notes.append(
+            f"{display}: {data.errors} pair judgment(s) with an unparsed verdict ('error') "
+            "left out of the position-bias analysis"
+        )
+
+
+def _read_annotations(data: JudgmentSet, path: Path, recs, lines, display: str, ctx) -> None:
+    """AlpacaEval annotations.json: the judge's preference for generator_2's output
+    over generator_1's (the baseline), per instruction, on the 1-2 scale."""
+    import hashlib
+
+    data.outputs, data.output_len = [], []
+    missing = 0
+    for rec, no in zip(recs, lines):
+        raw = rec.get("preference", "").strip()
+        if raw.lower() in ("", "nan", "none", "null"):
+            missing += 1
+            continue
+        try:
+            pref = float(raw)
+        except ValueError:
+            raise InputError(display, f"preference {raw!r} is not a number", no) from None
+        if not 0.0 <= pref <= 2.0:
+            raise InputError(display, f"preference {pref} outside 0-1 or 1-2", no)
+        model = rec.get("generator_2", "")
+        # results/<model>/<annotator>/annotations.json: the folder names the model.
+        if (
+            path.parent.name
+            and path.parent.name == rec.get("annotator")
+            and path.parent.parent.name
+        ):
+            model = path.parent.parent.name
+        text = rec.get("instruction", "")
+        data.models.append(model)
+        data.items.append(hashlib.sha1(text.encode()).hexdigest()[:12] if text else str(no))
+        data.preference.append(pref)
+        data.outputs.append(rec.get("output_2", ""))
+        data.output_len.append(str(len(rec.get("output_2", ""))))
+        data.lines.append(no)
+        data.baseline = data.baseline or rec.get("generator_1") or None
+    if data.preference and min(data.preference) < 1.0 < max(data.preference):
+        raise InputError(display, "preferences mix the 0-1 and the 1-2 scale")
+    if not data.preference:
+        raise InputError(display, "no annotations with a preference")
+    if ctx is not None:
+        if missing:
+            ctx.notes.append(f"{display}: {missing} annotation(s) without a preference left out")
+        ctx.notes.append(
+            f"{display}: win rate against {data.baseline or 'the baseline'} as the judge "
+            "preferred, not length-controlled; AlpacaEval 2.0's headline length-controlled "
+            "win rate corrects for the judge's preference for longer outputs and can differ "
+            "by tens of points"
+        )
 
 
 def _read_preferences(data: JudgmentSet, names, recs, lines, display: str) -> None:

@@ -27,7 +27,7 @@ from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
-from benchaudit.inputs import Probe, Reader
+from benchaudit.inputs import Probe, Reader, delimiter_of
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -315,7 +315,7 @@ def analyse_table(
 
 
 def _dialect(p: Probe) -> str:
-    return "\t" if p.suffix == ".tsv" else ","
+    return p.delimiter
 
 
 def sniff(p: Probe) -> float:
@@ -336,11 +336,14 @@ def sniff(p: Probe) -> float:
     return 0.8 if len(set(models)) == len(models) else 0.1
 
 
-def read(path: Path, display: str, ctx: Context) -> Source:
-    from benchaudit.evidence import Source
+#: A column naming the task in a long-form leaderboard (one row per model and task).
+TASK_COLS = ("task", "benchmark", "dataset", "task_name")
+
+
+def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
 
     text = path.read_text(encoding="utf-8").lstrip("\ufeff")
-    delim = "\t" if path.suffix.lower() == ".tsv" else ","
+    delim = delimiter_of(text, path.suffix.lower())
     try:
         rows = list(csv.reader(io.StringIO(text), delimiter=delim))
     except csv.Error as exc:
@@ -356,6 +359,24 @@ def read(path: Path, display: str, ctx: Context) -> Source:
             raise InputError(display, f"ragged row: {len(row)} fields, expected {len(header)}", k)
         body.append(row)
         lines.append(k)
+    task = _pick(header, TASK_COLS)
+    if task is not None and len({r[task] for r in body}) > 1:
+        # Long form: one leaderboard per task.
+        out: list[Source] = []
+        for name in dict.fromkeys(r[task] for r in body):
+            keep = [j for j, r in enumerate(body) if r[task] == name]
+            part = _board(
+                display, header, [body[j] for j in keep], [lines[j] for j in keep], text, ctx
+            )
+            part.meta["task"] = name
+            out.append(part)
+        return out
+    return _board(display, header, body, lines, text, ctx)
+
+
+def _board(display: str, header, body, lines, text: str, ctx: Context) -> Source:
+    from benchaudit.evidence import Source
+
     board = analyse_table(
         header,
         body,

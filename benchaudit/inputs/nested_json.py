@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
+from benchaudit.inputs._columns import ROLES, norm
 from benchaudit.inputs._harness import build, iter_jsonl, load_json, option, parse_json
 
 if TYPE_CHECKING:
@@ -161,6 +162,8 @@ def sniff(p: Probe) -> float:
         return 0.5 if len(_NESTED.findall(text)) >= 2 else 0.0
     if not isinstance(rec, dict):
         return 0.0
+    if any(norm(k) in ROLES["model"] for k in rec):
+        return 0.0  # a model column: long-form rows with a nested score, not one object per system
     found = systems_of(rec)
     if len(found) >= 2:
         return 0.85

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
+from benchaudit.inputs._columns import ROLES
 from benchaudit.inputs._records import read_records
 
 if TYPE_CHECKING:
@@ -309,6 +310,11 @@ def read(path: Path, display: str, ctx: Context) -> Source:
 # --------------------------------------------------------------------------- sniffing
 
 
+#: Column names of a model (system, llm, ...): a file with one holds per-item results
+#: of several models, not pass@k samples of one.
+MODEL_KEYS = tuple(ROLES["model"])
+
+
 def _head_records(p: Probe) -> list[dict]:
     if p.suffix in (".jsonl", ".json"):
         out = []
@@ -325,7 +331,7 @@ def _head_records(p: Probe) -> list[dict]:
             out.append(rec)
         return out
     if p.suffix in (".csv", ".tsv"):
-        delim = "\t" if p.suffix == ".tsv" else ","
+        delim = p.delimiter
         lines = p.text.splitlines()[:200]
         reader = csv.DictReader(io.StringIO("\n".join(lines)), delimiter=delim)
         try:
@@ -351,7 +357,8 @@ def sniff(p: Probe) -> float:
     keys = [str(k) for k in recs[0]]
     pkey = _pick(keys, PROBLEM_KEYS)
     nkey, ckey = _pick(keys, N_KEYS), _pick(keys, C_KEYS)
-    if nkey and ckey and nkey != ckey and _pick(keys, ("model",)) is None:
+    several = _pick(keys, MODEL_KEYS) is not None
+    if nkey and ckey and nkey != ckey and not several:
         return 0.95
     if not pkey or _pick(keys, ("confidence", "probability", "logits", "probs")):
         return 0.0  # a calibration file, or not pass@k samples at all
@@ -359,7 +366,7 @@ def sniff(p: Probe) -> float:
     ids = [str(r.get(pkey)) for r in recs]
     repeated = len(set(ids)) < len(ids)
     if has_verdict:
-        if _pick(keys, ("model",)) is not None:
+        if several:
             return 0.3  # per-item results of several models: the generic reader's job
         if repeated or p.name.endswith("_results.jsonl"):
             return 0.95

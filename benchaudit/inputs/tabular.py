@@ -21,212 +21,86 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
+from benchaudit.inputs._columns import find_columns, value_type, wide_models
+from benchaudit.inputs._columns import norm as _norm
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
 
-#: Spellings of each column role, most specific first (compared lower-cased,
-#: with spaces and dashes read as underscores).
-ROLES: dict[str, tuple[str, ...]] = {
-    "model": ("model", "model_name", "model_id", "system", "system_name", "name"),
-    "item": (
-        "item",
-        "item_id",
-        "question_id",
-        "question",
-        "doc_id",
-        "task_id",
-        "example_id",
-        "problem_id",
-        "instance_id",
-        "id",
-        "problem",
-    ),
-    "score": (
-        "correct",
-        "is_correct",
-        "score",
-        "acc",
-        "accuracy",
-        "passed",
-        "exact_match",
-        "em",
-        "pass",
-        "points",
-    ),
-    "points": ("points", "points_earned", "earned", "earned_points"),
-    "max_points": (
-        "max_points",
-        "max_score",
-        "points_possible",
-        "possible_points",
-        "total_points",
-        "out_of",
-    ),
-    "cluster": (
-        "cluster",
-        "cluster_id",
-        "passage",
-        "passage_id",
-        "repo",
-        "repository",
-        "repo_name",
-        "conversation",
-        "conversation_id",
-        "dialogue_id",
-        "thread_id",
-        "topic",
-        "context_id",
-        "document_id",
-        "article_id",
-        "story_id",
-        "group_id",
-    ),
-    "seed": ("seed", "run", "run_id", "replicate", "seed_id", "random_seed", "trial"),
-    "sample": (
-        "sample",
-        "sample_id",
-        "sample_idx",
-        "sample_index",
-        "sample_num",
-        "generation",
-        "generation_id",
-        "generation_idx",
-        "generation_index",
-        "completion_id",
-        "attempt",
-        "attempt_id",
-    ),
-    "confidence": ("confidence", "probability", "prob", "p_correct"),
-    "chosen": (
-        "chosen",
-        "choice",
-        "chosen_option",
-        "predicted_option",
-        "pred_option",
-        "selected",
-        "selected_option",
-        "prediction",
-        "predicted",
-        "pred",
-        "predicted_answer",
-        "model_answer",
-    ),
-    "gold": (
-        "gold",
-        "gold_option",
-        "correct_option",
-        "answer_key",
-        "gold_answer",
-        "correct_answer",
-        "target",
-        "label",
-        "answer",
-        "reference",
-    ),
-    "variant": (
-        "variant",
-        "variant_id",
-        "prompt",
-        "prompt_id",
-        "prompt_variant",
-        "prompt_template",
-        "prompt_name",
-        "template",
-        "template_id",
-        "checkpoint",
-        "checkpoint_id",
-        "config",
-    ),
-}
-OPTIONAL = (
-    "points",
-    "max_points",
-    "cluster",
-    "seed",
-    "sample",
-    "confidence",
-    "chosen",
-    "gold",
-    "variant",
-)
 BATTLE_COLUMNS = {"model_a", "model_b", "winner"}
-SUFFIXES = (".csv", ".tsv", ".jsonl", ".parquet")
-
-_TRUE = ("true", "1", "yes", "y", "t", "1.0", "pass", "passed", "correct")
-_FALSE = ("false", "0", "no", "n", "f", "0.0", "fail", "failed", "incorrect")
-_NUMERIC = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
-
-
-def _norm(name: str) -> str:
-    return re.sub(r"[\s\-]+", "_", str(name).strip().lower())
-
-
-def find_columns(names: list[str], overrides: dict[str, str] | None = None) -> dict[str, str]:
-    """Role -> actual column name, from overrides first, then common spellings."""
-    by_norm = {}
-    for n in names:
-        by_norm.setdefault(_norm(n), n)
-    out: dict[str, str] = {}
-    used: set[str] = set()
-    for role, name in (overrides or {}).items():
-        actual = by_norm.get(_norm(name))
-        if actual is not None:
-            out[role] = actual
-            used.add(actual)
-    for role, spellings in ROLES.items():
-        if role in out:
-            continue
-        for s in spellings:
-            actual = by_norm.get(s)
-            if actual is not None and actual not in used:
-                out[role] = actual
-                used.add(actual)
-                break
-    # Points earned with a maximum: the points column is the score.
-    if "max_points" in out and "points" not in out and "score" in out:
-        out["points"] = out["score"]
-    if "points" in out and "score" not in out:
-        out["score"] = out["points"]
-    if "points" in out and "score" in out and out["score"] != out["points"]:
-        # A 0/1 column next to points: points decide the score.
-        out["score"] = out["points"]
-    return out
+SUFFIXES = (".csv", ".tsv", ".txt", ".jsonl", ".json", ".parquet")
+#: Columns that name a task or benchmark: with one graded score per model and
+#: task the file may as well be a leaderboard.
+TASK_NAMES = ("task", "benchmark", "dataset", "task_name")
 
 
 # --- detection ---------------------------------------------------------------------------
 
 
-def _header_and_rows(p: Probe, limit: int = 20) -> tuple[list[str], list[list[str]]]:
-    """Column names and a few rows from the probe (CSV/TSV/JSONL)."""
-    if p.suffix == ".jsonl":
-        names: list[str] = []
-        rows: list[list[str]] = []
-        for line in p.text.splitlines()[:limit]:
+def flatten(obj: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested objects as dotted keys: ``{"result": {"correct": 1}}`` -> ``result.correct``."""
+    out: dict[str, Any] = {}
+    for k, v in obj.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict) and v:
+            out.update(flatten(v, key + "."))
+        else:
+            out[key] = v
+    return out
+
+
+def head_records(p: Probe, limit: int = 50) -> list[dict[str, Any]] | None:
+    """The first records of a JSON Lines file or a JSON array, flattened; None if neither."""
+    text = p.text.lstrip()
+    recs: list[Any] = []
+    if p.suffix == ".json":
+        if not text.startswith("["):
+            return None
+        dec, pos = json.JSONDecoder(), 1
+        while len(recs) < limit:
+            while pos < len(text) and text[pos] in " \t\r\n,":
+                pos += 1
+            if pos >= len(text) or text[pos] == "]":
+                break
+            try:
+                obj, pos = dec.raw_decode(text, pos)
+            except ValueError:
+                break  # the probe cut the record
+            recs.append(obj)
+    else:
+        for line in text.splitlines()[:limit]:
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
+                recs.append(json.loads(line))
             except ValueError:
                 break
-            if not isinstance(obj, dict):
-                return [], []
-            if not names:
-                names = [str(k) for k in obj]
-            rows.append([_scalar_text(obj.get(k)) for k in names])
-        return names, rows
-    delim = "\t" if p.suffix == ".tsv" else ","
+    if not recs or not all(isinstance(r, dict) for r in recs):
+        return None
+    return [flatten(r) for r in recs]
+
+
+def _header_and_rows(p: Probe, limit: int = 50) -> tuple[list[str], list[list[str]]]:
+    """Column names and a few rows from the probe (CSV/TSV/JSONL/JSON array)."""
+    if p.suffix in (".jsonl", ".json"):
+        recs = head_records(p, limit)
+        if not recs:
+            return [], []
+        names: list[str] = []
+        for r in recs:
+            names.extend(k for k in r if k not in names)
+        return names, [[_scalar_text(r.get(k)) for k in names] for r in recs]
     lines = p.text.splitlines()[: limit + 1]
     if lines and p.size > len(p.head):
         lines = lines[:-1]  # the probe may have cut the last line
     try:
-        parsed = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delim))
+        parsed = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=p.delimiter))
     except csv.Error:
         return [], []
     if not parsed:
@@ -244,22 +118,73 @@ def _scalar_text(v: Any) -> str:
     return str(v)
 
 
-def _scoreish(value: str) -> bool:
-    v = value.strip().lower()
-    return bool(_NUMERIC.match(v)) or v in _TRUE or v in _FALSE
+def _column(names: list[str], rows: list[list[str]], name: str) -> list[str]:
+    j = names.index(name)
+    return [r[j] for r in rows if j < len(r)]
 
 
-def wide_models(names: list[str], rows: list[list[str]], cols: dict[str, str]) -> list[str]:
-    """Columns of a wide layout: every column but the item (and cluster) whose values are scores."""
-    skip = {cols.get(r) for r in ("item", "cluster", "max_points")}
-    out = []
-    for j, n in enumerate(names):
-        if n in skip:
-            continue
-        vals = [r[j] for r in rows if j < len(r) and r[j].strip()]
-        if vals and all(_scoreish(v) for v in vals):
-            out.append(n)
+def plan(
+    names: list[str],
+    rows: list[list[str]],
+    overrides: dict[str, str],
+    display: str,
+    forced: bool = False,
+) -> dict[str, Any]:
+    """How a per-item file reads: its layout, which column plays which role, the
+    value types seen, and the columns left out with the reason (the evidence
+    detection reports). Two plausible readings without a choice are an error."""
+    cols = find_columns(names, overrides, display)
+    kinds = {n: value_type(_column(names, rows, n)) for n in names} if rows else {}
+    # "prob" is a problem id unless its values are probabilities.
+    if cols.get("item") and _norm(cols["item"]) == "prob" and "item" not in overrides:
+        if kinds.get(cols["item"]) == "0-1 graded":
+            cols["confidence"] = cols.pop("item")
+    out: dict[str, Any] = {"columns": cols, "value_types": kinds, "left_out": {}}
+    if "model" in cols and "item" in cols and "score" in cols:
+        task = cols["item"] if _norm(cols["item"]) in TASK_NAMES else None
+        graded = kinds.get(cols["score"]) not in (None, "0/1", "text", "empty")
+        if task and graded and not forced and "item" not in overrides:
+            raise InputError(
+                display,
+                f"two readings are plausible: per-item results with {task!r} as the item, or "
+                f"a leaderboard of one score per model and {task}; choose with --kind results "
+                "or --kind leaderboard",
+            )
+        out["layout"] = "long"
+        return out
+    if "item" in cols and "model" not in cols and "model" not in overrides:
+        models, left_out = wide_models(names, rows, cols) if rows else ([], {})
+        out["left_out"] = left_out
+        if len(models) >= 2 and "score" not in overrides:
+            out["layout"], out["models"] = "wide", models
+            return out
+        if "score" in cols:
+            if not overrides:
+                _unnamed_model(names, rows, cols, display)
+            out["layout"] = "single"
+            return out
+    out["layout"] = None
     return out
+
+
+def _unnamed_model(
+    names: list[str], rows: list[list[str]], cols: dict[str, str], display: str
+) -> None:
+    """Items that repeat in a file without a model column, next to a text column that
+    tells the repeats apart: that column may be the model or the sample; ask."""
+    items = _column(names, rows, cols["item"])
+    if len(set(items)) == len(items):
+        return
+    for n in names:
+        if n in cols.values() or value_type(_column(names, rows, n)) != "text":
+            continue
+        values = _column(names, rows, n)
+        if 1 < len(set(values)) <= len(values) // 2 and len(set(zip(items, values))) == len(items):
+            raise InputError(
+                display,
+                f"items repeat and column {n!r} tells the repeats apart: it may name the "
+                f"model or the sample; choose with --column model={n} or --column sample={n}",
+            )
 
 
 def sniff(p: Probe) -> float:
@@ -269,30 +194,51 @@ def sniff(p: Probe) -> float:
         try:
             import pyarrow.parquet as pq
 
-            names = list(pq.read_schema(p.path).names)
+            pf = pq.ParquetFile(p.path)
+            names = list(pf.schema_arrow.names)
+            rows = _parquet_head(pf, names)
         except Exception:  # noqa: BLE001 - not a parquet file we can read
             return 0.0
-        rows: list[list[str]] = []
     else:
         if p.is_binary():
             return 0.0
         names, rows = _header_and_rows(p)
-    if not names:
+    if len(names) < 2:
         return 0.0
     normed = {_norm(n) for n in names}
     if BATTLE_COLUMNS <= normed or {"model_a", "model_b"} <= normed:
         return 0.0  # pairwise votes
-    cols = find_columns(names)
-    if "model" in cols and "item" in cols and "score" in cols:
-        return 0.9
-    if "model" in cols and "score" in cols:
-        return 0.0  # one row per model: a leaderboard
+    if {"model_1", "model_2"} <= normed or {"generator_1", "generator_2"} <= normed:
+        return 0.0  # pairwise judgments (MT-bench, AlpacaEval)
+    # Roles named on the command line claim the file for this reader; naming only the
+    # score (``--column score=acc_norm``) is a choice within a harness file, not a claim.
+    named = len({"model", "item", "score"} & set(p.columns)) >= 2 and all(
+        any(_norm(v) == _norm(n) for n in names) for v in p.columns.values()
+    )
+    try:
+        got = plan(names, rows, p.columns, p.name, forced=p.forced is not None)
+    except InputError:
+        # Two readings of a per-item file: unless another reader knows the file
+        # better, reading it stops with the message that names both.
+        return 0.3
+    layout, cols = got["layout"], got["columns"]
+    if layout == "long":
+        return 0.97 if named else 0.9
+    if layout == "wide":
+        return 0.97 if named else 0.6
+    if layout == "single":
+        return 0.97 if named else 0.3
     if "model" in cols and "item" in cols:
         return 0.5  # per-item rows without a score column: read() says what is missing
-    if "item" in cols and p.suffix != ".parquet" and rows:
-        if len(wide_models(names, rows, cols)) >= 2:
-            return 0.6
     return 0.0
+
+
+def _parquet_head(pf: Any, names: list[str]) -> list[list[str]]:
+    """The first rows of a Parquet file as text cells (one small batch)."""
+    for batch in pf.iter_batches(batch_size=50):
+        cols = [batch.column(i).to_pylist() for i in range(batch.num_columns)]
+        return [[_scalar_text(c[r]) for c in cols] for r in range(batch.num_rows)]
+    return []
 
 
 # --- reading ---------------------------------------------------------------------------
@@ -301,22 +247,28 @@ def sniff(p: Probe) -> float:
 def read(path: Path, display: str, ctx: Context) -> Source:
     from benchaudit.evidence import Source
     from benchaudit.inputs import _tabular_arrow as tabular_arrow
+    from benchaudit.inputs._scaled import ScaledResults
 
     overrides = dict(getattr(getattr(ctx, "config", None), "columns", {}) or {})
     max_rows = getattr(getattr(ctx, "config", None), "max_rows", None)
-    rs = tabular_arrow.read_resultset(path, display, overrides, max_rows)
-    return Source(
-        path=display,
-        kind="results",
-        data=rs,
-        meta={"layout": rs.layout, "columns": dict(rs.columns)},
-    )
+    rs = tabular_arrow.read_resultset(path, display, overrides, max_rows, ctx)
+    meta = {
+        "layout": rs.layout,
+        "columns": dict(rs.columns),
+        "scale": rs.meta.get("scale"),
+        "value_types": rs.meta.get("value_types", {}),
+        "left_out": rs.meta.get("left_out", {}),
+        "missing_cells": rs.meta.get("missing_cells", 0),
+    }
+    kind = "scaled-results" if isinstance(rs, ScaledResults) else "results"
+    return Source(path=display, kind=kind, data=rs, meta=meta)
 
 
 READER = Reader(
     kind="results",
     sniff=sniff,
     read=read,
-    description="per-item results: CSV / TSV / JSONL / Parquet, long or wide",
+    description="per-item results: CSV / TSV / JSONL / JSON array / Parquet, long or wide",
     max_bytes=None,  # streamed in batches; --max-rows bounds it instead
+    formats=SUFFIXES,
 )

@@ -1,0 +1,360 @@
+"""Which column of a per-item file plays which role, and what its values look like.
+
+Shared by the probe (a few rows of text) and the reader (whole columns): the
+same rules decide both, so what detection promised is what reading does.
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from benchaudit.errors import InputError
+
+#: Spellings of each column role, most specific first (compared lower-cased,
+#: with spaces and dashes read as underscores).
+ROLES: dict[str, tuple[str, ...]] = {
+    "model": (
+        "model",
+        "model_name",
+        "model_id",
+        "system",
+        "system_name",
+        "llm",
+        "agent",
+        "checkpoint",
+        "name",
+    ),
+    "item": (
+        "item",
+        "item_id",
+        "question_id",
+        "question",
+        "doc_id",
+        "task_id",
+        "example_id",
+        "problem_id",
+        "instance_id",
+        "id",
+        "problem",
+        "qid",
+        "prob",
+        "task",
+    ),
+    "score": (
+        "correct",
+        "is_correct",
+        "score",
+        "acc",
+        "accuracy",
+        "passed",
+        "exact_match",
+        "em",
+        "pass",
+        "success",
+        "resolved",
+        "result",
+        "verdict",
+        "points",
+    ),
+    "points": ("points", "points_earned", "earned", "earned_points"),
+    "max_points": (
+        "max_points",
+        "max_score",
+        "points_possible",
+        "possible_points",
+        "total_points",
+        "out_of",
+    ),
+    "cluster": (
+        "cluster",
+        "cluster_id",
+        "passage",
+        "passage_id",
+        "repo",
+        "repository",
+        "repo_name",
+        "conversation",
+        "conversation_id",
+        "dialogue_id",
+        "thread_id",
+        "topic",
+        "context_id",
+        "document_id",
+        "article_id",
+        "story_id",
+        "group_id",
+    ),
+    "seed": ("seed", "run", "run_id", "replicate", "seed_id", "random_seed", "trial"),
+    "sample": (
+        "sample",
+        "sample_id",
+        "sample_idx",
+        "sample_index",
+        "sample_num",
+        "generation",
+        "generation_id",
+        "generation_idx",
+        "generation_index",
+        "completion_id",
+        "attempt",
+        "attempt_id",
+        "epoch",
+    ),
+    "turn": ("turn", "turn_id", "turn_idx", "turn_index"),
+    "confidence": ("confidence", "probability", "prob", "p_correct"),
+    "chosen": (
+        "chosen",
+        "choice",
+        "chosen_option",
+        "predicted_option",
+        "pred_option",
+        "selected",
+        "selected_option",
+        "prediction",
+        "predicted",
+        "pred",
+        "predicted_answer",
+        "model_answer",
+    ),
+    "gold": (
+        "gold",
+        "gold_option",
+        "correct_option",
+        "answer_key",
+        "gold_answer",
+        "correct_answer",
+        "target",
+        "label",
+        "answer",
+        "reference",
+    ),
+    "variant": (
+        "variant",
+        "variant_id",
+        "prompt",
+        "prompt_id",
+        "prompt_variant",
+        "prompt_template",
+        "prompt_name",
+        "template",
+        "template_id",
+        "checkpoint",
+        "checkpoint_id",
+        "config",
+    ),
+}
+OPTIONAL = (
+    "points",
+    "max_points",
+    "cluster",
+    "seed",
+    "sample",
+    "turn",
+    "confidence",
+    "chosen",
+    "gold",
+    "variant",
+)
+#: Score columns that hold a verdict (0/1, or a fraction of one): any value
+#: outside 0-1 in them is an error, not another scale.
+UNIT_SCORES = set(ROLES["score"]) - {"score", "points"}
+
+TRUE_WORDS = ("true", "1", "yes", "y", "t", "1.0", "pass", "passed", "correct")
+FALSE_WORDS = ("false", "0", "no", "n", "f", "0.0", "fail", "failed", "incorrect")
+#: Cell values that mean "no result here": a missing cell, never a zero.
+MISSING_WORDS = ("", "na", "n/a", "nan", "null", "none", "-", "#n/a")
+_NUMERIC = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
+
+#: Column names that are never per-item model outputs (ids, counts, times,
+#: lengths, costs), each with the reason given when a wide file has one.
+NOT_OUTPUTS = (
+    (re.compile(r"(^|_)(n_)?tokens?($|_)|_tokens?$|^tok(en)?s?_|^n_tok"), "a token count"),
+    (re.compile(r"latency|duration|elapsed|(^|_)time($|_)|_secs?$|_seconds?$|_ms$|_s$"), "a time"),
+    (re.compile(r"timestamp|tstamp|(^|_)date($|_)|created|updated"), "a timestamp"),
+    (
+        re.compile(
+            r"(^|_)(n|num|count|counts|total|size)($|_)|_count$"
+            r"|^n_?(words|chars|steps|turns|items|samples|calls|tries|attempts|lines)$"
+        ),
+        "a count",
+    ),
+    (re.compile(r"(^|_)(len|length|chars|words)($|_)"), "a length"),
+    (re.compile(r"cost|price|usd|dollars"), "a cost"),
+    (re.compile(r"(^|_)(id|idx|index|row|line|step|epoch|seed|turn|rank|year|k)($|_)"), "an index"),
+)
+
+
+def norm(name: str) -> str:
+    return re.sub(r"[\s\-]+", "_", str(name).strip().lower())
+
+
+def not_output(name: str) -> str | None:
+    """Why a column cannot hold a model's per-item scores, or None."""
+    n = norm(name)
+    for pattern, reason in NOT_OUTPUTS:
+        if pattern.search(n):
+            return reason
+    return None
+
+
+def _nested_score(n: str) -> bool:
+    """``result.correct``, ``scores.match.value``, ``metrics.acc``: a nested score field."""
+    if "." not in n:
+        return False
+    parts = n.split(".")
+    if parts[0] in ("scores", "score") and parts[-1] == "value" and len(parts) == 3:
+        return True
+    return parts[-1] in ROLES["score"] and parts[-1] != "points"
+
+
+def score_candidates(names: Sequence[str]) -> list[str]:
+    """Every column whose name says it holds the score (flat or nested)."""
+    out = []
+    for n in names:
+        k = norm(n)
+        if k in ROLES["score"] or _nested_score(k):
+            out.append(n)
+    return out
+
+
+def find_columns(
+    names: Sequence[str], overrides: dict[str, str] | None = None, display: str | None = None
+) -> dict[str, str]:
+    """Role -> actual column name, from overrides first, then common spellings.
+
+    Nested JSON fields arrive flattened (``result.correct``); a nested score is
+    taken when no flat one exists. With ``display``, several nested score fields
+    and no choice made are an error naming them and the flag that chooses.
+    """
+    by_norm: dict[str, str] = {}
+    for n in names:
+        by_norm.setdefault(norm(n), n)
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for role, name in (overrides or {}).items():
+        actual = by_norm.get(norm(name))
+        if actual is not None:
+            out[role] = actual
+            used.add(actual)
+    for role, spellings in ROLES.items():
+        if role in out:
+            continue
+        if role == "variant" and out.get("model") == by_norm.get("checkpoint"):
+            continue  # checkpoint is the model column here, not a version of one
+        for s in spellings:
+            actual = by_norm.get(s)
+            if actual is not None and actual not in used:
+                out[role] = actual
+                used.add(actual)
+                break
+    if "score" not in out:
+        nested = [n for n in names if _nested_score(norm(n)) and n not in used]
+        if len(nested) == 1:
+            out["score"] = nested[0]
+        elif len(nested) > 1 and display is not None and "model" in out:
+            # (Without a model column each nested object is a system: nested_json's layout.)
+            raise InputError(
+                display,
+                f"{len(nested)} nested score fields ({', '.join(nested[:6])}): two readings are "
+                f"plausible; choose one with --column score={nested[0]}",
+            )
+    # Points earned with a maximum: the points column is the score.
+    if "max_points" in out and "points" not in out and "score" in out:
+        out["points"] = out["score"]
+    if "points" in out and "score" not in out:
+        out["score"] = out["points"]
+    if "points" in out and "score" in out and out["score"] != out["points"]:
+        # A 0/1 column next to points: points decide the score.
+        out["score"] = out["points"]
+    return out
+
+
+# --- values ----------------------------------------------------------------------------
+
+
+def is_missing(value: str) -> bool:
+    return value.strip().lower() in MISSING_WORDS
+
+
+def number(value: str) -> float | None:
+    v = value.strip().lower()
+    if v in TRUE_WORDS:
+        return 1.0
+    if v in FALSE_WORDS:
+        return 0.0
+    return float(v) if _NUMERIC.match(v) else None
+
+
+def value_type(values: Sequence[str]) -> str:
+    """What a column's cells look like: ``0/1``, ``0-1 graded``, ``0-100``, ``1-10``,
+    ``integers``, ``numbers``, ``text`` or ``empty`` (missing cells are skipped)."""
+    nums: list[float] = []
+    for v in values:
+        if is_missing(v):
+            continue
+        x = number(v)
+        if x is None:
+            return "text"
+        nums.append(x)
+    if not nums:
+        return "empty"
+    return scale_of(nums)
+
+
+def scale_of(nums: Sequence[float]) -> str:
+    """The bounded scale that values fit, by the smallest one that holds them all."""
+    lo, hi = min(nums), max(nums)
+    integral = all(float(x).is_integer() for x in nums)
+    if lo >= 0 and hi <= 1:
+        return "0/1" if all(x in (0.0, 1.0) for x in nums) else "0-1 graded"
+    if integral and lo >= 0 and hi <= 10:
+        top = 5 if hi <= 5 else 7 if hi <= 7 else 10
+        return f"{0 if lo == 0 else 1}-{top}"
+    if lo >= 0 and hi <= 100:
+        return "0-100"
+    return "integers" if integral else "numbers"
+
+
+def is_scoreish(value_kind: str) -> bool:
+    return value_kind not in ("text", "empty", "integers", "numbers")
+
+
+def wide_models(
+    names: Sequence[str], rows: Sequence[Sequence[str]], cols: dict[str, str]
+) -> tuple[list[str], dict[str, str]]:
+    """Columns of a wide layout, and the columns left out with the reason.
+
+    A model column holds per-item scores on the scale the other model columns
+    use; identifiers, counts, times, lengths and costs never do, whatever
+    their values.
+    """
+    skip = set(cols.values())
+    kinds: dict[str, str] = {}
+    left_out: dict[str, str] = {}
+    for j, n in enumerate(names):
+        if n in skip:
+            continue
+        reason = not_output(n)
+        if reason:
+            left_out[n] = reason
+            continue
+        kind = value_type([r[j] for r in rows if j < len(r)])
+        if is_scoreish(kind):
+            kinds[n] = kind
+        elif kind != "empty":
+            left_out[n] = f"{kind} values"
+    models = list(kinds)
+    if models:
+        # One scale for all models: 0/1 and graded 0-1 share the unit scale.
+        family = {k: ("unit" if k in ("0/1", "0-1 graded") else k) for k in kinds.values()}
+        counts: dict[str, int] = {}
+        for n in models:
+            counts[family[kinds[n]]] = counts.get(family[kinds[n]], 0) + 1
+        main = max(counts, key=lambda f: (counts[f], f == "unit"))
+        for n in list(models):
+            if family[kinds[n]] != main:
+                left_out[n] = f"on another scale ({kinds[n]})"
+                models.remove(n)
+    return models, left_out
