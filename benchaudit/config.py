@@ -62,6 +62,9 @@ class Config:
     ngram: int = 13
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)
     source: str | None = None
+    #: Skip named files of no known kind, and empty ones, with a note (the
+    #: pre-commit hook passes every staged file with a matching extension).
+    skip_unknown: bool = False
 
     def rule_options(self, name: str) -> dict[str, Any]:
         return dict(self.rules.get(name, {}))

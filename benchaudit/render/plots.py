@@ -35,6 +35,8 @@ NEUTRAL = "#DDDDDD"
 
 #: Rows beyond this are not drawn one by one (the table still lists them).
 MAX_ROWS = 60
+#: Figures one section draws at most (the table lists everything).
+MAX_FIGURES = 8
 
 _RC = {
     "svg.fonttype": "none",
@@ -45,6 +47,10 @@ _RC = {
     "axes.edgecolor": "#444444",
     "axes.titlesize": 10,
     "path.simplify": True,
+    # Model names are data, not markup: "$\undefined$" must print as written
+    # rather than go to mathtext (or TeX) and fail, taking the plot with it.
+    "text.parse_math": False,
+    "text.usetex": False,
 }
 
 
@@ -346,16 +352,19 @@ def _point(item: Any) -> Point | None:
 
 
 def scaling_svg(rows: list[dict[str, Any]], *, salt: str = "scaling") -> list[tuple[str, str]]:
-    """Metric against scale, one line per curve.
+    """Metric against scale, one line per curve, one figure per metric.
 
     Rows are either points (a size column and a value column, one row per
     size) or curves (a ``points`` list of ``[size, value]`` pairs or of dicts).
-    Summary rows with neither are left to the table.
+    Summary rows with neither are left to the table. Curves of one metric share
+    a figure (accuracy and perplexity on one axis would flatten one of them),
+    at most ``len(SERIES)`` to a figure.
     """
-    series: dict[str, list[Point]] = {}
-    names = ("model", "family", "task", "metric")
+    by_metric: dict[str, dict[str, list[Point]]] = {}
+    names = ("model", "family", "task")
     for r in rows:
         name = " / ".join(str(r[k]) for k in names if r.get(k) is not None) or "curve"
+        series = by_metric.setdefault(str(r.get("metric") or "metric value"), {})
         if isinstance(r.get("points"), (list, tuple)):
             pts = [p for p in map(_point, r["points"]) if p is not None]
             if pts:
@@ -364,11 +373,21 @@ def scaling_svg(rows: list[dict[str, Any]], *, salt: str = "scaling") -> list[tu
         p = _point(r)
         if p is not None:
             series.setdefault(name, []).append(p)
-    if not series:
-        return []
     xkey = next((k for k in _X if any(k in r for r in rows)), None)
     xlabel = xkey or str(rows[0].get("size_kind") or "model size")
-    return [("Scaling curves", _curves_svg(series, xlabel, "metric value", salt))]
+    out = []
+    for metric, series in by_metric.items():
+        items = list(series.items())
+        for start in range(0, len(items), len(SERIES)):
+            if len(out) >= MAX_FIGURES:
+                return out
+            chunk = dict(items[start : start + len(SERIES)])
+            caption = f"Scaling curves: {metric}"
+            if len(items) > len(SERIES):
+                shown = f"{start + 1}" + (f"\u2013{start + len(chunk)}" if len(chunk) > 1 else "")
+                caption += f" ({shown} of {len(items)})"
+            out.append((caption, _curves_svg(chunk, xlabel, metric, f"{salt}{len(out)}")))
+    return out
 
 
 def passk_svg(rows: list[dict[str, Any]], *, salt: str = "passk") -> list[tuple[str, str]]:
