@@ -14,7 +14,7 @@ import os as _os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers
-    from benchaudit.api import audit, audit_results
+    from benchaudit.api import audit, audit_results, audit_text
     from benchaudit.errors import InputError
     from benchaudit.finding import Confidence, Finding, Report, Severity
 
@@ -40,6 +40,7 @@ del _here, _root
 _LAZY = {
     "audit": "benchaudit.api",
     "audit_results": "benchaudit.api",
+    "audit_text": "benchaudit.api",
     "Report": "benchaudit.finding",
     "Finding": "benchaudit.finding",
     "Severity": "benchaudit.finding",
@@ -69,4 +70,5 @@ __all__ = [
     "__version__",
     "audit",
     "audit_results",
+    "audit_text",
 ]

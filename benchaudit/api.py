@@ -153,16 +153,43 @@ def audit_results(
     ``name`` and at the line the row has in ``table.to_csv(index=False)``: the
     result is the one ``benchaudit check`` gives on that CSV file.
     """
-    from benchaudit import engine, inputs
-
     roles = {k: v for k, v in {"model": model, "item": item, "score": score}.items() if v}
     cfg = build_config(columns={**(columns or {}), **roles}, **options)
     frame = _as_pandas(table)
     if not name.lower().endswith((".csv", ".tsv")):
         name += ".csv"
+    sep = "\t" if name.lower().endswith(".tsv") else ","
+    return _audit_written(
+        lambda path: frame.to_csv(path, index=False, sep=sep), name, cfg, on_error
+    )
+
+
+def audit_text(
+    text: str,
+    *,
+    name: str = "text.md",
+    on_error: OnError = "raise",
+    **options: Any,
+) -> Report:
+    """Audit a claim, a paragraph or a whole document given as a string.
+
+    ``name`` is the file name findings point at; its extension says how the text
+    is read (``.md`` Markdown, the default; ``.html``; ``.txt``). ``options`` are
+    those of :func:`audit`.
+    """
+    cfg = build_config(**options)
+    if "." not in Path(name).name:
+        name += ".md"
+    return _audit_written(lambda path: path.write_text(text, encoding="utf-8"), name, cfg, on_error)
+
+
+def _audit_written(write: Any, name: str, cfg: Config, on_error: OnError) -> Report:
+    """Write the input into a private folder and audit it under ``name``."""
+    from benchaudit import engine, inputs
+
     with tempfile.TemporaryDirectory(prefix="benchaudit-") as tmp:
         path = Path(tmp) / Path(name).name
-        frame.to_csv(path, index=False, sep="\t" if name.lower().endswith(".tsv") else ",")
+        write(path)
         ctx = engine.Context(config=cfg)
         try:
             sources = inputs.load(path, name, ctx, cfg.kind)
@@ -198,4 +225,4 @@ def _raise_first(report: Report, on_error: OnError) -> None:
         raise ConfigError(f"on_error must be 'raise' or 'report', got {on_error!r}")
 
 
-__all__ = ["audit", "audit_results", "build_config"]
+__all__ = ["audit", "audit_results", "audit_text", "build_config"]

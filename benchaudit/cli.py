@@ -1,4 +1,7 @@
-"""Command line: ``check``, ``rules``, ``explain`` and ``contamination``.
+"""Command line: ``check``, ``rules``, ``explain``, ``contamination`` and ``mcp``.
+
+``check`` is a thin layer over :mod:`benchaudit.api`: flags become the API's
+options, and the report is written in the formats asked for.
 
 Every failure the user can fix ends in one line on stderr and exit code 2;
 an unexpected failure also ends in one line and exit 2 (set
@@ -201,6 +204,14 @@ def explain(name: str) -> None:
     cls = lookup(name)
     click.echo(f"{cls.code} {cls.name} (default severity: {cls.severity.label})\n")
     click.echo(cls.documentation())
+
+
+@main.command("mcp")
+def mcp_cmd() -> None:
+    """Serve the checks as MCP tools over stdio, for agents (needs the mcp extra)."""
+    from benchaudit.mcp_server import serve
+
+    serve()
 
 
 def _attach_optional_commands() -> None:
