@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from benchaudit.config import FAIL_ON, Config
-from benchaudit.errors import ConfigError, InputError
+from benchaudit.errors import ConfigError, InputError, UnknownKindError
 
 if TYPE_CHECKING:
     from benchaudit.finding import Report
@@ -160,7 +160,7 @@ def audit_results(
         name += ".csv"
     sep = "\t" if name.lower().endswith(".tsv") else ","
     return _audit_written(
-        lambda path: frame.to_csv(path, index=False, sep=sep), name, cfg, on_error
+        lambda path: frame.to_csv(path, index=False, sep=sep), name, cfg, on_error, tabular=True
     )
 
 
@@ -183,8 +183,14 @@ def audit_text(
     return _audit_written(lambda path: path.write_text(text, encoding="utf-8"), name, cfg, on_error)
 
 
-def _audit_written(write: Any, name: str, cfg: Config, on_error: OnError) -> Report:
-    """Write the input into a private folder and audit it under ``name``."""
+def _audit_written(
+    write: Any, name: str, cfg: Config, on_error: OnError, tabular: bool = False
+) -> Report:
+    """Write the input into a private folder and audit it under ``name``.
+
+    With ``tabular``, a table whose columns detection does not recognise by name
+    (they were named with ``model=`` ...) is read by the per-item reader itself.
+    """
     from benchaudit import engine, inputs
 
     with tempfile.TemporaryDirectory(prefix="benchaudit-") as tmp:
@@ -192,7 +198,15 @@ def _audit_written(write: Any, name: str, cfg: Config, on_error: OnError) -> Rep
         write(path)
         ctx = engine.Context(config=cfg)
         try:
-            sources = inputs.load(path, name, ctx, cfg.kind)
+            try:
+                sources = inputs.load(path, name, ctx, cfg.kind)
+            except UnknownKindError:
+                if not tabular:
+                    raise
+                from benchaudit.inputs.tabular import READER
+
+                got = READER.read(path, name, ctx)
+                sources = got if isinstance(got, list) else [got]
         except InputError as exc:
             if on_error == "raise":
                 raise

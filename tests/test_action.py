@@ -32,13 +32,31 @@ pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is no
 _EXPR = re.compile(r"\$\{\{\s*([^}]+?)\s*\}\}")
 
 
-def _fill(text: str, inputs: dict[str, str], outputs: dict[str, dict[str, str]]) -> str:
+def _action_tree(dest: Path) -> Path:
+    """The files of this tree (tracked and new, not ignored), as ``uses:`` checks them out;
+    pip then builds there, not in the working tree."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True
+    )
+    if listed.returncode != 0:
+        pytest.skip("the source tree is not a git work tree")
+    for rel in filter(None, listed.stdout.decode().split("\0")):
+        src = ROOT / rel
+        if src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    return dest
+
+
+def _fill(
+    text: str, inputs: dict[str, str], outputs: dict[str, dict[str, str]], action_path: Path
+) -> str:
     def value(m: re.Match) -> str:
         expr = m.group(1)
         if expr.startswith("inputs."):
             return inputs[expr[len("inputs.") :]]
         if expr == "github.action_path":
-            return str(ROOT)
+            return str(action_path)
         step = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", expr)
         if step:
             return outputs.get(step.group(1), {}).get(step.group(2), "")
@@ -95,6 +113,7 @@ def test_action_steps_run_on_a_sample_repository(tmp_path):
     summary = tmp_path / "step-summary.md"
     summary.write_text("")
     bin_dir = _fresh_python(tmp_path / "python")
+    action_path = _action_tree(tmp_path / "action")
     inputs = {k: str(v.get("default", "")) for k, v in ACTION["inputs"].items()}
     inputs["paths"] = "docs results package.json"
     inputs["args"] = "--skip-unknown"
@@ -112,6 +131,9 @@ def test_action_steps_run_on_a_sample_repository(tmp_path):
         GITHUB_STEP_SUMMARY=str(summary),
         GITHUB_WORKSPACE=str(repo),
         NO_COLOR="1",
+        # Byte-compiling numpy, pandas, scipy ... is most of an install's time, and
+        # nothing here imports them twice.
+        PIP_NO_COMPILE="1",
     )
     outputs: dict[str, dict[str, str]] = {}
     logs: dict[str, subprocess.CompletedProcess] = {}
@@ -121,7 +143,9 @@ def test_action_steps_run_on_a_sample_repository(tmp_path):
         out_file = tmp_path / f"output-{i}"
         out_file.write_text("")
         step_env = {**env, "GITHUB_OUTPUT": str(out_file)}
-        step_env.update({k: _fill(str(v), inputs, outputs) for k, v in step.get("env", {}).items()})
+        step_env.update(
+            {k: _fill(str(v), inputs, outputs, action_path) for k, v in step.get("env", {}).items()}
+        )
         done = subprocess.run(
             ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
             cwd=repo,

@@ -1,4 +1,4 @@
-"""The JSON object of DESIGN §3: stable key order, byte-identical across runs."""
+"""The JSON report (``--format json``): stable key order, byte-identical across runs."""
 
 from __future__ import annotations
 

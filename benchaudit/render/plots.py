@@ -47,9 +47,8 @@ _RC = {
     "axes.edgecolor": "#444444",
     "axes.titlesize": 10,
     "path.simplify": True,
-    # Model names are data, not markup: "$\undefined$" must print as written
-    # rather than go to mathtext (or TeX) and fail, taking the plot with it.
-    "text.parse_math": False,
+    # Labels from the inputs are escaped by _label (mathtext stays on for the
+    # axes' own tick labels, such as 10^9 on a log scale); TeX is never used.
     "text.usetex": False,
 }
 
@@ -70,8 +69,12 @@ def _num(value: Any) -> float | None:
 
 
 def _label(text: Any, width: int = 40) -> str:
+    """Text from the inputs as a plain label: shortened, and with every ``$`` escaped so
+    that a model named ``$\\undefined$`` prints as written instead of going to mathtext
+    (and failing, taking the plot with it)."""
     s = " ".join(str(text).split())
-    return s if len(s) <= width else s[: width - 1] + "\u2026"
+    s = s if len(s) <= width else s[: width - 1] + "\u2026"
+    return s.replace("$", r"\$")
 
 
 def _svg(fig, salt: str) -> str:
@@ -334,7 +337,8 @@ def _curves_svg(
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         ax.grid(color="#EEEEEE")
-        ax.legend(fontsize=7, frameon=False)
+        # Beside the axes: over them, eight curves' names hide the curves.
+        ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return _svg(fig, salt)
 
 
@@ -386,7 +390,9 @@ def scaling_svg(rows: list[dict[str, Any]], *, salt: str = "scaling") -> list[tu
             if len(items) > len(SERIES):
                 shown = f"{start + 1}" + (f"\u2013{start + len(chunk)}" if len(chunk) > 1 else "")
                 caption += f" ({shown} of {len(items)})"
-            out.append((caption, _curves_svg(chunk, xlabel, metric, f"{salt}{len(out)}")))
+            out.append(
+                (caption, _curves_svg(chunk, _label(xlabel), _label(metric), f"{salt}{len(out)}"))
+            )
     return out
 
 
