@@ -5,8 +5,8 @@ expressions filled from the action's inputs the way the runner fills them
 (``inputs.*``, ``github.action_path``, ``steps.<id>.outputs.*``), with
 ``GITHUB_OUTPUT``, ``GITHUB_STEP_SUMMARY`` and ``RUNNER_TEMP`` pointing at
 files of the test. The install step really installs the action's own tree
-into a fresh virtual environment, from the package index through the pip
-cache. ``uses:`` steps (set up Python, upload SARIF) are GitHub's own actions:
+into a fresh virtual environment (which sees this interpreter's packages, so
+only the distribution itself is built and installed). ``uses:`` steps (set up Python, upload SARIF) are GitHub's own actions:
 the test checks that they are the ones expected and what they are given.
 """
 
@@ -85,7 +85,13 @@ def _sample_repository(path: Path) -> None:
 
 
 def _fresh_python(path: Path) -> Path:
+    """A new virtual environment that also sees this interpreter's packages (as a runner
+    image with packages installed would), so the install step fetches and unpacks the
+    action's own distribution rather than numpy, scipy and pandas once more."""
     venv.EnvBuilder(with_pip=True, clear=True).create(path)
+    site_dirs = [p for p in sys.path if p.endswith("site-packages") and Path(p).is_dir()]
+    own = next(path.glob("lib/python*/site-packages"), None) or path / "Lib" / "site-packages"
+    (own / "_outer_packages.pth").write_text("\n".join(site_dirs) + "\n", encoding="utf-8")
     return path / ("Scripts" if os.name == "nt" else "bin")
 
 
@@ -161,6 +167,17 @@ def test_action_steps_run_on_a_sample_repository(tmp_path):
     install = logs["Install benchaudit"]
     assert install.returncode == 0, install.stdout[-3000:] + install.stderr[-3000:]
     assert (bin_dir / "benchaudit").exists(), "the install step did not install the command"
+    installed = list(
+        (tmp_path / "python").glob("lib/python*/site-packages/benchaudit_lint-*.dist-info")
+    )
+    assert installed, "the action's distribution was not installed into the new environment"
+    where = subprocess.run(
+        [str(bin_dir / "python"), "-c", "import benchaudit; print(benchaudit.__file__)"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert str(tmp_path / "python") in where, where  # the new install, not this checkout
 
     check = logs["Check"]
     assert check.returncode == 0, check.stderr  # the step records the code; the last step fails
