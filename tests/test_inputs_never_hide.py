@@ -82,3 +82,15 @@ def test_no_input_files_names_the_folder(tmp_path, monkeypatch):
     res = _run("src")
     assert res.exit_code == 2
     assert "no input files to check in src" in res.stderr
+
+
+def test_ci_formats_name_the_file_that_could_not_be_read(folder):
+    res = _run("docs/card.md", "docs/package.json", "--format", "github")
+    assert res.exit_code == 2
+    assert (
+        "::error file=docs/package.json,title=cannot read this input::docs/package.json: "
+        in res.stdout
+    )
+    assert "::error file=docs/card.md,line=1,col=19" in res.stdout
+    res = _run("docs/card.md", "docs/package.json", "--format", "markdown")
+    assert "could not read docs/package.json: " in res.stdout

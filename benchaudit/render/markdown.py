@@ -112,6 +112,8 @@ def render(report: Report) -> str:
         out += block
     for note in report.notes:
         out.append(f"> {_cell(note)}")
+    for line in report.input_errors:  # the run exits 2 for these
+        out.append(f"> {_ICON['error']} could not read {_cell(line)}")
     text = "\n".join(out).rstrip() + "\n"
     if len(text) > MAX_CHARS:
         cut = text.rfind("\n", 0, MAX_CHARS - 200)
