@@ -128,9 +128,9 @@ def audit(
         if isinstance(paths, (str, os.PathLike))
         else [os.fspath(p) for p in paths]
     )
-    report = engine.audit(names, cfg)
-    _raise_first(report, on_error)
-    return report
+    if on_error not in ("raise", "report"):
+        raise ConfigError(f"on_error must be 'raise' or 'report', got {on_error!r}")
+    return engine.audit(names, cfg, on_error=on_error)
 
 
 def audit_results(

@@ -166,6 +166,9 @@ def check(
         from benchaudit.suppress import write_baseline as write
 
         write(report.findings, write_baseline)
+    # Nothing could be read: the error lines alone say it (an empty report would not).
+    if report.errors and not report.files:
+        fmts = []
     for i, fmt in enumerate(fmts):
         text = report.render(fmt)
         if i < len(outputs) and outputs[i] != "-":

@@ -101,11 +101,22 @@ def run_rules(rules: list[Rule], sources: list[Source], ctx: Context) -> list[Fi
     return findings
 
 
-def audit(paths: list[str], config: Config | None = None) -> Report:
-    """Audit ``paths`` and return the report (findings sorted, fingerprinted)."""
+def audit(paths: list[str], config: Config | None = None, on_error: str = "raise") -> Report:
+    """Audit ``paths`` and return the report (findings sorted, fingerprinted).
+
+    An input that cannot be read raises its :class:`InputError` (``on_error="raise"``)
+    or is kept in ``Report.errors`` while the other inputs are audited (``"report"``,
+    what the command does).
+    """
     ctx = Context(config=config or Config())
     select(ctx.config.select, ctx.config.ignore)  # an unknown rule name fails before reading
-    return audit_sources(load_sources(paths, ctx), ctx)
+    sources = load_sources(paths, ctx)
+    if ctx.errors and on_error == "raise":
+        raise ctx.errors[0]
+    report = audit_sources(sources, ctx)
+    if report.errors and on_error == "raise":
+        raise report.errors[0]
+    return report
 
 
 def audit_sources(sources: list[Source], ctx: Context) -> Report:
