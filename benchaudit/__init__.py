@@ -1,13 +1,27 @@
 """benchaudit: audit the numbers people publish about ML evaluations.
 
-The public API is small: :func:`benchaudit.engine.audit` runs the rules over
-paths and returns a :class:`benchaudit.finding.Report`; everything else is
-reachable through the ``benchaudit`` command.
+The Python API is :func:`benchaudit.audit` (paths -> :class:`benchaudit.Report`)
+and :func:`benchaudit.audit_results` (an in-memory table of per-item results ->
+:class:`benchaudit.Report`); the ``benchaudit`` command is a thin layer over
+the same engine.
+
+The distribution on the package index is ``benchaudit-lint`` (the name
+``benchaudit`` there belongs to an unrelated project); the import package and
+the command are ``benchaudit``.
 """
 
 import os as _os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers
+    from benchaudit.api import audit, audit_results, audit_text
+    from benchaudit.errors import InputError
+    from benchaudit.finding import Confidence, Finding, Report, Severity
 
 __version__ = "0.1.0"
+
+#: The name to give pip: ``pip install benchaudit-lint``.
+DISTRIBUTION = "benchaudit-lint"
 
 # rules/ and reports/ sit at the top of the repository and are installed as
 # benchaudit.rules and benchaudit.reports. Run from a source checkout (python -m
@@ -21,4 +35,40 @@ if not _os.path.isdir(_os.path.join(_here, "rules")) and _os.path.isfile(
     __path__.append(_root)  # type: ignore[name-defined]  # noqa: F821
 del _here, _root
 
-__all__ = ["__version__"]
+# The API is imported on first use, so that ``import benchaudit`` (and the
+# command's start-up, which imports this package) stays light.
+_LAZY = {
+    "audit": "benchaudit.api",
+    "audit_results": "benchaudit.api",
+    "audit_text": "benchaudit.api",
+    "Report": "benchaudit.finding",
+    "Finding": "benchaudit.finding",
+    "Severity": "benchaudit.finding",
+    "Confidence": "benchaudit.finding",
+    "InputError": "benchaudit.errors",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'benchaudit' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = [
+    "DISTRIBUTION",
+    "Confidence",
+    "Finding",
+    "InputError",
+    "Report",
+    "Severity",
+    "__version__",
+    "audit",
+    "audit_results",
+    "audit_text",
+]

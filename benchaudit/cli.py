@@ -1,4 +1,7 @@
-"""Command line: ``check``, ``rules``, ``explain`` and ``contamination``.
+"""Command line: ``check``, ``rules``, ``explain``, ``contamination`` and ``mcp``.
+
+``check`` is a thin layer over :mod:`benchaudit.api`: flags become the API's
+options, and the report is written in the formats asked for.
 
 Every failure the user can fix ends in one line on stderr and exit code 2;
 an unexpected failure also ends in one line and exit 2 (set
@@ -14,17 +17,10 @@ from collections.abc import Iterable
 import click
 
 from benchaudit import __version__
-from benchaudit.config import FAIL_ON, Config
+from benchaudit.config import FAIL_ON
 from benchaudit.errors import BenchauditError, ConfigError
 
 _FORMATS = ("text", "json", "markdown", "html", "sarif", "github")
-
-
-def _split(values: Iterable[str]) -> list[str]:
-    out: list[str] = []
-    for v in values:
-        out.extend(x.strip() for x in v.split(",") if x.strip())
-    return out
 
 
 def _pairs(values: Iterable[str], flag: str) -> dict[str, str]:
@@ -147,6 +143,11 @@ def main() -> None:
 @click.option("--baseline-model", default=None, help="Model comparisons are made against.")
 @click.option("--max-rows", type=int, default=None, help="Refuse per-item files above this size.")
 @click.option("--resamples", type=int, default=None, help="Bootstrap / permutation resamples.")
+@click.option(
+    "--skip-unknown",
+    is_flag=True,
+    help="Skip files of no known kind, and empty files, with a note (as in a directory walk).",
+)
 def check(
     paths,
     formats,
@@ -164,34 +165,27 @@ def check(
     baseline_model,
     max_rows,
     resamples,
+    skip_unknown,
 ) -> None:
     """Audit claims, result files, leaderboards or battles in PATHS."""
-    from benchaudit import config as config_mod
-    from benchaudit.engine import audit, exit_code
-    from benchaudit.render import render
+    from benchaudit.api import audit, build_config
+    from benchaudit.engine import exit_code
 
-    cfg: Config = config_mod.load(config_path)
-    if select:
-        cfg.select = _split(select)
-    if ignore:
-        cfg.ignore = [*cfg.ignore, *_split(ignore)]
-    if fail_on:
-        cfg.fail_on = fail_on
-    if baseline:
-        cfg.baseline = baseline
-    for name, value in _pairs(n_overrides, "--n").items():
-        cfg.n[name] = config_mod.check_int(f"--n {name}", value, "n")
-    if seed is not None:
-        cfg.seed = config_mod.check_int("--seed", seed, "seed")
-    if kind:
-        cfg.kind = kind
-    cfg.columns.update(_pairs(columns, "--column"))
-    if baseline_model:
-        cfg.baseline_model = baseline_model
-    if max_rows is not None:
-        cfg.max_rows = config_mod.check_int("--max-rows", max_rows, "max-rows")
-    if resamples is not None:
-        cfg.resamples = config_mod.check_int("--resamples", resamples, "resamples")
+    cfg = build_config(
+        config=config_path,
+        select=select or None,
+        ignore=ignore or None,
+        fail_on=fail_on,
+        baseline=baseline,
+        n=_pairs(n_overrides, "--n"),
+        seed=seed,
+        kind=kind,
+        columns=_pairs(columns, "--column"),
+        baseline_model=baseline_model,
+        max_rows=max_rows,
+        resamples=resamples,
+        skip_unknown=skip_unknown,
+    )
     fmts = list(formats) or cfg.formats
     for f in fmts:
         if f not in _FORMATS:
@@ -199,19 +193,25 @@ def check(
     if len(outputs) > len(fmts):
         raise ConfigError("more --output files than --format options")
 
-    report = audit(list(paths), cfg)
+    report = audit(list(paths), config=cfg, on_error="report")
     targets = [o for o in outputs if o != "-"] + ([write_baseline] if write_baseline else [])
     refuse_inputs(targets, [*paths, *report.files, cfg.source or "", cfg.baseline or ""])
     if write_baseline:
         from benchaudit.suppress import write_baseline as write
 
         write(report.findings, write_baseline)
+    # Nothing could be read: the error lines alone say it (an empty report would not).
+    if report.errors and not report.files:
+        fmts = []
     for i, fmt in enumerate(fmts):
-        text = render(report, fmt)
+        text = report.render(fmt)
         if i < len(outputs) and outputs[i] != "-":
             _write_output(outputs[i], text)
         else:
             click.echo(text, nl=False)
+    # After the report, so that a file that cannot be read never hides the others' findings.
+    for line in report.input_errors:
+        click.echo(f"benchaudit: {line}", err=True)
     sys.exit(exit_code(report, cfg.fail_on))
 
 
@@ -241,6 +241,14 @@ def explain(name: str) -> None:
     cls = lookup(name)
     click.echo(f"{cls.code} {cls.name} (default severity: {cls.severity.label})\n")
     click.echo(cls.documentation())
+
+
+@main.command("mcp")
+def mcp_cmd() -> None:
+    """Serve the checks as MCP tools over stdio, for agents (needs the mcp extra)."""
+    from benchaudit.mcp_server import serve
+
+    serve()
 
 
 def _attach_optional_commands() -> None:

@@ -121,6 +121,9 @@ class Config:
     allow_broad_ignores: bool = False
     #: Broad suppressions left out because ``allow-broad-ignores`` was not set.
     refused: list[Refused] = field(default_factory=list)
+    #: Skip named files of no known kind, and empty ones, with a note (the
+    #: pre-commit hook passes every staged file with a matching extension).
+    skip_unknown: bool = False
 
     def rule_options(self, name: str) -> dict[str, Any]:
         return dict(self.rules.get(name, {}))

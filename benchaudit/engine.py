@@ -28,6 +28,8 @@ class Context:
     config: Config
     results: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: Inputs that could not be read: each is one line in the report, and exit code 2.
+    errors: list[InputError] = field(default_factory=list)
     _benchmarks: Any = None
 
     @property
@@ -52,17 +54,31 @@ class Context:
 
 
 def load_sources(paths: list[str], ctx: Context) -> list[Source]:
+    """Read every input; one that cannot be read never hides the others.
+
+    A file that cannot be read, or that no reader recognises, is recorded in
+    ``ctx.errors`` (the run then ends with exit code 2) and the rest are still
+    read. Met while walking a directory (or with ``skip_unknown``, as the
+    pre-commit hook runs), a file of no kind benchaudit knows, or an empty one,
+    is skipped with a note instead.
+    """
     sources: list[Source] = []
     expanded = inputs.expand(paths, ctx.notes)
     if not expanded:
-        raise BenchauditError("no input files to check")
+        where = ", ".join(paths)
+        raise BenchauditError(
+            f"no input files to check in {where} (benchaudit reads "
+            f"{', '.join(sorted(inputs.WALK_SUFFIXES))})"
+        )
     for path, display, named in expanded:
         try:
             sources.extend(inputs.load(path, display, ctx, ctx.config.kind, named))
-        except UnknownKindError as exc:
-            if named:
-                raise
-            ctx.notes.append(f"skipped {display}: {exc.detail}")
+        except InputError as exc:
+            skippable = isinstance(exc, UnknownKindError) or exc.detail == inputs.EMPTY
+            if skippable and (not named or ctx.config.skip_unknown):
+                ctx.notes.append(f"skipped {display}: {exc.detail}")
+            else:
+                ctx.errors.append(exc)
     return sources
 
 
@@ -94,21 +110,43 @@ def run_rules(rules: list[Rule], sources: list[Source], ctx: Context) -> list[Fi
     return findings
 
 
-def audit(paths: list[str], config: Config | None = None) -> Report:
-    """Audit ``paths`` and return the report (findings sorted, fingerprinted)."""
-    cfg = config or Config()
-    ctx = Context(config=cfg)
-    rule_classes = select(cfg.select, cfg.ignore)
+def audit(paths: list[str], config: Config | None = None, on_error: str = "raise") -> Report:
+    """Audit ``paths`` and return the report (findings sorted, fingerprinted).
+
+    An input that cannot be read raises its :class:`InputError` (``on_error="raise"``)
+    or is kept in ``Report.errors`` while the other inputs are audited (``"report"``,
+    what the command does).
+    """
+    ctx = Context(config=config or Config())
+    select(ctx.config.select, ctx.config.ignore)  # an unknown rule name fails before reading
     sources = load_sources(paths, ctx)
+    if ctx.errors and on_error == "raise":
+        raise ctx.errors[0]
+    report = audit_sources(sources, ctx)
+    if report.errors and on_error == "raise":
+        raise report.errors[0]
+    return report
+
+
+def audit_sources(sources: list[Source], ctx: Context) -> Report:
+    """Run the rules over sources already read (inputs that failed are in ``ctx.errors``)."""
+    cfg = ctx.config
+    rule_classes = select(cfg.select, cfg.ignore)
     inputs.check_baseline_model(sources, cfg.baseline_model)
     if sum(s.kind in ("results", "samples") for s in sources) > 1:
         from benchaudit.inputs.joining import join_sources
 
         sources = join_sources(sources, ctx)  # outputs of several models on one task
-    for source in sources:
+    for source in list(sources):
         report_results = getattr(source.data, "report_results", None)
         if callable(report_results):
-            for section, rows in report_results(ctx).items():
+            try:
+                sections = report_results(ctx)
+            except InputError as exc:  # found only when the data is analysed
+                ctx.errors.append(exc)
+                sources.remove(source)
+                continue
+            for section, rows in sections.items():
                 ctx.add_results(section, rows)
     rules = [cls(cfg.rule_options(cls.name)) for cls in rule_classes]
     hidden: list[Suppressed] = []
@@ -134,6 +172,7 @@ def audit(paths: list[str], config: Config | None = None) -> Report:
     report = Report(findings=findings, results=ctx.results, notes=ctx.notes)
     report.suppressed = hidden
     report.config = cfg.source
+    report.errors = list(ctx.errors)
     report.files = [s.path for s in sources]
     report.claims_checked = sum(len(s.claims) for s in sources)
     report.numbers_seen = sum(s.numbers_seen for s in sources)
@@ -178,6 +217,9 @@ def _ignored_rules(cfg: Config, sources: list[Source], ctx: Context) -> list[Sup
 
 
 def exit_code(report: Report, fail_on: str) -> int:
+    """2 when an input could not be read, else 1 when a finding reaches ``fail_on``."""
+    if report.input_errors:
+        return 2
     if fail_on == "never":
         return 0
     from benchaudit.finding import Severity
@@ -187,4 +229,4 @@ def exit_code(report: Report, fail_on: str) -> int:
     return 1 if worst is not None and worst >= threshold else 0
 
 
-__all__ = ["Context", "audit", "exit_code", "load_sources", "InputError"]
+__all__ = ["Context", "audit", "audit_sources", "exit_code", "load_sources", "InputError"]

@@ -237,6 +237,14 @@ class Report:
         if not every and not self.assessed:
             return "N"
         return overall_grade(every)
+    #: Inputs that could not be read (:class:`benchaudit.errors.InputError`); the
+    #: other inputs were still audited. The command exits 2 when there is any.
+    errors: list[Exception] = field(default_factory=list)
+
+    @property
+    def input_errors(self) -> list[str]:
+        """One line per input that could not be read: ``file[:line]: reason``."""
+        return [str(e) for e in self.errors]
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -263,6 +271,57 @@ class Report:
             "unknown_benchmarks": len(self.unknown_benchmarks),
             "suppressed": len(self.suppressed),
         }
+
+    # --- the Python API's views; each imports its writer only when called ---------------
+
+    def render(self, fmt: str) -> str:
+        """The report in one of the command's formats (text, json, markdown, html, sarif, github)."""
+        from benchaudit.render import render
+
+        return render(self, fmt)
+
+    def to_json(self) -> str:
+        """The JSON object of ``--format json``, byte for byte."""
+        return self.render("json")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object as Python values."""
+        from benchaudit.render.json import as_dict
+
+        return as_dict(self)
+
+    def to_markdown(self) -> str:
+        """The Markdown of ``--format markdown`` (a pull-request comment)."""
+        return self.render("markdown")
+
+    def to_html(self) -> str:
+        """The self-contained HTML page of ``--format html``."""
+        return self.render("html")
+
+    def to_text(self) -> str:
+        """The plain text the command prints, without colour."""
+        from benchaudit.render.text import render
+
+        return render(self, color=False)
+
+    def to_pandas(self, section: str | None = None) -> Any:
+        """DataFrames: ``{"findings": ..., "models": ..., "comparisons": ..., ...}``, or
+        the one named by ``section``. Scores and differences are proportions."""
+        from benchaudit.notebook import frames
+
+        return frames(self, section)
+
+    def _repr_html_(self) -> str:
+        from benchaudit.notebook import repr_html
+
+        return repr_html(self)
+
+    def __repr__(self) -> str:
+        s = self.summary()
+        return (
+            f"<Report grade {self.grade}: {s['errors']} error(s), {s['warnings']} warning(s), "
+            f"{s['infos']} info; {len(self.files)} input(s), {len(self.errors)} unreadable>"
+        )
 
     def coverage(self) -> str:
         """One line on what the document side could read, for every output format."""

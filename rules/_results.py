@@ -85,7 +85,8 @@ def check_underpowered(rule: Rule, source: Source, ctx: Context) -> Iterable[Fin
                 "so no outcome could be significant",
                 claim=f"{c['a']} vs {c['b']}",
                 suggestion=f'Do not rank {c["a"]} and {c["b"]}: report "{c["a"]} and '
-                f"{c['b']} differ on {m} items ({pts(c['diff'])} points); this comparison "
+                f"{c['b']} differ on {m} item{'' if m == 1 else 's'} ({pts(c['diff'])} points); "
+                "this comparison "
                 f'cannot reach p < {alpha}", or evaluate on more items.',
                 evidence={
                     "a": c["a"],
@@ -113,8 +114,8 @@ def check_underpowered(rule: Rule, source: Source, ctx: Context) -> Iterable[Fin
                 f"and n = {c['n_items']:,}",
                 claim=f"{c['a']} vs {c['b']}",
                 suggestion=(
-                    f"Report it as inconclusive; detecting {pts(c['diff'])} points "
-                    f"needs about {need:,} items at this discordance."
+                    f"Report it as inconclusive; detecting a gap of {abs(100 * c['diff']):.1f} "
+                    f"points needs about {need:,} items at this discordance."
                     if need
                     else "Report it as inconclusive."
                 ),

@@ -155,7 +155,7 @@ def item_findings(rule: Rule, outcome: Any, display: str) -> list[Finding]:
             rule.finding(
                 Location(display, line=item.line),
                 message,
-                claim=" ".join(item.text.split())[:200],
+                claim=shorten(item.text, 200),
                 suggestion=suggestion,
                 evidence=evidence,
                 severity=Severity.ERROR if s.bucket == "dirty" else Severity.WARNING,
@@ -163,3 +163,15 @@ def item_findings(rule: Rule, outcome: Any, display: str) -> list[Finding]:
             )
         )
     return out
+
+
+def shorten(text: str, width: int) -> str:
+    """``text`` on one line, cut at a word boundary with an ellipsis when longer than
+    ``width`` characters (a single longer word is cut inside it)."""
+    flat = " ".join(text.split())
+    if len(flat) <= width:
+        return flat
+    cut = flat[: width - 1]
+    if " " in cut and flat[width - 1] != " ":
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;:") + "\u2026"

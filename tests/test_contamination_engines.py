@@ -259,3 +259,19 @@ def test_the_command_module_keeps_startup_light():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_cli_corpus_takes_the_paths_a_shell_glob_expands_to(corpus):
+    """``--corpus shards/*.jsonl`` reaches the command as ``--corpus s0 s1 s2 s3``."""
+    import glob
+
+    bench, pattern = corpus
+    shards = sorted(glob.glob(pattern))
+    assert len(shards) == 4
+    common = ["--benchmark", str(bench), "--format", "json", "--workers", "1"]
+    expanded = _cli("--corpus", *shards, *common)
+    assert expanded.exit_code == 1, expanded.output
+    quoted = _cli("--corpus", pattern, *common)
+    assert json.loads(expanded.output)["results"] == json.loads(quoted.output)["results"]
+    res = _cli("--benchmark", str(bench))
+    assert res.exit_code == 2 and "no training shards" in res.output

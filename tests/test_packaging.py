@@ -33,7 +33,7 @@ def test_wheel_contents(tmp_path):
     )
     if out.returncode != 0:
         pytest.skip(f"cannot build a wheel offline here: {out.stderr.strip().splitlines()[-1:]}")
-    wheel = next(tmp_path.glob("benchaudit-*.whl"))
+    wheel = next(tmp_path.glob("benchaudit_lint-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "benchaudit/benchmarks.toml" in names
     assert "benchaudit/rules/__init__.py" in names
@@ -56,3 +56,26 @@ def test_ci_runs_the_readme_test_command():
     assert len(commands) == 2, commands
     assert "pytest" in commands[1]
     assert commands[1] in ci
+
+
+def test_distribution_name_is_our_own_and_every_install_line_uses_it():
+    """``benchaudit`` on the package index is an unrelated project: nothing may tell a
+    user to install it. The import package and the command keep the name."""
+    import benchaudit
+
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["name"] == benchaudit.DISTRIBUTION == "benchaudit-lint"
+    assert project["scripts"] == {"benchaudit": "benchaudit.cli:main"}
+    assert project["license"] == "Apache-2.0"  # an SPDX expression, not the table form
+    texts = [ROOT / "README.md", ROOT / "corpora" / "README.md", *(ROOT / "docs").glob("*.md")]
+    texts += [*(ROOT / "benchaudit").rglob("*.py"), ROOT / "action.yml"]
+    import re
+
+    wrong = re.compile(r"pip install [\"']?benchaudit(?![-\w])")
+    for path in texts:
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            assert not wrong.search(line), f"{path.relative_to(ROOT)}:{i}: {line.strip()}"

@@ -76,7 +76,8 @@ def test_other_markup_from_inputs_is_escaped():
 
 
 def test_inline_svg_plots_for_known_sections(page):
-    assert page.count("<svg") == 6
+    # Scaling draws one figure per metric (exact_match, token_accuracy).
+    assert page.count("<svg") == 7
     for caption in (
         "Per-model scores with 95% intervals",
         "Pairwise comparisons",
@@ -262,7 +263,7 @@ def test_without_matplotlib_tables_still_render(monkeypatch):
     monkeypatch.setattr(html, "_can_plot", lambda: False)
     text = html.render(sample_report())
     assert "<svg" not in text and "Per-model scores (95% intervals)" in text
-    assert "pip install &#39;benchaudit[plots]&#39;" in text
+    assert "dependency of benchaudit-lint: pip install matplotlib" in text
 
 
 def test_stylesheet_is_inlined_verbatim(page):

@@ -32,10 +32,10 @@ def _fields(value: str | None) -> tuple[str, ...] | None:
     "--corpus",
     "corpus",
     multiple=True,
-    required=True,
     metavar="PATH_OR_GLOB",
     help="Training shards (.jsonl, .jsonl.gz, .jsonl.zst, .txt, .parquet); "
-    "files, folders or globs; repeatable.",
+    "files, folders or globs; repeatable. The paths after it are shards too, so a "
+    "glob the shell expanded (--corpus shards/*.jsonl.gz) works.",
 )
 @click.option(
     "--scores",
@@ -107,9 +107,11 @@ def _fields(value: str | None) -> tuple[str, ...] | None:
 )
 @click.option("--seed", type=int, default=None, help="Seed for the bootstrap (default 0).")
 @click.option("--config", "config_path", default=None, help="Config file (default: discovered).")
+@click.argument("more_shards", nargs=-1, metavar="[SHARD]...")
 def contamination(
     benchmark,
     corpus,
+    more_shards,
     scores,
     ngram,
     minhash,
@@ -138,6 +140,9 @@ def contamination(
     from benchaudit.rules.contamination import item_findings
 
     cfg = config_mod.load(config_path)
+    corpus = [*corpus, *more_shards]
+    if not corpus:
+        raise ConfigError("no training shards: give --corpus PATH_OR_GLOB...")
     fmts = list(formats) or [f for f in cfg.formats if f in _FORMATS] or ["text"]
     if len(outputs) > len(fmts):
         raise ConfigError("more --output files than --format options")

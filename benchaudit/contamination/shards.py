@@ -98,7 +98,7 @@ def _open_binary(path: str) -> io.BufferedIOBase:
         except ImportError:
             raise InputError(
                 path,
-                "reading .zst shards needs the zstandard package (pip install 'benchaudit[zstd]')",
+                "reading .zst shards needs the zstandard package (pip install 'benchaudit-lint[zstd]')",
             ) from None
         raw = open(path, "rb")
         reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)

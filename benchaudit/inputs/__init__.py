@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
 
+#: The message for an empty input (skipped with a note in a directory walk).
+EMPTY = "empty file"
+
 #: How much of a file detection looks at.
 PROBE_BYTES = 64 * 1024
 #: The first bytes of a gzip stream.
@@ -196,7 +199,7 @@ def probe(path: Path, display: str, named: bool = False) -> Probe:
 def detect(p: Probe, display: str, forced: str | None = None) -> Reader:
     """The reader for a file: forced by kind, or the best sniff score."""
     if p.size == 0:
-        raise InputError(display, "empty file")
+        raise InputError(display, EMPTY)
     fast = FAST_PATH.get(p.suffix)
     if fast and not forced:
         spec = _reader_of(fast)

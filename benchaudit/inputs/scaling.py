@@ -120,6 +120,8 @@ class ScalingData:
                     "transition_width": width(curve.log_sizes, ys, higher_is_better(metric)),
                     "sparse": len(curve.points) < SPARSE_SCALES,
                     "note": curve.note,
+                    # What the HTML report draws; the tables leave it out.
+                    "points": [[p.size, p.value] for p in curve.points],
                 }
             )
         return {"scaling": rows}

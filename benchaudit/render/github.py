@@ -45,6 +45,13 @@ def annotation(f: Finding) -> str:
 
 def render(report: Report) -> str:
     lines = [annotation(f) for f in report.findings]
+    for exc in report.errors:  # an input that could not be read: an error on that file
+        path, at = getattr(exc, "path", None), getattr(exc, "line", None)
+        props = [f"file={escape_property(path)}"] if path else []
+        if path and at is not None:
+            props.append(f"line={int(at)}")
+        props.append(f"title={escape_property('cannot read this input')}")
+        lines.append(f"::error {','.join(props)}::{escape_data(str(exc))}")
     s = report.summary()
     # A plain closing line: it shows in the log, GitHub does not parse it.
     config = f"; config {line(report.config)}" if report.config else ""

@@ -2,7 +2,8 @@
 
 Rendered from the jinja2 template ``reports/report.html.j2`` (installed as
 ``benchaudit.reports``) with autoescaping on; the only markup inserted
-unescaped is the SVG matplotlib writes, which escapes its own text. The page
+unescaped is the SVG matplotlib writes, which escapes its own text, and the
+rules' documentation, rendered by markdown-it-py with raw HTML off. The page
 has no scripts, loads nothing from the network, and forbids scripts through
 its Content-Security-Policy as a second line of defence. The same report
 gives byte-identical HTML.
@@ -15,9 +16,10 @@ import re
 from importlib import resources
 from typing import Any
 
-from benchaudit import __version__
+from benchaudit import DISTRIBUTION, __version__
 from benchaudit.finding import SUPPRESSED_BY, Finding, Report, _jsonable
 from benchaudit.render.escape import safe as visible
+from benchaudit.render.ruledoc import rule_doc_html
 from benchaudit.render.tables import COLUMNS, result_tables
 
 #: Numbers in a claim, highlighted in the page: 87.3%, 1,319, ±0.1, 95% CI ...
@@ -187,7 +189,7 @@ def _rules(report: Report) -> list[dict[str, str]]:
                     "code": code,
                     "name": cls.name,
                     "summary": cls.summary(),
-                    "doc": cls.documentation(),
+                    "doc": _markup(rule_doc_html(cls.documentation())),
                 }
             )
     return out
@@ -197,7 +199,9 @@ def render(report: Report, alpha: float = 0.05) -> str:
     template, css = _template()
     notes = [visible(n) for n in report.notes]
     if report.results and not _can_plot():
-        notes.append("plots need matplotlib: pip install 'benchaudit[plots]'")
+        notes.append(
+            f"plots need matplotlib, a dependency of {DISTRIBUTION}: pip install matplotlib"
+        )
     return template.render(
         version=__version__,
         grade=report.grade,

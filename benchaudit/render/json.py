@@ -1,4 +1,4 @@
-r"""The JSON object of DESIGN §3: stable key order, byte-identical across runs.
+r"""The JSON report (``--format json``): stable key order, byte-identical across runs.
 
 Keys added to it: ``coverage``; ``suppressed`` (counts by what hid the
 findings, the grade they would give, and the findings themselves, each with

@@ -125,6 +125,8 @@ def render(report: Report) -> str:
     out += _suppressed(report)
     for note in report.notes:
         out.append(f"> {escape.markdown(note, block=True)}")
+    for line in report.input_errors:  # the run exits 2 for these
+        out.append(f"> {_ICON['error']} could not read {escape.markdown(line, block=True)}")
     text = "\n".join(out).rstrip() + "\n"
     if len(text) > MAX_CHARS:
         cut = text.rfind("\n", 0, MAX_CHARS - 200)

@@ -35,6 +35,8 @@ NEUTRAL = "#DDDDDD"
 
 #: Rows beyond this are not drawn one by one (the table still lists them).
 MAX_ROWS = 60
+#: Figures one section draws at most (the table lists everything).
+MAX_FIGURES = 8
 
 _RC = {
     "svg.fonttype": "none",
@@ -45,6 +47,9 @@ _RC = {
     "axes.edgecolor": "#444444",
     "axes.titlesize": 10,
     "path.simplify": True,
+    # Labels from the inputs are escaped by _label (mathtext stays on for the
+    # axes' own tick labels, such as 10^9 on a log scale); TeX is never used.
+    "text.usetex": False,
 }
 
 
@@ -64,10 +69,14 @@ def _num(value: Any) -> float | None:
 
 
 def _label(text: Any, width: int = 40) -> str:
+    """Text from the inputs as a plain label: control characters shown, shortened, and with
+    every ``$`` escaped so that a model named ``$\\undefined$`` prints as written instead of
+    going to mathtext (and failing, taking the plot with it)."""
     from benchaudit.render.escape import line
 
-    s = line(text)  # control characters shown, as in every other format
-    return s if len(s) <= width else s[: width - 1] + "\u2026"
+    s = line(" ".join(str(text).split()))
+    s = s if len(s) <= width else s[: width - 1] + "\u2026"
+    return s.replace("$", r"\$")
 
 
 def _svg(fig, salt: str) -> str:
@@ -330,7 +339,8 @@ def _curves_svg(
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         ax.grid(color="#EEEEEE")
-        ax.legend(fontsize=7, frameon=False)
+        # Beside the axes: over them, eight curves' names hide the curves.
+        ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return _svg(fig, salt)
 
 
@@ -348,16 +358,19 @@ def _point(item: Any) -> Point | None:
 
 
 def scaling_svg(rows: list[dict[str, Any]], *, salt: str = "scaling") -> list[tuple[str, str]]:
-    """Metric against scale, one line per curve.
+    """Metric against scale, one line per curve, one figure per metric.
 
     Rows are either points (a size column and a value column, one row per
     size) or curves (a ``points`` list of ``[size, value]`` pairs or of dicts).
-    Summary rows with neither are left to the table.
+    Summary rows with neither are left to the table. Curves of one metric share
+    a figure (accuracy and perplexity on one axis would flatten one of them),
+    at most ``len(SERIES)`` to a figure.
     """
-    series: dict[str, list[Point]] = {}
-    names = ("model", "family", "task", "metric")
+    by_metric: dict[str, dict[str, list[Point]]] = {}
+    names = ("model", "family", "task")
     for r in rows:
         name = " / ".join(str(r[k]) for k in names if r.get(k) is not None) or "curve"
+        series = by_metric.setdefault(str(r.get("metric") or "metric value"), {})
         if isinstance(r.get("points"), (list, tuple)):
             pts = [p for p in map(_point, r["points"]) if p is not None]
             if pts:
@@ -366,11 +379,23 @@ def scaling_svg(rows: list[dict[str, Any]], *, salt: str = "scaling") -> list[tu
         p = _point(r)
         if p is not None:
             series.setdefault(name, []).append(p)
-    if not series:
-        return []
     xkey = next((k for k in _X if any(k in r for r in rows)), None)
     xlabel = xkey or str(rows[0].get("size_kind") or "model size")
-    return [("Scaling curves", _curves_svg(series, xlabel, "metric value", salt))]
+    out = []
+    for metric, series in by_metric.items():
+        items = list(series.items())
+        for start in range(0, len(items), len(SERIES)):
+            if len(out) >= MAX_FIGURES:
+                return out
+            chunk = dict(items[start : start + len(SERIES)])
+            caption = f"Scaling curves: {metric}"
+            if len(items) > len(SERIES):
+                shown = f"{start + 1}" + (f"\u2013{start + len(chunk)}" if len(chunk) > 1 else "")
+                caption += f" ({shown} of {len(items)})"
+            out.append(
+                (caption, _curves_svg(chunk, _label(xlabel), _label(metric), f"{salt}{len(out)}"))
+            )
+    return out
 
 
 def passk_svg(rows: list[dict[str, Any]], *, salt: str = "passk") -> list[tuple[str, str]]:

@@ -31,7 +31,7 @@ COLUMNS: dict[str, tuple[str, list[tuple[str, str]]]] = {
             ("task", "task"),
             ("a", "a"),
             ("b", "b"),
-            ("diff", "diff"),
+            ("diff", "diff (points)"),
             ("ci_low", "low"),
             ("ci_high", "high"),
             ("p_value", "p"),
@@ -188,13 +188,19 @@ NOT_PROPORTIONS = {"ratings", "leaderboard", "elo_order", "passk"}
 
 _PERCENT = {"score", "ci_low", "ci_high", "diff"}
 
+#: Sections whose ``diff`` and its bounds are differences of proportions, shown in
+#: signed points (+3.00) like the reporting table, not as a percentage.
+IN_POINTS = {"comparisons"}
 
-def fmt(key: str, value: Any, percent: bool = True) -> str:
+
+def fmt(key: str, value: Any, percent: bool = True, points: bool = False) -> str:
     if value is None:
         return "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
+        if points and key in _PERCENT:
+            return f"{100 * value:+.2f}"
         if percent and key in _PERCENT:
             return f"{100 * value:.2f}%"
         if key.startswith("p_") or key == "p":
@@ -216,6 +222,7 @@ def result_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]
             cols = [(k, h) for k, h in cols if k != "file"]
         header = [h for _, h in cols]
         pct = section not in NOT_PROPORTIONS
-        body = [[fmt(k, r.get(k), pct) for k, _ in cols] for r in rows]
+        pts = section in IN_POINTS
+        body = [[fmt(k, r.get(k), pct, pts) for k, _ in cols] for r in rows]
         out.append((title, header, body))
     return out
