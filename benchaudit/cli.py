@@ -115,6 +115,27 @@ def main() -> None:
 @click.option("--baseline-model", default=None, help="Model comparisons are made against.")
 @click.option("--max-rows", type=int, default=None, help="Refuse per-item files above this size.")
 @click.option("--resamples", type=int, default=None, help="Bootstrap / permutation resamples.")
+@click.option(
+    "--pdf-max-pages", type=click.IntRange(min=1), default=None, help="Refuse PDFs with more pages (default 2000)."
+)
+@click.option(
+    "--pdf-max-chars-per-page",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Refuse PDF pages that draw more characters (default 200000).",
+)
+@click.option(
+    "--pdf-max-stream-bytes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Refuse PDFs with a stream that decodes to more bytes (default 16 MiB).",
+)
+@click.option(
+    "--pdf-max-content-bytes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Refuse PDFs with more decoded page content in all (default 4 MiB).",
+)
 def check(
     paths,
     formats,
@@ -132,9 +153,14 @@ def check(
     baseline_model,
     max_rows,
     resamples,
+    pdf_max_pages,
+    pdf_max_chars_per_page,
+    pdf_max_stream_bytes,
+    pdf_max_content_bytes,
 ) -> None:
     """Audit claims, result files, leaderboards or battles in PATHS."""
     from benchaudit import config as config_mod
+    from benchaudit import limits
     from benchaudit.engine import audit, exit_code
     from benchaudit.render import render
 
@@ -167,6 +193,14 @@ def check(
         if resamples < 1:
             raise ConfigError("--resamples must be at least 1")
         cfg.resamples = resamples
+    caps = limits.with_flags(
+        limits.of(cfg),
+        pdf_max_pages=pdf_max_pages,
+        pdf_max_chars_per_page=pdf_max_chars_per_page,
+        pdf_max_stream_bytes=pdf_max_stream_bytes,
+        pdf_max_content_bytes=pdf_max_content_bytes,
+    )
+    setattr(cfg, "limits", caps)  # noqa: B010 - Config gains a ``limits`` field with the config keys
     fmts = list(formats) or cfg.formats
     for f in fmts:
         if f not in _FORMATS:

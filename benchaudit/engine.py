@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchaudit import inputs
+from benchaudit import inputs, limits
 from benchaudit.config import Config
 from benchaudit.errors import BenchauditError, InputError, UnknownKindError
 from benchaudit.evidence import Source
@@ -105,7 +105,9 @@ def audit(paths: list[str], config: Config | None = None) -> Report:
     findings.sort(key=Finding.sort_key)
     assign_fingerprints(findings)
     if cfg.baseline:
-        findings = suppress.apply_baseline(findings, cfg.baseline)
+        findings = suppress.apply_baseline(
+            findings, cfg.baseline, limits.of(cfg).max_baseline_bytes
+        )
 
     report = Report(findings=findings, results=ctx.results, notes=ctx.notes)
     report.files = [s.path for s in sources]

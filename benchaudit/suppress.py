@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from benchaudit import limits
 from benchaudit.errors import InputError
 from benchaudit.evidence import Source
 from benchaudit.finding import Finding
@@ -247,12 +248,23 @@ def write_baseline(findings: Iterable[Finding], path: str) -> None:
         raise InputError(path, f"cannot write baseline: {exc.strerror or exc}") from None
 
 
-def read_baseline(path: str) -> set[str]:
+def read_baseline(path: str, max_bytes: int = limits.DEFAULT.max_baseline_bytes) -> set[str]:
+    """The fingerprints of a baseline file, read no further than ``max_bytes`` (a baseline
+    named by a scanned repository may be ``/dev/zero``)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+        with open(path, "rb") as fh:
+            raw = fh.read(max_bytes + 1)
+        if len(raw) > max_bytes:
+            raise InputError(
+                path,
+                f"not a baseline file: more than {limits.size(max_bytes)}, the cap "
+                "(max-baseline-bytes)",
+            )
+        data = json.loads(raw.decode("utf-8-sig"))
     except FileNotFoundError:
         raise InputError(path, "baseline file not found") from None
+    except RecursionError:
+        raise InputError(path, "not a baseline file: nested too deeply") from None
     except (OSError, ValueError) as exc:
         raise InputError(path, f"not a baseline file: {str(exc).splitlines()[0]}") from None
     prints = data.get("fingerprints") if isinstance(data, dict) else None
@@ -261,6 +273,8 @@ def read_baseline(path: str) -> set[str]:
     return {str(p) for p in prints}
 
 
-def apply_baseline(findings: list[Finding], path: str) -> list[Finding]:
-    accepted = read_baseline(path)
+def apply_baseline(
+    findings: list[Finding], path: str, max_bytes: int = limits.DEFAULT.max_baseline_bytes
+) -> list[Finding]:
+    accepted = read_baseline(path, max_bytes)
     return [f for f in findings if f.fingerprint not in accepted]

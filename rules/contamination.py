@@ -7,6 +7,7 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from benchaudit import limits
 from benchaudit.errors import ConfigError
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
@@ -78,6 +79,7 @@ class Contamination(Rule):
             seed=cfg.seed,
             resamples=cfg.resamples,
             alpha=cfg.alpha,
+            limits=limits.of(cfg),
         )
         outcome = run(settings)
         for section, rows in outcome.results.items():

@@ -105,6 +105,24 @@ def _fields(value: str | None) -> tuple[str, ...] | None:
 )
 @click.option("--seed", type=int, default=None, help="Seed for the bootstrap (default 0).")
 @click.option("--config", "config_path", default=None, help="Config file (default: discovered).")
+@click.option(
+    "--max-line-bytes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Longest shard or benchmark line / text document, in bytes (default 32 MiB).",
+)
+@click.option(
+    "--max-expansion",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Largest decompressed-to-compressed ratio of a .gz/.zst shard (default 100).",
+)
+@click.option(
+    "--max-benchmark-bytes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Largest benchmark item file, in bytes (default 256 MiB).",
+)
 def contamination(
     benchmark,
     corpus,
@@ -124,9 +142,13 @@ def contamination(
     fail_on,
     seed,
     config_path,
+    max_line_bytes,
+    max_expansion,
+    max_benchmark_bytes,
 ) -> None:
     """Find benchmark items in training-corpus shards (exit 1 when some are found)."""
     from benchaudit import config as config_mod
+    from benchaudit import limits as limits_mod
     from benchaudit.contamination.audit import Settings, run
     from benchaudit.engine import exit_code
     from benchaudit.errors import ConfigError
@@ -156,6 +178,12 @@ def contamination(
         seed=seed if seed is not None else cfg.seed,
         resamples=cfg.resamples,
         alpha=cfg.alpha,
+        limits=limits_mod.with_flags(
+            limits_mod.of(cfg),
+            max_line_bytes=max_line_bytes,
+            max_expansion=max_expansion,
+            max_benchmark_bytes=max_benchmark_bytes,
+        ),
     )
     outcome = run(settings)
     rule = lookup("contamination")()

@@ -20,6 +20,7 @@ from benchaudit.analysis.matrix import first_rows
 from benchaudit.errors import InputError
 from benchaudit.inputs.resultset import Coded, GridResults, ResultSet
 from benchaudit.inputs.tabular import _FALSE, _TRUE, OPTIONAL, find_columns
+from benchaudit.linebreaks import split_lines
 
 #: Roles read as categories (strings), whatever their values look like.
 CATEGORICAL = ("model", "item", "cluster", "seed", "sample", "chosen", "gold", "variant")
@@ -192,7 +193,7 @@ def _read_jsonl(data: bytes, display: str):
         return pjson.read_json(pa.BufferReader(data))
     except pa.ArrowInvalid as exc:
         # Find the line in Python: invalid JSON, a non-object, or mixed types.
-        for lineno, raw in enumerate(data.decode("utf-8-sig").splitlines(), start=1):
+        for lineno, raw in enumerate(split_lines(data.decode("utf-8-sig")), start=1):
             if not raw.strip():
                 continue
             try:
@@ -208,7 +209,7 @@ def _read_jsonl(data: bytes, display: str):
 
 def _jsonl_python(data: bytes, display: str, exc: Exception):
     """Mixed value types in a column (ids that are sometimes numbers): read as text."""
-    records = [json.loads(r) for r in data.decode("utf-8-sig").splitlines() if r.strip()]
+    records = [json.loads(r) for r in split_lines(data.decode("utf-8-sig")) if r.strip()]
     keys: list[str] = []
     for r in records:
         for k in r:

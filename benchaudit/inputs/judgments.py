@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
+from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -100,7 +101,7 @@ def _layout(names: list[str]) -> str | None:
 def _records(text: str, suffix: str, display: str) -> tuple[list[str], list[dict], list[int]]:
     if suffix == ".jsonl":
         recs, lines, names = [], [], []
-        for no, line in enumerate(text.splitlines(), 1):
+        for no, line in enumerate(split_lines(text), 1):
             if not line.strip():
                 continue
             try:
@@ -138,7 +139,7 @@ def sniff(p: Probe) -> float:
     if p.suffix not in (".csv", ".tsv", ".jsonl"):
         return 0.0
     if p.suffix == ".jsonl":
-        first = next((ln for ln in p.text.splitlines() if ln.strip()), "")
+        first = next((ln for ln in split_lines(p.text) if ln.strip()), "")
         try:
             rec = json.loads(first)
         except ValueError:
@@ -346,7 +347,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
             data.original.append(both[False])
             data.swapped.append(both[True])
             data.lines.append(first_line[item])
-    return Source(path=display, kind="judgments", data=data, lines=text.splitlines())
+    return Source(path=display, kind="judgments", data=data, lines=split_lines(text))
 
 
 def _read_preferences(data: JudgmentSet, names, recs, lines, display: str) -> None:

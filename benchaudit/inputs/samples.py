@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
 from benchaudit.inputs._records import read_records
+from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -283,7 +284,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
 def _head_records(p: Probe) -> list[dict]:
     if p.suffix in (".jsonl", ".json"):
         out = []
-        for raw in p.text.splitlines()[:200]:
+        for raw in split_lines(p.text)[:200]:
             raw = raw.strip()
             if not raw:
                 continue
@@ -297,7 +298,7 @@ def _head_records(p: Probe) -> list[dict]:
         return out
     if p.suffix in (".csv", ".tsv"):
         delim = "\t" if p.suffix == ".tsv" else ","
-        lines = p.text.splitlines()[:200]
+        lines = split_lines(p.text)[:200]
         reader = csv.DictReader(io.StringIO("\n".join(lines)), delimiter=delim)
         try:
             return [dict(r) for r in reader]

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchaudit.inputs import Probe, Reader
+from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -208,7 +209,7 @@ def _header_and_rows(p: Probe, limit: int = 20) -> tuple[list[str], list[list[st
     if p.suffix == ".jsonl":
         names: list[str] = []
         rows: list[list[str]] = []
-        for line in p.text.splitlines()[:limit]:
+        for line in split_lines(p.text)[:limit]:
             if not line.strip():
                 continue
             try:
@@ -222,7 +223,7 @@ def _header_and_rows(p: Probe, limit: int = 20) -> tuple[list[str], list[list[st
             rows.append([_scalar_text(obj.get(k)) for k in names])
         return names, rows
     delim = "\t" if p.suffix == ".tsv" else ","
-    lines = p.text.splitlines()[: limit + 1]
+    lines = split_lines(p.text)[: limit + 1]
     if lines and p.size > len(p.head):
         lines = lines[:-1]  # the probe may have cut the last line
     try:
