@@ -224,7 +224,8 @@ def check(
 
 def _write_output(path: str, text: str) -> None:
     try:
-        with open(path, "w", encoding="utf-8") as fh:
+        # errors=: a file name that is not UTF-8 is written back as the bytes it was
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as fh:
             fh.write(text)
     except OSError as exc:
         raise BenchauditError(f"{path}: cannot write report: {exc.strerror or exc}") from None

@@ -201,7 +201,7 @@ def contamination(
         text = render(report, fmt)
         if i < len(outputs) and outputs[i] != "-":
             try:
-                with open(outputs[i], "w", encoding="utf-8") as fh:
+                with open(outputs[i], "w", encoding="utf-8", errors="surrogateescape") as fh:
                     fh.write(text)
             except OSError as exc:
                 raise ConfigError(

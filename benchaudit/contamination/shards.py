@@ -122,20 +122,23 @@ def _gzip_chunks(path: str, block: int, limits: Limits) -> Iterator[bytes]:
             if not data:
                 break
             fed += len(data)
-            while data:
+            while True:
                 chunk = d.decompress(data, block)
                 out += len(chunk)
                 _guard_expansion(path, out, fed - len(d.unconsumed_tail), limits)
                 if chunk:
                     yield chunk
-                if d.unconsumed_tail:
+                if d.eof:  # checked first: past the end, the rest is in both attributes
+                    data = d.unused_data  # a further gzip member follows, or nothing
+                    if not data:
+                        break
+                    d = zlib.decompressobj(wbits=31)
+                elif d.unconsumed_tail:
                     data = d.unconsumed_tail
-                elif d.eof:
-                    data = d.unused_data  # a further gzip member follows
-                    if data:
-                        d = zlib.decompressobj(wbits=31)
+                elif len(chunk) == block:
+                    data = b""  # output may still be pending inside zlib: ask again
                 else:
-                    data = b""
+                    break
         if not d.eof:
             raise EOFError("compressed file ended before the end-of-stream marker")
 
@@ -204,6 +207,8 @@ def _lines(
         lineno += int(nls.size)
         tail = data[int(nls[-1]) + 1 :]
         pending, held = ([tail], len(tail)) if tail else ([], 0)
+        if held > cap:
+            raise too_long()
     if pending:
         yield lineno, b"".join(pending)
 
