@@ -221,8 +221,15 @@ def huge_fraction(folder: Path) -> Case:
 
 
 def digits_4301(folder: Path) -> Case:
-    text = f"We reach 87.3% on HumanEval.\n\nThe seed was {'7' * 4301}.\n"
+    """A 4,301-digit number in a table cell: past the digits Python's int() converts."""
+    text = f"| Model | HumanEval |\n|---|---|\n| ours | {'7' * 4301} |\n| base | 87.3 |\n"
     return _doc_case(folder, "number-4301-digits", "README.md", text, expect="answer")
+
+
+def score_30_decimals(folder: Path) -> Case:
+    """More decimals than decimal's default 28-digit context can quantize to."""
+    text = "We reach 87.30000000000000000000000000001% on HumanEval.\n"
+    return _doc_case(folder, "score-30-decimals", "README.md", text, expect="answer")
 
 
 def json_brackets(folder: Path) -> Case:
@@ -237,11 +244,12 @@ def csv_lone_cr(folder: Path) -> Case:
 
 def leaderboard_nan(folder: Path) -> Case:
     text = (
-        "model,score,95% CI\n"
-        "alpha,NaN,+1.2/-1.1\n"
-        "beta,inf,+1.0/-1.3\n"
-        "gamma,71.0,+nan/-inf\n"
-        "delta,70.5,+1.0/-1.0\n"
+        "model,score,95% CI,n\n"
+        "alpha,NaN,+1.2/-1.1,500\n"
+        "beta,inf,+1.0/-1.3,500\n"
+        "gamma,71.0,+nan/-inf,NaN\n"
+        "delta,70.5,+1.0/-1.0,inf\n"
+        "eps,70.0,+1.0/-1.0,500\n"
     )
     return _doc_case(folder, "leaderboard-nan-inf", "leaderboard.csv", text, expect="answer")
 
@@ -300,6 +308,7 @@ BUILDERS: dict[str, Callable[[Path], Case]] = {
     "count-9x155": huge_count_sentence,
     "fraction-9x35": huge_fraction,
     "number-4301-digits": digits_4301,
+    "score-30-decimals": score_30_decimals,
     "json-2000-brackets": json_brackets,
     "csv-lone-cr": csv_lone_cr,
     "leaderboard-nan-inf": leaderboard_nan,

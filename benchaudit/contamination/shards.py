@@ -10,13 +10,13 @@ text, so memory is bounded per shard whatever its size.
 from __future__ import annotations
 
 import glob
-import io
 import json
 import os
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from benchaudit.errors import InputError
 from benchaudit.limits import DEFAULT, Limits, size
@@ -89,7 +89,7 @@ def find_shards(patterns: Sequence[str]) -> list[Shard]:
     return out
 
 
-def _zstd_reader(path: str, raw: io.BufferedIOBase) -> io.RawIOBase:
+def _zstd_reader(path: str, raw: Any) -> Any:
     try:
         import zstandard
     except ImportError:
@@ -145,7 +145,7 @@ def _gzip_chunks(path: str, block: int, limits: Limits) -> Iterator[bytes]:
 
 def _stream_chunks(path: str, block: int, limits: Limits) -> Iterator[bytes]:
     raw = open(path, "rb", buffering=0)
-    fh: io.RawIOBase | io.BufferedIOBase = raw
+    fh: Any = raw
     compressed = path.lower().endswith(".zst")
     if compressed:
         fh = _zstd_reader(path, raw)

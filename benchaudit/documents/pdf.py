@@ -135,14 +135,14 @@ def _bounded_streams(cap: int) -> Iterator[None]:
             raise _StreamCapError
 
     saved = (pdftypes.zlib, pdftypes.decompress_corrupted, pdftypes.lzwdecode, real_decode)
-    pdftypes.zlib = SimpleNamespace(decompress=inflate, error=zlib.error, decompressobj=zlib.decompressobj)
+    pdftypes.zlib = SimpleNamespace(decompress=inflate, error=zlib.error, decompressobj=zlib.decompressobj)  # type: ignore[assignment]
     pdftypes.decompress_corrupted, pdftypes.lzwdecode = corrupted, lzw
-    pdftypes.PDFStream.decode = decode
+    pdftypes.PDFStream.decode = decode  # type: ignore[method-assign]
     try:
         yield
     finally:
         pdftypes.zlib, pdftypes.decompress_corrupted, pdftypes.lzwdecode = saved[:3]
-        pdftypes.PDFStream.decode = saved[3]
+        pdftypes.PDFStream.decode = saved[3]  # type: ignore[method-assign]
 
 
 @dataclass(slots=True)
