@@ -342,6 +342,39 @@ def _limit(cap: int) -> Callable[[], None]:
 _THREADS = {v: "1" for v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
 
 
+def peak_rss_self() -> int:
+    """This process's peak resident size in bytes (``VmHWM``: per address space, so a child
+    forked from a large test runner does not inherit the runner's figure, as ``ru_maxrss``
+    does across ``exec``)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            kb = next((ln.split()[1] for ln in fh if ln.startswith("VmHWM:")), None)
+    except OSError:
+        kb = None
+    if kb is None:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return int(kb) * 1024
+
+
+#: Runs benchaudit (or a script) and writes its own peak resident size on the way out.
+_LAUNCHER = """
+import atexit, os, runpy, sys
+sys.path.insert(0, os.environ["HOSTILE_TESTS"])
+from hostile_cases import peak_rss_self
+def _report():
+    with open(os.environ["HOSTILE_PEAK_FILE"], "w") as out:
+        out.write(str(peak_rss_self()))
+atexit.register(_report)
+target = sys.argv[1]
+sys.argv = sys.argv[1:]
+if target == "-m":
+    sys.argv = sys.argv[1:]
+    runpy.run_module("benchaudit", run_name="__main__", alter_sys=True)
+else:
+    runpy.run_path(target, run_name="__main__")
+"""
+
+
 def run_capped(
     argv: list[str],
     timeout: float = 30.0,
@@ -352,43 +385,46 @@ def run_capped(
 ) -> Run:
     """``python -m benchaudit ARGV`` (or ``python SCRIPT ARGV``) under an address-space cap
     and a wall-clock cap."""
-    env = dict(os.environ, PYTHONHASHSEED="0", BENCHAUDIT_NO_PROGRESS="1", **_THREADS)
-    env.pop("BENCHAUDIT_DEBUG", None)
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.monotonic()
-        proc = subprocess.Popen(
-            [python, *([script] if script else ["-m", "benchaudit"]), *argv],
-            stdout=out,
-            stderr=err,
-            stdin=subprocess.DEVNULL,
-            cwd=cwd,
-            env=env,
-            preexec_fn=_limit(cap) if cap else None,
-        )
-        timed_out = False
-        deadline = start + timeout
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
+    with tempfile.TemporaryDirectory() as tmp:
+        peak_file = os.path.join(tmp, "peak")
+        env = dict(os.environ, PYTHONHASHSEED="0", BENCHAUDIT_NO_PROGRESS="1", **_THREADS)
+        env.update(HOSTILE_PEAK_FILE=peak_file, HOSTILE_TESTS=str(Path(__file__).parent))
+        env.pop("BENCHAUDIT_DEBUG", None)
+        out, err = os.path.join(tmp, "out"), os.path.join(tmp, "err")
+        target = [script] if script else ["-m", "benchaudit"]
+        with open(out, "wb") as fo, open(err, "wb") as fe:
+            start = time.monotonic()
+            proc = subprocess.Popen(
+                [python, "-c", _LAUNCHER, *target, *argv],
+                stdout=fo,
+                stderr=fe,
+                stdin=subprocess.DEVNULL,
+                cwd=cwd,
+                env=env,
+                preexec_fn=_limit(cap) if cap else None,
+            )
+            try:
+                proc.wait(timeout)
+                timed_out = False
+            except subprocess.TimeoutExpired:
                 timed_out = True
                 os.killpg(proc.pid, signal.SIGKILL)
-                pid, status, usage = os.wait4(proc.pid, 0)
-                break
-            time.sleep(0.02)
-        seconds = time.monotonic() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        return Run(
-            proc.returncode,
-            out.read().decode("utf-8", "replace"),
-            err.read().decode("utf-8", "replace"),
-            seconds,
-            usage.ru_maxrss * 1024,
-            timed_out,
-        )
+                proc.wait()
+            seconds = time.monotonic() - start
+        try:
+            with open(peak_file, encoding="ascii") as fh:
+                peak = int(fh.read() or 0)
+        except (OSError, ValueError):
+            peak = 0  # killed before it could say
+        with open(out, "rb") as fo, open(err, "rb") as fe:
+            return Run(
+                proc.returncode,
+                fo.read().decode("utf-8", "replace"),
+                fe.read().decode("utf-8", "replace"),
+                seconds,
+                peak,
+                timed_out,
+            )
 
 
 def _main(names: list[str]) -> None:

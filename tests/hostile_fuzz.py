@@ -21,7 +21,6 @@ import io
 import json
 import os
 import random
-import resource
 import signal
 import sys
 import time
@@ -369,6 +368,7 @@ def _alarm(signum: int, frame: Any) -> None:
 
 def drive(cases: list[dict[str, Any]], timeout: int) -> None:
     from click.testing import CliRunner
+    from hostile_cases import peak_rss_self
 
     from benchaudit.cli import main
 
@@ -397,7 +397,7 @@ def drive(cases: list[dict[str, Any]], timeout: int) -> None:
             "stderr": stderr[-2000:],
             "changed": [p for p, h in zip(case["inputs"], before) if _digest(p) != h],
             "seconds": round(time.monotonic() - start, 2),
-            "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+            "peak_rss": peak_rss_self(),
         }
         print(json.dumps(row), flush=True)
 
