@@ -148,6 +148,27 @@ def main() -> None:
     is_flag=True,
     help="Skip files of no known kind, and empty files, with a note (as in a directory walk).",
 )
+@click.option(
+    "--pdf-max-pages", type=click.IntRange(min=1), default=None, help="Refuse PDFs with more pages (default 2000)."
+)
+@click.option(
+    "--pdf-max-chars-per-page",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Refuse PDF pages that draw more characters (default 200000).",
+)
+@click.option(
+    "--pdf-max-stream-bytes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Refuse PDFs with a stream that decodes to more bytes (default 16 MiB).",
+)
+@click.option(
+    "--pdf-max-content-bytes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Refuse PDFs with more decoded page content in all (default 4 MiB).",
+)
 def check(
     paths,
     formats,
@@ -166,8 +187,13 @@ def check(
     max_rows,
     resamples,
     skip_unknown,
+    pdf_max_pages,
+    pdf_max_chars_per_page,
+    pdf_max_stream_bytes,
+    pdf_max_content_bytes,
 ) -> None:
     """Audit claims, result files, leaderboards or battles in PATHS."""
+    from benchaudit import limits
     from benchaudit.api import audit, build_config
     from benchaudit.engine import exit_code
 
@@ -186,6 +212,14 @@ def check(
         resamples=resamples,
         skip_unknown=skip_unknown,
     )
+    caps = limits.with_flags(
+        limits.of(cfg),
+        pdf_max_pages=pdf_max_pages,
+        pdf_max_chars_per_page=pdf_max_chars_per_page,
+        pdf_max_stream_bytes=pdf_max_stream_bytes,
+        pdf_max_content_bytes=pdf_max_content_bytes,
+    )
+    setattr(cfg, "limits", caps)  # noqa: B010 - Config gains a ``limits`` field with the config keys
     fmts = list(formats) or cfg.formats
     for f in fmts:
         if f not in _FORMATS:
@@ -217,7 +251,8 @@ def check(
 
 def _write_output(path: str, text: str) -> None:
     try:
-        with open(path, "w", encoding="utf-8") as fh:
+        # errors=: a file name that is not UTF-8 is written back as the bytes it was
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as fh:
             fh.write(text)
     except OSError as exc:
         raise BenchauditError(f"{path}: cannot write report: {exc.strerror or exc}") from None

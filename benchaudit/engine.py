@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchaudit import inputs
+from benchaudit import inputs, limits
 from benchaudit.config import Config
 from benchaudit.errors import BenchauditError, InputError, UnknownKindError
 from benchaudit.evidence import Source
@@ -165,7 +165,9 @@ def audit_sources(sources: list[Source], ctx: Context) -> Report:
     findings.sort(key=Finding.sort_key)
     assign_fingerprints(findings)
     if cfg.baseline:
-        findings = suppress.apply_baseline(findings, cfg.baseline, hidden)
+        findings = suppress.apply_baseline(
+            findings, cfg.baseline, hidden, limits.of(cfg).max_baseline_bytes
+        )
     assign_fingerprints([h.finding for h in hidden if not h.finding.fingerprint])
     hidden.sort(key=lambda h: h.finding.sort_key())
 

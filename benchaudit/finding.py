@@ -131,7 +131,9 @@ def assign_fingerprints(findings: Iterable[Finding]) -> None:
         key = f.content_key()
         nth = seen.get(key, 0)
         seen[key] = nth + 1
-        f.fingerprint = hashlib.sha256(f"{key}\x1f{nth}".encode()).hexdigest()[:16]
+        f.fingerprint = hashlib.sha256(
+            f"{key}\x1f{nth}".encode("utf-8", "surrogateescape")  # file names may hold any byte
+        ).hexdigest()[:16]
 
 
 GRADES = "ABCDF"

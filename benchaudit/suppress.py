@@ -36,7 +36,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from benchaudit.config import MAX_FILE_BYTES, is_broad
+from benchaudit import limits
+from benchaudit.config import is_broad
 from benchaudit.errors import InputError
 from benchaudit.evidence import Source
 from benchaudit.finding import Finding, Suppressed
@@ -281,17 +282,19 @@ def write_baseline(findings: Iterable[Finding], path: str) -> None:
         raise InputError(path, f"cannot write baseline: {exc.strerror or exc}") from None
 
 
-def read_baseline(path: str) -> set[str]:
+def read_baseline(path: str, max_bytes: int = limits.DEFAULT.max_baseline_bytes) -> set[str]:
+    """The fingerprints of a baseline file, read no further than ``max_bytes`` (a baseline
+    named by a scanned repository may be ``/dev/zero``)."""
     from benchaudit import fs
 
     try:
-        raw = fs.read_capped(path, path, MAX_FILE_BYTES * 16, "baseline file")
+        raw = fs.read_capped(path, path, max_bytes, "baseline file (max-baseline-bytes)")
     except InputError as exc:
         if exc.detail == "no such file":
             raise InputError(path, "baseline file not found") from None
         raise
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json.loads(raw.decode("utf-8-sig"))
     except (ValueError, RecursionError) as exc:
         raise InputError(path, f"not a baseline file: {str(exc).splitlines()[0]}") from None
     prints = data.get("fingerprints") if isinstance(data, dict) else None
@@ -301,9 +304,12 @@ def read_baseline(path: str) -> set[str]:
 
 
 def apply_baseline(
-    findings: list[Finding], path: str, hidden: list[Suppressed] | None = None
+    findings: list[Finding],
+    path: str,
+    hidden: list[Suppressed] | None = None,
+    max_bytes: int = limits.DEFAULT.max_baseline_bytes,
 ) -> list[Finding]:
-    accepted = read_baseline(path)
+    accepted = read_baseline(path, max_bytes)
     if hidden is not None:
         hidden.extend(Suppressed(f, "baseline", path) for f in findings if f.fingerprint in accepted)
     return [f for f in findings if f.fingerprint not in accepted]

@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from benchaudit import fs
+from benchaudit import fs, limits
 from benchaudit.config import MAX_DOCS, MAX_WORKERS, Option
 from benchaudit.errors import ConfigError
 from benchaudit.finding import Confidence, Finding, Location, Severity
@@ -84,6 +84,7 @@ class Contamination(Rule):
             seed=cfg.seed,
             resamples=cfg.resamples,
             alpha=cfg.alpha,
+            limits=limits.of(cfg),
         )
         outcome = run(settings)
         for section, rows in outcome.results.items():

@@ -358,10 +358,10 @@ def test_unreadable_scanned_and_caps(tmp_path: Path) -> None:
         p.paragraph(72, 80, FILLER)
 
     three = make_pdf(tmp_path / "three.pdf", text, text, text)
-    with pytest.raises(InputError, match="max_pages") as err:
+    with pytest.raises(InputError, match="pdf-max-pages") as err:
         read_pdf(three, "three.pdf", max_pages=2)
     assert err.value.path == "three.pdf"
-    with pytest.raises(InputError, match="max_chars_per_page"):
+    with pytest.raises(InputError, match="pdf-max-chars-per-page"):
         read_pdf(three, "three.pdf", max_chars_per_page=100)
     assert read_pdf(three, "three.pdf", max_pages=3).pages == 3
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from benchaudit.errors import BenchauditError
+from benchaudit.limits import DEFAULT, Limits
 
 
 @dataclass
@@ -31,6 +32,7 @@ class Settings:
     seed: int = 0
     resamples: int = 10000
     alpha: float = 0.05
+    limits: Limits = DEFAULT
 
 
 @dataclass
@@ -62,7 +64,9 @@ def run(settings: Settings) -> Outcome:
     if settings.scores:
         fs.require_regular(settings.scores, settings.scores)
     notes: list[str] = []
-    items = read_items(settings.benchmark, settings.item_fields, settings.id_field)
+    items = read_items(
+        settings.benchmark, settings.item_fields, settings.id_field, limits=settings.limits
+    )
     shards = find_shards(list(settings.corpus), notes)
     own = os.path.realpath(settings.benchmark)
     skipped = [s for s in shards if os.path.realpath(s.path) == own]
@@ -76,7 +80,9 @@ def run(settings: Settings) -> Outcome:
         from benchaudit.contamination.minhash import build_minhash
 
         build_minhash(index)
-    opts = ScanOptions(text_fields=settings.text_fields, minhash=settings.minhash)
+    opts = ScanOptions(
+        text_fields=settings.text_fields, minhash=settings.minhash, limits=settings.limits
+    )
     kwargs: dict[str, Any] = {
         "workers": settings.workers,
         "state_dir": settings.state_dir,

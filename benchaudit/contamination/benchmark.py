@@ -13,12 +13,14 @@ from __future__ import annotations
 import csv
 import gzip
 import json
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from benchaudit.errors import InputError
+from benchaudit.limits import DEFAULT, Limits, size
 
 ID_FIELDS = (
     "id",
@@ -46,30 +48,51 @@ class Item:
     main: str | None = None  # the question alone, when an answer is appended to it
 
 
-def _records(path: Path, display: str) -> Iterator[tuple[dict[str, Any], int | None, int]]:
+def _too_big(display: str, limits: Limits) -> InputError:
+    return InputError(
+        display,
+        f"more than {size(limits.max_benchmark_bytes)}, the cap for a benchmark item file "
+        "(max-benchmark-bytes)",
+    )
+
+
+def _records(
+    path: Path, display: str, limits: Limits = DEFAULT
+) -> Iterator[tuple[dict[str, Any], int | None, int]]:
     """(record, 1-based line or None, default id) for every record."""
+    from benchaudit.contamination.shards import _lines
+
     name = path.name.lower()
     try:
+        if path.is_file() and path.stat().st_size > limits.max_benchmark_bytes:
+            raise _too_big(display, limits)
         if name.endswith((".jsonl", ".jsonl.gz", ".ndjson")):
-            opener = gzip.open if name.endswith(".gz") else open
-            with opener(path, "rt", encoding="utf-8") as fh:
-                for lineno, line in enumerate(fh, 1):
-                    if not line.strip():
-                        continue
-                    try:
-                        rec = json.loads(line)
-                    except json.JSONDecodeError as exc:
-                        raise InputError(display, f"invalid JSON: {exc.msg}", lineno) from None
-                    if not isinstance(rec, dict):
-                        raise InputError(display, "each line must be a JSON object", lineno)
-                    yield rec, lineno, lineno - 1
+            total = 0
+            for lineno, line in _lines(str(path), limits):
+                total += len(line) + 1
+                if total > limits.max_benchmark_bytes:
+                    raise _too_big(display, limits)
+                if not line.strip():
+                    continue
+                try:
+                    rec = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise InputError(display, f"invalid JSON: {exc.msg}", lineno) from None
+                if not isinstance(rec, dict):
+                    raise InputError(display, "each line must be a JSON object", lineno)
+                yield rec, lineno, lineno - 1
         elif name.endswith((".json", ".json.gz")):
             opener = gzip.open if name.endswith(".gz") else open
-            with opener(path, "rt", encoding="utf-8") as fh:
-                try:
-                    data = json.load(fh)
-                except json.JSONDecodeError as exc:
-                    raise InputError(display, f"invalid JSON: {exc.msg}", exc.lineno) from None
+            with opener(path, "rb") as fh:
+                raw = fh.read(limits.max_benchmark_bytes + 1)
+            if len(raw) > limits.max_benchmark_bytes:
+                raise _too_big(display, limits)
+            try:
+                data = json.loads(raw.decode("utf-8-sig"))
+            except json.JSONDecodeError as exc:
+                raise InputError(display, f"invalid JSON: {exc.msg}", exc.lineno) from None
+            except RecursionError:
+                raise InputError(display, "JSON nested too deeply to read") from None
             if isinstance(data, dict):
                 lists = [v for v in data.values() if isinstance(v, list)]
                 if len(lists) != 1:
@@ -88,12 +111,17 @@ def _records(path: Path, display: str) -> Iterator[tuple[dict[str, Any], int | N
                     raise InputError(display, "no header row")
                 i = 0
                 start = 2
-                for rec in reader:
-                    if None in rec:
-                        raise InputError(display, "ragged row: more fields than the header", start)
-                    yield rec, start, i
-                    i += 1
-                    start = reader.line_num + 1
+                try:
+                    for rec in reader:
+                        if None in rec:
+                            raise InputError(
+                                display, "ragged row: more fields than the header", start
+                            )
+                        yield rec, start, i
+                        i += 1
+                        start = reader.line_num + 1
+                except csv.Error as exc:
+                    raise InputError(display, f"not valid CSV ({exc})", reader.line_num) from None
         elif name.endswith(".parquet"):
             yield from _parquet_records(path, display)
         else:
@@ -109,6 +137,8 @@ def _records(path: Path, display: str) -> Iterator[tuple[dict[str, Any], int | N
         raise InputError(display, f"not valid UTF-8 text (byte {exc.start})") from None
     except (OSError, EOFError) as exc:
         raise InputError(display, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    except zlib.error as exc:
+        raise InputError(display, f"cannot decompress: {exc}") from None
 
 
 def _parquet_records(path: Path, display: str) -> Iterator[tuple[dict[str, Any], None, int]]:
@@ -144,13 +174,16 @@ def _text_of(rec: dict[str, Any], fields: Sequence[str] | None) -> tuple[str, st
 
 
 def read_items(
-    path: str | Path, fields: Sequence[str] | None = None, id_field: str | None = None
+    path: str | Path,
+    fields: Sequence[str] | None = None,
+    id_field: str | None = None,
+    limits: Limits = DEFAULT,
 ) -> list[Item]:
     """Read a benchmark file into items; ``fields`` overrides the text fields."""
     display = str(path)
     p = Path(path)
     items: list[Item] = []
-    for rec, line, default_id in _records(p, display):
+    for rec, line, default_id in _records(p, display, limits):
         got = _text_of(rec, fields)
         if got is None:
             wanted = ", ".join(fields) if fields else ", ".join(TEXT_FIELDS)

@@ -108,6 +108,24 @@ def _fields(value: str | None) -> tuple[str, ...] | None:
 @click.option("--seed", type=int, default=None, help="Seed for the bootstrap (default 0).")
 @click.option("--config", "config_path", default=None, help="Config file (default: discovered).")
 @click.argument("more_shards", nargs=-1, metavar="[SHARD]...")
+@click.option(
+    "--max-line-bytes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Longest shard or benchmark line / text document, in bytes (default 32 MiB).",
+)
+@click.option(
+    "--max-expansion",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Largest decompressed-to-compressed ratio of a .gz/.zst shard (default 100).",
+)
+@click.option(
+    "--max-benchmark-bytes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Largest benchmark item file, in bytes (default 256 MiB).",
+)
 def contamination(
     benchmark,
     corpus,
@@ -128,9 +146,13 @@ def contamination(
     fail_on,
     seed,
     config_path,
+    max_line_bytes,
+    max_expansion,
+    max_benchmark_bytes,
 ) -> None:
     """Find benchmark items in training-corpus shards (exit 1 when some are found)."""
     from benchaudit import config as config_mod
+    from benchaudit import limits as limits_mod
     from benchaudit.contamination.audit import Settings, run
     from benchaudit.engine import exit_code
     from benchaudit.errors import ConfigError
@@ -163,6 +185,12 @@ def contamination(
         seed=seed if seed is not None else cfg.seed,
         resamples=cfg.resamples,
         alpha=cfg.alpha,
+        limits=limits_mod.with_flags(
+            limits_mod.of(cfg),
+            max_line_bytes=max_line_bytes,
+            max_expansion=max_expansion,
+            max_benchmark_bytes=max_benchmark_bytes,
+        ),
     )
     from benchaudit.cli import refuse_inputs
 
@@ -185,7 +213,7 @@ def contamination(
         text = render(report, fmt)
         if i < len(outputs) and outputs[i] != "-":
             try:
-                with open(outputs[i], "w", encoding="utf-8") as fh:
+                with open(outputs[i], "w", encoding="utf-8", errors="surrogateescape") as fh:
                     fh.write(text)
             except OSError as exc:
                 raise ConfigError(

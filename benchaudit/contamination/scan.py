@@ -25,6 +25,7 @@ from benchaudit.contamination.index import BITMAP_BITS, NgramIndex, gram_keys_at
 from benchaudit.contamination.normalize import normalize
 from benchaudit.contamination.shards import Shard, batches
 from benchaudit.contamination.tokens import PAD, keys, spans
+from benchaudit.limits import DEFAULT, Limits
 
 _MASK = np.uint64((1 << BITMAP_BITS) - 1)
 _I64 = np.int64
@@ -37,6 +38,8 @@ class ScanOptions:
     text_fields: tuple[str, ...] | None = None
     batch_bytes: int = 1 << 20  # arrays of a batch stay in cache
     minhash: bool = False
+    #: Caps on reading a shard; they change no result, only whether a shard is refused.
+    limits: Limits = DEFAULT
 
     def key(self) -> str:
         return f"{self.text_fields}|{self.minhash}"
@@ -303,6 +306,7 @@ class ShardScanner:
 def scan_shard(index: NgramIndex, shard: Shard, options: ScanOptions | None = None) -> ShardResult:
     """Scan one shard against the index."""
     scanner = ShardScanner(index, shard, options)
-    for batch in batches(shard.path, scanner.opts.text_fields, scanner.opts.batch_bytes):
+    opts = scanner.opts
+    for batch in batches(shard.path, opts.text_fields, opts.batch_bytes, opts.limits):
         scanner.add(batch.texts, batch.lines, batch.nbytes)
     return scanner.finish()

@@ -9,15 +9,16 @@ text, so memory is bounded per shard whatever its size.
 
 from __future__ import annotations
 
-import gzip
-import io
 import json
 import os
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from benchaudit.errors import InputError
+from benchaudit.limits import DEFAULT, Limits, size
 
 SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".txt", ".txt.gz", ".parquet")
 
@@ -88,22 +89,128 @@ def find_shards(patterns: Sequence[str], notes: list[str] | None = None) -> list
     return out
 
 
-def _open_binary(path: str) -> io.BufferedIOBase:
-    low = path.lower()
-    if low.endswith(".gz"):
-        return gzip.open(path, "rb")
-    if low.endswith(".zst"):
-        try:
-            import zstandard
-        except ImportError:
-            raise InputError(
-                path,
-                "reading .zst shards needs the zstandard package (pip install 'benchaudit-lint[zstd]')",
-            ) from None
-        raw = open(path, "rb")
-        reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
-        return io.BufferedReader(reader, buffer_size=1 << 20)
-    return open(path, "rb", buffering=1 << 20)
+def _zstd_reader(path: str, raw: Any) -> Any:
+    try:
+        import zstandard
+    except ImportError:
+        raw.close()
+        raise InputError(
+            path,
+            "reading .zst shards needs the zstandard package (pip install 'benchaudit[zstd]')",
+        ) from None
+    return zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
+
+
+def _guard_expansion(path: str, out: int, consumed: int, limits: Limits) -> None:
+    """A decompression bomb stops here: text compresses a few times, not a thousand."""
+    if out > limits.expansion_slack and out > limits.max_expansion * max(consumed, 1):
+        raise InputError(
+            path,
+            f"decompresses to more than {limits.max_expansion}x its compressed size "
+            f"({size(out)} from {size(consumed)} so far), the cap (max-expansion); "
+            "a decompression bomb, or raise --max-expansion",
+        )
+
+
+def _gzip_chunks(path: str, block: int, limits: Limits) -> Iterator[bytes]:
+    """Decompressed blocks of at most ``block`` bytes each, over every gzip member."""
+    with open(path, "rb") as raw:
+        d = zlib.decompressobj(wbits=31)
+        fed = out = 0
+        while True:
+            data = raw.read(block)
+            if not data:
+                break
+            fed += len(data)
+            while True:
+                chunk = d.decompress(data, block)
+                out += len(chunk)
+                _guard_expansion(path, out, fed - len(d.unconsumed_tail), limits)
+                if chunk:
+                    yield chunk
+                if d.eof:  # checked first: past the end, the rest is in both attributes
+                    data = d.unused_data  # a further gzip member follows, or nothing
+                    if not data:
+                        break
+                    d = zlib.decompressobj(wbits=31)
+                elif d.unconsumed_tail:
+                    data = d.unconsumed_tail
+                elif len(chunk) == block:
+                    data = b""  # output may still be pending inside zlib: ask again
+                else:
+                    break
+        if not d.eof:
+            raise EOFError("compressed file ended before the end-of-stream marker")
+
+
+def _stream_chunks(path: str, block: int, limits: Limits) -> Iterator[bytes]:
+    raw = open(path, "rb", buffering=0)
+    fh: Any = raw
+    compressed = path.lower().endswith(".zst")
+    if compressed:
+        fh = _zstd_reader(path, raw)
+    with fh:
+        out = 0
+        while True:
+            data = fh.read(block)  # a stream reader returns at most ``block`` bytes
+            if not data:
+                break
+            if compressed:
+                out += len(data)
+                _guard_expansion(path, out, raw.tell(), limits)
+            yield data
+
+
+def _lines(
+    path: str, limits: Limits = DEFAULT, block: int = 1 << 20
+) -> Iterator[tuple[int, bytes]]:
+    """(1-based line number, line) for every non-empty line of a (possibly compressed) file.
+
+    Read in large blocks (iterating a GzipFile line by line costs more than the
+    decompression itself). The newlines of a block are located with numpy, so runs of
+    empty lines cost no Python step each; a line that spans blocks is collected in
+    pieces. The work is linear in the bytes whatever the line lengths, and no line
+    longer than ``max_line_bytes`` is held."""
+    import numpy as np
+
+    cap = limits.max_line_bytes
+    chunks = _gzip_chunks if path.lower().endswith(".gz") else _stream_chunks
+    lineno = 1
+    pending: list[bytes] = []  # pieces of the line that the previous block ended inside
+    held = 0
+
+    def too_long() -> InputError:
+        return InputError(path, f"a line longer than {size(cap)}, the cap (max-line-bytes)", lineno)
+
+    for data in chunks(path, block, limits):
+        nls = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+        if not nls.size:
+            pending.append(data)
+            held += len(data)
+            if held > cap:
+                raise too_long()
+            continue
+        first = data[: nls[0]]
+        if pending or first:
+            line = b"".join([*pending, first])
+            if len(line) > cap:
+                raise too_long()
+            yield lineno, line
+        starts, ends = nls[:-1] + 1, nls[1:]
+        full = np.flatnonzero(ends > starts)  # segment j is line lineno + j + 1
+        if full.size and int((ends[full] - starts[full]).max()) > cap:
+            j = int(full[np.argmax(ends[full] - starts[full])])
+            lineno += j + 1
+            raise too_long()
+        for j, s, e in zip(full.tolist(), starts[full].tolist(), ends[full].tolist()):
+            yield lineno + j + 1, data[s:e]
+        lineno += int(nls.size)
+        tail = data[int(nls[-1]) + 1 :]
+        pending, held = ([tail], len(tail)) if tail else ([], 0)
+        if held > cap:
+            raise too_long()
+    if pending:
+        yield lineno, b"".join(pending)
 
 
 def _pick(rec: dict, fields: Sequence[str] | None, path: str, lineno: int) -> bytes:
@@ -125,50 +232,10 @@ def _pick(rec: dict, fields: Sequence[str] | None, path: str, lineno: int) -> by
     return text.encode("utf-8", errors="replace")
 
 
-def _lines(path: str, block: int = 4 << 20) -> Iterator[bytes]:
-    """Lines of a (possibly compressed) file, read in large blocks: iterating a GzipFile
-    line by line costs more than the decompression itself."""
-    low = path.lower()
-    if low.endswith(".gz"):
-        import zlib
-
-        def chunks() -> Iterator[bytes]:
-            with open(path, "rb") as raw:
-                d = zlib.decompressobj(wbits=31)
-                while True:
-                    data = raw.read(block)
-                    if not data:
-                        break
-                    while data:
-                        yield d.decompress(data)
-                        data = d.unused_data  # a further gzip member follows
-                        if data:
-                            d = zlib.decompressobj(wbits=31)
-                if not d.eof:
-                    raise EOFError("compressed file ended before the end-of-stream marker")
-    else:
-
-        def chunks() -> Iterator[bytes]:
-            with _open_binary(path) as fh:
-                while True:
-                    data = fh.read(block)
-                    if not data:
-                        break
-                    yield data
-
-    rest = b""
-    for data in chunks():
-        if not data:
-            continue
-        parts = (rest + data).split(b"\n")
-        rest = parts.pop()
-        yield from parts
-    if rest:
-        yield rest
-
-
-def _jsonl_docs(path: str, fields: Sequence[str] | None) -> Iterator[tuple[bytes, int]]:
-    for lineno, line in enumerate(_lines(path), 1):
+def _jsonl_docs(
+    path: str, fields: Sequence[str] | None, limits: Limits
+) -> Iterator[tuple[bytes, int]]:
+    for lineno, line in _lines(path, limits):
         if not line.strip():
             continue
         try:
@@ -180,22 +247,32 @@ def _jsonl_docs(path: str, fields: Sequence[str] | None) -> Iterator[tuple[bytes
         yield _pick(rec, fields, path, lineno), lineno
 
 
-def _txt_docs(path: str) -> Iterator[tuple[bytes, int]]:
+def _txt_docs(path: str, limits: Limits) -> Iterator[tuple[bytes, int]]:
+    """Documents separated by blank lines, each with the line it starts on."""
     buf: list[bytes] = []
-    start = 0
-    with _open_binary(path) as fh:
-        for lineno, line in enumerate(fh, 1):
-            if line.strip():
-                if b"\xff" in line:  # 0xff never occurs in UTF-8; the scan uses it as a separator
-                    line = line.replace(b"\xff", b"?")
-                if not buf:
-                    start = lineno
-                buf.append(line)
-            elif buf:
-                yield b"".join(buf), start
-                buf = []
+    held = start = last = 0
+    for lineno, line in _lines(path, limits):
+        if buf and (lineno != last + 1 or not line.strip()):
+            yield b"\n".join(buf) + b"\n", start
+            buf, held = [], 0
+        last = lineno
+        if not line.strip():
+            continue
+        if b"\xff" in line:  # 0xff never occurs in UTF-8; the scan uses it as a separator
+            line = line.replace(b"\xff", b"?")
+        if not buf:
+            start = lineno
+        buf.append(line)
+        held += len(line) + 1
+        if held > limits.max_line_bytes:
+            raise InputError(
+                path,
+                f"a document longer than {size(limits.max_line_bytes)} with no blank line, "
+                "the cap (max-line-bytes)",
+                start,
+            )
     if buf:
-        yield b"".join(buf), start
+        yield b"\n".join(buf) + b"\n", start
 
 
 def _parquet_docs(path: str, fields: Sequence[str] | None) -> Iterator[tuple[bytes, int]]:
@@ -222,16 +299,18 @@ def _parquet_docs(path: str, fields: Sequence[str] | None) -> Iterator[tuple[byt
             yield text.encode("utf-8", errors="replace"), row
 
 
-def documents(path: str, fields: Sequence[str] | None = None) -> Iterator[tuple[bytes, int]]:
+def documents(
+    path: str, fields: Sequence[str] | None = None, limits: Limits = DEFAULT
+) -> Iterator[tuple[bytes, int]]:
     """Every document of a shard as (utf-8 bytes, 1-based line or row)."""
     low = path.lower()
     try:
         if low.endswith(".parquet"):
             yield from _parquet_docs(path, fields)
         elif low.endswith((".txt", ".txt.gz")):
-            yield from _txt_docs(path)
+            yield from _txt_docs(path, limits)
         else:
-            yield from _jsonl_docs(path, fields)
+            yield from _jsonl_docs(path, fields, limits)
     except InputError:
         raise
     except FileNotFoundError:
@@ -240,16 +319,21 @@ def documents(path: str, fields: Sequence[str] | None = None) -> Iterator[tuple[
         raise InputError(
             path, f"cannot read shard: {getattr(exc, 'strerror', None) or exc}"
         ) from None
+    except MemoryError:
+        raise InputError(path, "cannot read shard: out of memory") from None
     except Exception as exc:  # noqa: BLE001 - decompressors raise their own error types
         raise InputError(path, f"cannot read shard: {type(exc).__name__}: {exc}") from None
 
 
 def batches(
-    path: str, fields: Sequence[str] | None = None, batch_bytes: int = 1 << 20
+    path: str,
+    fields: Sequence[str] | None = None,
+    batch_bytes: int = 1 << 20,
+    limits: Limits = DEFAULT,
 ) -> Iterator[Batch]:
     """Documents of a shard grouped into batches of about ``batch_bytes``."""
     batch = Batch()
-    for text, line in documents(path, fields):
+    for text, line in documents(path, fields, limits):
         batch.texts.append(text)
         batch.lines.append(line)
         batch.nbytes += len(text)

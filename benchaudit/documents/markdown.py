@@ -31,11 +31,11 @@ from benchaudit.documents.model import (
     TextLine,
     marks_of,
 )
+from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,9}[.)])(?:\s+|$)")
 _QUOTE_MARK = re.compile(r"^\s*(?:>\s?)+")
 _FOOTNOTE_DEF = re.compile(r"^\s*\[\^([^\]\s]+)\]:\s*")
@@ -52,13 +52,6 @@ INLINE_MARKUP = [
     re.compile(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)"),
 ]
 
-
-def split_lines(text: str) -> list[str]:
-    """Lines split on ``\\n``, ``\\r\\n`` and ``\\r`` only (U+2028 or ``\\f`` end no line)."""
-    lines = _LINE_BREAK.split(text)
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 _LINK = re.compile(r"\[([^\[\]]*)\](\([^)]*\)|\[[^\]]*\])")

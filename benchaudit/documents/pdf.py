@@ -26,12 +26,16 @@ MiMo, Ling, MiniMax reports; ACL two-column papers):
 
 from __future__ import annotations
 
+import io
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
+from typing import Any
 
 from benchaudit.documents.model import (
     MARK_CHARS,
@@ -45,6 +49,8 @@ from benchaudit.documents.model import (
     marks_of,
 )
 from benchaudit.errors import InputError
+from benchaudit.limits import DEFAULT as DEFAULT_LIMITS
+from benchaudit.limits import size
 
 _LIG = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st", "\u2217": "*"})
 _SUP = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -71,6 +77,72 @@ _TERMINAL = (".", "!", "?", ":")
 
 class _CapError(Exception):
     """A page drew more glyphs than the per-page cap allows."""
+
+
+class _StreamCapError(Exception):
+    """A stream decoded to more bytes than the cap allows."""
+
+
+@contextmanager
+def _bounded_streams(cap: int) -> Iterator[None]:
+    """pdfminer decodes a whole stream with ``zlib.decompress`` (and LZW) at once, so one
+    small stream can expand to gigabytes: inside this block its decoders stop at ``cap``
+    bytes. They are pdfminer's own module globals, put back on the way out."""
+    import zlib
+    from types import SimpleNamespace
+
+    from pdfminer import pdftypes
+    from pdfminer.lzw import LZWDecoder
+
+    def inflate(data: bytes) -> bytes:
+        d = zlib.decompressobj()
+        out: list[bytes] = []
+        total, step = 0, 1 << 16
+        for i in range(0, len(data), step):
+            try:
+                chunk = d.decompress(data[i : i + step], cap + 1 - total)
+            except zlib.error:
+                if i + step >= len(data) and out:  # a damaged checksum: keep the text, as pdfminer does
+                    break
+                raise
+            total += len(chunk)
+            if total > cap:
+                raise _StreamCapError
+            out.append(chunk)
+            if d.eof:
+                break
+        return b"".join(out)
+
+    def corrupted(data: bytes) -> bytes:
+        raise zlib.error("damaged stream")  # pdfminer then reads the stream as empty
+
+    def lzw(data: bytes) -> bytes:
+        out: list[bytes] = []
+        total = 0
+        for chunk in LZWDecoder(io.BytesIO(data)).run():
+            total += len(chunk)
+            if total > cap:
+                raise _StreamCapError
+            out.append(chunk)
+        return b"".join(out)
+
+    real_decode = pdftypes.PDFStream.decode
+
+    def decode(self: Any) -> None:
+        real_decode(self)
+        if self.data is not None and len(self.data) > cap:  # run-length and predictors
+            self.data = None
+            raise _StreamCapError
+
+    saved = (pdftypes.zlib, pdftypes.decompress_corrupted, pdftypes.lzwdecode, real_decode)
+    pdftypes.zlib = SimpleNamespace(decompress=inflate, error=zlib.error, decompressobj=zlib.decompressobj)  # type: ignore[assignment]
+    pdftypes.decompress_corrupted, pdftypes.lzwdecode = corrupted, lzw
+    pdftypes.PDFStream.decode = decode  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        pdftypes.zlib, pdftypes.decompress_corrupted, pdftypes.lzwdecode = saved[:3]
+        pdftypes.PDFStream.decode = saved[3]  # type: ignore[method-assign]
 
 
 @dataclass(slots=True)
@@ -151,7 +223,15 @@ class _TableRegion:
     col: int = 0
 
 
-def read_pdf(path: Path, display: str, *, max_pages: int = 2000, max_chars_per_page: int = 200_000) -> Document:
+def read_pdf(
+    path: Path,
+    display: str,
+    *,
+    max_pages: int = DEFAULT_LIMITS.pdf_max_pages,
+    max_chars_per_page: int = DEFAULT_LIMITS.pdf_max_chars_per_page,
+    max_stream_bytes: int = DEFAULT_LIMITS.pdf_max_stream_bytes,
+    max_content_bytes: int = DEFAULT_LIMITS.pdf_max_content_bytes,
+) -> Document:
     """Read ``path`` into a :class:`Document` (``format="pdf"``).
 
     Every line that ends up in a block or a table row is numbered from the
@@ -159,7 +239,15 @@ def read_pdf(path: Path, display: str, *, max_pages: int = 2000, max_chars_per_p
     text of line ``n``. Raises :class:`InputError` for unreadable files,
     scans without a text layer and files over the caps.
     """
-    pages = _parse(path, display, max_pages, max_chars_per_page)
+    try:
+        with _bounded_streams(max_stream_bytes):
+            pages = _parse(path, display, max_pages, max_chars_per_page, max_content_bytes)
+    except _StreamCapError:
+        raise InputError(
+            display,
+            f"a stream decodes to more than {size(max_stream_bytes)}, the cap "
+            "(pdf-max-stream-bytes); a decompression bomb, or raise --pdf-max-stream-bytes",
+        ) from None
     if not any(p.glyphs for p in pages):
         raise InputError(display, f"no text layer (scanned?): none of its {len(pages)} page(s) has extractable text; run OCR first (e.g. ocrmypdf)")
     sizes: Counter[float] = Counter(round(g.size, 1) for p in pages for g in p.glyphs if not g.fig)
@@ -174,7 +262,7 @@ def read_pdf(path: Path, display: str, *, max_pages: int = 2000, max_chars_per_p
 # ---------------------------------------------------------------- parsing
 
 
-def _parse(path: Path, display: str, max_pages: int, max_chars: int) -> list[_Page]:
+def _parse(path: Path, display: str, max_pages: int, max_chars: int, max_content: int) -> list[_Page]:
     """Glyphs, rules and marks per page, straight from pdfminer's interpreter.
 
     ``render_char`` is replaced: building pdfminer's ``LTChar`` objects costs
@@ -248,13 +336,17 @@ def _parse(path: Path, display: str, max_pages: int, max_chars: int) -> list[_Pa
     try:
         with open(path, "rb") as fh:
             doc = PDFDocument(PDFParser(fh))
-            found = list(PDFPage.create_pages(doc))
+            found = list(islice(PDFPage.create_pages(doc), max_pages + 1))
             if len(found) > max_pages:
-                raise InputError(display, f"{len(found)} pages, over the cap of {max_pages} pages (max_pages)")
+                raise InputError(display, f"more than {max_pages} pages, the cap (pdf-max-pages)")
             rm = PDFResourceManager(caching=True)
             dev = Device(rm, laparams=None)
             interp = Interpreter(rm, dev)
+            content = 0
             for number, pdfpage in enumerate(found, start=1):
+                content += sum(len(stream_value(c).get_data()) for c in list_value(pdfpage.contents or []))
+                if content > max_content:
+                    raise InputError(display, f"more than {size(max_content)} of page content by page {number}, the cap (pdf-max-content-bytes)")
                 dev.glyphs, dev.skipped, dev.drawn = [], [], 0
                 x0, y0, x1, y1 = pdfpage.mediabox
                 Interpreter.page_area = abs((x1 - x0) * (y1 - y0))
@@ -264,7 +356,7 @@ def _parse(path: Path, display: str, max_pages: int, max_chars: int) -> list[_Pa
                         dev.glyphs, dev.skipped, dev.drawn, Interpreter.skip_forms = [], [], 0, False
                         interp.process_page(pdfpage)
                 except _CapError:
-                    raise InputError(display, f"page {number} has over {max_chars} characters, the cap (max_chars_per_page)") from None
+                    raise InputError(display, f"page {number} has over {max_chars} characters, the cap (pdf-max-chars-per-page)") from None
                 finally:
                     Interpreter.skip_forms = True
                 layout = dev.get_result()
@@ -297,7 +389,7 @@ def _parse(path: Path, display: str, max_pages: int, max_chars: int) -> list[_Pa
                         page.figures.append(box)
                 _flag_figures(page, images)
                 out.append(page)
-    except InputError:
+    except (InputError, _StreamCapError):
         raise
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many kinds on broken files
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import delimiter_of
+from benchaudit.linebreaks import split_lines
 
 
 def read_records(path: Path, display: str, suffix: str) -> tuple[list[str], list[tuple[int, dict]]]:
@@ -40,7 +41,7 @@ def read_records(path: Path, display: str, suffix: str) -> tuple[list[str], list
 
 
 def _json_lines(text: str, display: str) -> tuple[list[str], list[tuple[int, dict]]]:
-    numbered = [(i, raw) for i, raw in enumerate(text.splitlines(), 1) if raw.strip()]
+    numbered = [(i, raw) for i, raw in enumerate(split_lines(text), 1) if raw.strip()]
     try:
         # One parse of the whole file is several times faster than one per line;
         # on any error the line-by-line loop below names the line.

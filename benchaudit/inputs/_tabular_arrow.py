@@ -26,6 +26,7 @@ from benchaudit.inputs._columns import TRUE_WORDS as _TRUE
 from benchaudit.inputs.limits import cap, exceeded
 from benchaudit.inputs.resultset import Coded, GridResults, ResultSet
 from benchaudit.inputs.tabular import _norm, _scalar_text, plan
+from benchaudit.linebreaks import split_lines
 
 #: Roles read as categories (strings), whatever their values look like.
 CATEGORICAL = ("model", "item", "cluster", "seed", "sample", "turn", "chosen", "gold", "variant")
@@ -306,7 +307,7 @@ def _read_jsonl(data: bytes, display: str):
         return pjson.read_json(pa.BufferReader(data))
     except pa.ArrowInvalid as exc:
         # Find the line in Python: invalid JSON, a non-object, or mixed types.
-        for lineno, raw in enumerate(data.decode("utf-8-sig").splitlines(), start=1):
+        for lineno, raw in enumerate(split_lines(data.decode("utf-8-sig")), start=1):
             if not raw.strip():
                 continue
             try:
@@ -322,7 +323,7 @@ def _read_jsonl(data: bytes, display: str):
 
 def _jsonl_python(data: bytes, display: str, exc: Exception):
     """Mixed value types in a column (ids that are sometimes numbers): read as text."""
-    records = [json.loads(r) for r in data.decode("utf-8-sig").splitlines() if r.strip()]
+    records = [json.loads(r) for r in split_lines(data.decode("utf-8-sig")) if r.strip()]
     keys: list[str] = []
     for r in records:
         for k in r:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
+from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -49,7 +50,7 @@ MAX_RESAMPLES = 1000
 def _header_keys(p: Probe) -> list[str]:
     text = p.text
     if p.suffix == ".jsonl":
-        line = next((ln for ln in text.splitlines() if ln.strip()), "")
+        line = next((ln for ln in split_lines(text) if ln.strip()), "")
         try:
             rec = json.loads(line)
         except ValueError:

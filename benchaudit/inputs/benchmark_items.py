@@ -48,11 +48,14 @@ def _fields(p: Probe) -> set[str]:
     if p.suffix in (".jsonl", ".json"):
         try:
             rec = json.loads(first)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # bad JSON, too deep, or an over-long integer
             return set()
         return {str(k).lower() for k in rec} if isinstance(rec, dict) else set()
     delimiter = p.delimiter
-    row = next(csv.reader(io.StringIO(first), delimiter=delimiter), [])
+    try:
+        row = next(csv.reader(io.StringIO(first), delimiter=delimiter), [])
+    except csv.Error:  # a lone carriage return inside the first line
+        return set()
     return {c.strip().lower() for c in row}
 
 

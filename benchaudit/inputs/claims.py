@@ -143,9 +143,27 @@ def _claims_of(
         # The document pass may annotate the claims in place and return them, or return new ones.
         known = {id(c) for c in claims}
         claims.extend(c for c in doc_fn(claims, all_tables, ctx) or [] if id(c) not in known)
+    _drop_implausible_counts(claims)
     claims.sort(key=lambda c: (c.location.line or 0, c.location.column or 0))
     assign_roles(claims, own or [])
     return claims, seen
+
+
+#: Largest item count, sample count or k taken from a text. No benchmark has a billion
+#: items, and beyond it every score is reachable: a larger "count" is a misread number
+#: (an id, a seed), and the interval arithmetic would overflow a float on it.
+MAX_COUNT = 10**9
+
+
+def _drop_implausible_counts(claims: list[Claim]) -> None:
+    for c in claims:
+        if c.n is not None and not 0 < c.n <= MAX_COUNT:
+            c.n, c.n_source = None, None
+        if c.samples is not None and not 0 < c.samples <= MAX_COUNT:
+            c.samples = None
+        k = c.fields.get("k")
+        if isinstance(k, int) and not 0 <= k <= MAX_COUNT:
+            del c.fields["k"]
 
 
 # ---------------------------------------------------------------- extractor list

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from benchaudit.errors import InputError
 from benchaudit.evidence import Source
 from benchaudit.inputs import Probe, Reader
+from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -230,7 +231,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
                 context=_context(lines, numbers, t["line"]),
             )
         )
-    source_lines = text.splitlines()
+    source_lines = split_lines(text)
     if not any(s.strip() for s in lines) and not tables:
         raise InputError(display, "no visible text in this HTML page")
     claims, seen = extract(lines, display, ctx, line_numbers=numbers, tables=tables, markdown=False)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader, delimiter_of
+from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -123,7 +124,7 @@ def _records(text: str, suffix: str, display: str) -> tuple[list[str], list[dict
         return names, recs, list(range(1, len(recs) + 1))  # record numbers
     if suffix == ".jsonl":
         recs, lines, names = [], [], []
-        for no, line in enumerate(text.splitlines(), 1):
+        for no, line in enumerate(split_lines(text), 1):
             if not line.strip():
                 continue
             try:
@@ -166,7 +167,7 @@ def sniff(p: Probe) -> float:
             return 0.93  # AlpacaEval annotations.json
         return 0.0
     if p.suffix == ".jsonl":
-        first = next((ln for ln in p.text.splitlines() if ln.strip()), "")
+        first = next((ln for ln in split_lines(p.text) if ln.strip()), "")
         try:
             rec = json.loads(first)
         except ValueError:
@@ -424,7 +425,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
             data.original.append(both[False])
             data.swapped.append(both[True])
             data.lines.append(first_line[item])
-    return Source(path=display, kind="judgments", data=data, lines=text.splitlines())
+    return Source(path=display, kind="judgments", data=data, lines=split_lines(text))
 
 
 #: How MT-bench names a game's winner, as the slot it was shown in: game 1 shows

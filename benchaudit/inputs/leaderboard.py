@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader, delimiter_of
+from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -165,12 +167,14 @@ def _contains(header: list[str], parts: tuple[str, ...]) -> int | None:
 
 
 def _number(text: str) -> float | None:
+    """The number in a cell; NaN and infinities are no number (a blank, not a score)."""
     t = text.strip().replace(",", "").replace("%", "").replace("*", "").strip()
     try:
-        return float(t)
+        got = float(t)
     except ValueError:
         m = re.fullmatch(rf"({_NUM})\s*(?:±|\+/-|\+-).*", t)
-        return float(m.group(1)) if m else None
+        got = float(m.group(1)) if m else None
+    return got if got is not None and math.isfinite(got) else None
 
 
 def _score_cell(text: str) -> tuple[float | None, tuple[float, float] | None]:
@@ -397,7 +401,7 @@ def _board(display: str, header, body, lines, text: str, ctx: Context) -> Source
         kind="leaderboard",
         data=board,
         numbers_seen=len(board.entries),
-        lines=text.splitlines(),
+        lines=split_lines(text),
     )
 
 

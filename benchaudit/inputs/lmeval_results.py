@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
 from benchaudit.inputs._harness import load_json
+from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -386,7 +387,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         data=summary,
         claims=claims,
         numbers_seen=len(claims),
-        lines=text.splitlines(),
+        lines=split_lines(text),
         meta={"format": f"lm-eval results ({summary.layout})", "model": summary.model},
     )
 

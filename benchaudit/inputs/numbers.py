@@ -256,12 +256,19 @@ def _classify(text: str, m: re.Match[str]) -> Number:
     return make("plain")
 
 
+#: Longest whole part read as a number (Python's int() refuses 4,301 digits and more).
+MAX_DIGITS = 30
+
+
 def scan(text: str) -> list[Number]:
     """Every number in ``text``, classified, in order of appearance."""
     out: list[Number] = []
     pos = 0
     while (m := _NUMBER.search(text, pos)) is not None:
-        num = _classify(text, m)
+        if len(m.group(2)) > MAX_DIGITS:  # no claim has such a number; int() would refuse it
+            num = Number(m.group(2) + (m.group(3) or ""), m.start(), m.end(), "identifier")
+        else:
+            num = _classify(text, m)
         out.append(num)
         # A date or a unit may run past the digits: resume after it.
         pos = max(m.end(), num.end)

@@ -78,10 +78,19 @@ def _join_broken_sentences(doc: Any) -> None:
 
 def read(path: Path, display: str, ctx: Context) -> Source:
     """A PDF through the document model (:mod:`benchaudit.documents.pdf`)."""
+    from benchaudit import limits
     from benchaudit.documents.pdf import read_pdf as read_document
     from benchaudit.inputs.claims import extract_document
 
-    doc = read_document(path, display)
+    caps = limits.of(ctx.config)
+    doc = read_document(
+        path,
+        display,
+        max_pages=caps.pdf_max_pages,
+        max_chars_per_page=caps.pdf_max_chars_per_page,
+        max_stream_bytes=caps.pdf_max_stream_bytes,
+        max_content_bytes=caps.pdf_max_content_bytes,
+    )
     _normalise(doc)
     claims, seen, tables = extract_document(doc, ctx)
     return Source(

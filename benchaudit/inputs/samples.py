@@ -28,6 +28,7 @@ from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
 from benchaudit.inputs._columns import ROLES
 from benchaudit.inputs._records import read_records
+from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -318,7 +319,7 @@ MODEL_KEYS = tuple(ROLES["model"])
 def _head_records(p: Probe) -> list[dict]:
     if p.suffix in (".jsonl", ".json"):
         out = []
-        for raw in p.text.splitlines()[:200]:
+        for raw in split_lines(p.text)[:200]:
             raw = raw.strip()
             if not raw:
                 continue
@@ -332,7 +333,7 @@ def _head_records(p: Probe) -> list[dict]:
         return out
     if p.suffix in (".csv", ".tsv"):
         delim = p.delimiter
-        lines = p.text.splitlines()[:200]
+        lines = split_lines(p.text)[:200]
         reader = csv.DictReader(io.StringIO("\n".join(lines)), delimiter=delim)
         try:
             return [dict(r) for r in reader]

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
+from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -334,7 +335,7 @@ def read(path: Path, display: str, ctx: Context) -> list[Source]:
 def sniff(p: Probe) -> float:
     if p.suffix not in (".csv", ".tsv"):
         return 0.0
-    lines = p.text.splitlines()
+    lines = split_lines(p.text)
     try:
         rows = list(csv.reader(lines[:50], delimiter="\t" if p.suffix == ".tsv" else ","))
     except csv.Error:

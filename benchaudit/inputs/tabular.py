@@ -28,6 +28,7 @@ from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
 from benchaudit.inputs._columns import find_columns, value_type, wide_models
 from benchaudit.inputs._columns import norm as _norm
+from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -74,7 +75,7 @@ def head_records(p: Probe, limit: int = 50) -> list[dict[str, Any]] | None:
                 break  # the probe cut the record
             recs.append(obj)
     else:
-        for line in text.splitlines()[:limit]:
+        for line in split_lines(text)[:limit]:
             if not line.strip():
                 continue
             try:
@@ -96,7 +97,7 @@ def _header_and_rows(p: Probe, limit: int = 50) -> tuple[list[str], list[list[st
         for r in recs:
             names.extend(k for k in r if k not in names)
         return names, [[_scalar_text(r.get(k)) for k in names] for r in recs]
-    lines = p.text.splitlines()[: limit + 1]
+    lines = split_lines(p.text)[: limit + 1]
     if lines and p.size > len(p.head):
         lines = lines[:-1]  # the probe may have cut the last line
     try:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from benchaudit.errors import InputError
 from benchaudit.evidence import Source
 from benchaudit.inputs import Probe, Reader
+from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -59,12 +60,12 @@ def decode(data: bytes, display: str) -> list[str]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
+        line = len(split_lines(data[: exc.start].decode("utf-8") + "x"))
         raise InputError(display, f"not valid UTF-8 text (byte {exc.start})", line) from None
     text = text.lstrip("\ufeff")
     if not text.strip():
         raise InputError(display, "empty file")
-    return text.splitlines()
+    return split_lines(text)
 
 
 def read(path: Path, display: str, ctx: Context) -> Source:

@@ -12,6 +12,7 @@ configuration and the baseline), so viewers count them as suppressed.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote
@@ -43,7 +44,8 @@ def _artifact_uri(file: str) -> str:
         except ValueError:
             return p.resolve().as_uri()
     posix = PurePosixPath(p.as_posix())
-    return quote(str(posix), safe="/-._~")
+    # The bytes of the name: a byte that is not UTF-8 (\xff) is percent-encoded as itself.
+    return quote(os.fsencode(str(posix)), safe="/-._~")
 
 
 def _rule_descriptor(code: str, name: str, level: str) -> dict[str, Any]:

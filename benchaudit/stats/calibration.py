@@ -13,6 +13,7 @@ numpy and scipy are imported inside the functions.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,8 +142,10 @@ def softmax(logits: Any, temperature: float = 1.0) -> Any:
     """Row-wise softmax of logits / T, shifted for stability."""
     import numpy as np
 
-    z = np.asarray(logits, dtype=np.float64) / temperature
-    z = z - z.max(axis=1, keepdims=True)
+    z = np.asarray(logits, dtype=np.float64)
+    # Shift before dividing: logits near the float limit (1e308) over T < 1 would be inf - inf.
+    with np.errstate(over="ignore"):
+        z = (z - z.max(axis=1, keepdims=True)) / temperature
     e = np.exp(z)
     return e / e.sum(axis=1, keepdims=True)
 
@@ -160,11 +163,12 @@ def nll(logits: Any, labels: Any, temperature: float = 1.0) -> float:
     """Mean negative log-likelihood of the labels under softmax(logits / T)."""
     import numpy as np
 
-    z = np.asarray(logits, dtype=np.float64) / temperature
+    z = np.asarray(logits, dtype=np.float64)
     y = np.asarray(labels, dtype=np.int64)
-    zmax = z.max(axis=1, keepdims=True)
-    lse = zmax[:, 0] + np.log(np.exp(z - zmax).sum(axis=1))
-    return float((lse - z[np.arange(len(y)), y]).mean())
+    with np.errstate(over="ignore"):  # shifted first, as in softmax
+        s = (z - z.max(axis=1, keepdims=True)) / temperature
+    lse = np.log(np.exp(s).sum(axis=1))
+    return float((lse - s[np.arange(len(y)), y]).mean())
 
 
 def fit_temperature(logits: Any, labels: Any) -> float:
@@ -200,6 +204,15 @@ class CalibrationSummary:
     ece_after_temperature: float | None = None
 
 
+def _finite_nll(logits: Any, labels: Any) -> bool:
+    """Whether temperature scaling is defined: with logits near the float limit (1e308) the
+    likelihood is 0 at every temperature, and no fitted T would mean anything."""
+    import numpy as np
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        return all(math.isfinite(nll(logits, labels, 10.0**t)) for t in (-2.0, 0.0, 2.0))
+
+
 def summarise(
     confidence: Any,
     correct: Any,
@@ -211,7 +224,7 @@ def summarise(
     """ECE / MCE / Brier at the stated binning, and temperature scaling when logits are given."""
     conf, ok = _arrays(confidence, correct)
     t = after = None
-    if logits is not None and labels is not None:
+    if logits is not None and labels is not None and _finite_nll(logits, labels):
         t = fit_temperature(logits, labels)
         c2, ok2 = confidence_and_correct(softmax(logits, t), labels, logits=False)
         after = ece(c2, ok2, n_bins, binning)

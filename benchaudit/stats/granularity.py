@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 
 #: Largest number of samples per item :func:`min_samples` tries.
@@ -64,7 +64,10 @@ def is_reachable(value: str, n: int, samples: int = 1, scale: int = 100) -> bool
 def format_at(k: int, total: int, places: int, scale: int = 100) -> str:
     """``k / total`` on ``scale`` rounded half-up to ``places`` decimals."""
     q = Decimal(1).scaleb(-places)
-    x = (Decimal(k) * scale / Decimal(total)).quantize(q, rounding=ROUND_HALF_UP)
+    # Enough digits for any k, total and places: the default 28 fails on 87.3000...01%.
+    with localcontext() as ctx:
+        ctx.prec = max(28, places + len(str(max(k, total))) + 5)
+        x = (Decimal(k) * scale / Decimal(total)).quantize(q, rounding=ROUND_HALF_UP)
     return f"{x:.{places}f}"
 
 
