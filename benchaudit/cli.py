@@ -219,7 +219,7 @@ def check(
         pdf_max_stream_bytes=pdf_max_stream_bytes,
         pdf_max_content_bytes=pdf_max_content_bytes,
     )
-    setattr(cfg, "limits", caps)  # noqa: B010 - Config gains a ``limits`` field with the config keys
+    cfg.limits = caps
     fmts = list(formats) or cfg.formats
     for f in fmts:
         if f not in _FORMATS:

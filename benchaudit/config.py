@@ -50,7 +50,22 @@ KEYS: dict[str, str] = {
     "ngram": "n-gram length for the contamination scan; default 13",
     "rules": "per-rule options: {rule-name = {option = value}}",
     "allow-broad-ignores": "honour '*', whole families and fail-on = never from this file",
+    # Reader caps of docs/limits.md (benchaudit/limits.py holds the defaults).
+    "max-line-bytes": "longest shard or benchmark line / text document, in bytes; default 32 MiB",
+    "max-expansion": "largest decompressed-to-compressed ratio of a .gz/.zst shard; default 100",
+    "max-benchmark-bytes": "largest benchmark item file, in bytes; default 256 MiB",
+    "max-baseline-bytes": "largest baseline file, in bytes; default 16 MiB",
+    "pdf-max-pages": "refuse PDFs with more pages; default 2000",
+    "pdf-max-chars-per-page": "refuse PDF pages that draw more characters; default 200000",
+    "pdf-max-stream-bytes": "refuse PDFs with a stream that decodes to more bytes; default 16 MiB",
+    "pdf-max-content-bytes": "refuse PDFs with more decoded page content in all; default 4 MiB",
 }
+
+#: Configuration keys of the reader caps (:data:`benchaudit.limits.KEYS`).
+_LIMIT_KEYS = (
+    "max-line-bytes", "max-expansion", "max-benchmark-bytes", "max-baseline-bytes",
+    "pdf-max-pages", "pdf-max-chars-per-page", "pdf-max-stream-bytes", "pdf-max-content-bytes",
+)
 
 #: Bounds of the numbers the configuration sets (also the command-line flags').
 MAX_RESAMPLES = 100_000
@@ -113,6 +128,8 @@ class Config:
     max_wide_columns: int | None = None
     max_wide_cells: int | None = None
     max_parquet_rows: int | None = None
+    #: Reader caps (:class:`benchaudit.limits.Limits`); None: the defaults.
+    limits: Any = None
     corpus: list[str] = field(default_factory=list)
     benchmark: str | None = None
     ngram: int = 13
@@ -232,6 +249,14 @@ def _apply(cfg: Config, raw: dict[str, Any], where: str) -> Config:
             cfg.formats = _as_list(key, value)
         elif norm == "n":
             cfg.n.update(_as_mapping_of_ints(where, key, value))
+        elif norm in _LIMIT_KEYS:
+            from dataclasses import replace
+
+            from benchaudit import limits
+
+            current = getattr(cfg, "limits", None) or limits.DEFAULT
+            value_int = _as_int(key, value, 1, None)
+            cfg.limits = replace(current, **{limits.KEYS[norm]: value_int})
         elif norm in _INTS:
             setattr(cfg, norm.replace("-", "_"), _as_int(key, value, *_INTS[norm]))
         elif norm == "alpha":
