@@ -162,11 +162,15 @@ def test_a_damaged_flate_stream_keeps_its_text(tmp_path):
     assert "87.3" in got.stdout
 
 
-def test_baseline_from_a_device_stops_at_its_cap(tmp_path):
+def test_baseline_from_a_device_or_too_large_is_refused(tmp_path):
     from benchaudit.suppress import read_baseline
 
+    with pytest.raises(InputError, match="not a regular file"):
+        read_baseline("/dev/zero", 1000)  # refused by type, before any read
+    big = tmp_path / "big.json"
+    big.write_text("[" + '"x", ' * 1000 + '"x"]')
     with pytest.raises(InputError, match="max-baseline-bytes"):
-        read_baseline("/dev/zero", 1000)
+        read_baseline(str(big), 1000)
     deep = tmp_path / "b.json"
     deep.write_text("[" * 5000)
     with pytest.raises(InputError, match="not a baseline file"):
