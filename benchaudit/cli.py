@@ -245,7 +245,7 @@ def check(
             click.echo(text, nl=False)
     # After the report, so that a file that cannot be read never hides the others' findings.
     for line in report.input_errors:
-        click.echo(f"benchaudit: {line}", err=True)
+        click.echo(f"benchaudit: {_log_line(line)}", err=True)
     sys.exit(exit_code(report, cfg.fail_on))
 
 

@@ -187,9 +187,13 @@ def test_hook_installed_from_a_commit_blocks_bad_card_passes_good(tmp_path):
 @pytest.mark.slow
 def test_local_system_hook_with_the_same_definition(tmp_path):
     cmd = _precommit()
-    if shutil.which("benchaudit") is None:
-        pytest.skip("the benchaudit command is not on PATH")
+    # The console script sits beside the interpreter running the tests (a venv's bin/),
+    # which need not be on PATH: CI calls .venv/bin/python directly.
+    path = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
+    if shutil.which("benchaudit", path=path) is None:
+        pytest.skip("no benchaudit command beside the test interpreter or on PATH")
     env = _git_env(tmp_path)
+    env["PATH"] = path
     (hook,) = yaml.safe_load(HOOKS.read_text())
     hook = {**hook, "language": "system"}
     hook.pop("minimum_pre_commit_version", None)

@@ -96,7 +96,7 @@ def _zstd_reader(path: str, raw: Any) -> Any:
         raw.close()
         raise InputError(
             path,
-            "reading .zst shards needs the zstandard package (pip install 'benchaudit[zstd]')",
+            "reading .zst shards needs the zstandard package (pip install 'benchaudit-lint[zstd]')",
         ) from None
     return zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
 
