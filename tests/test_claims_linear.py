@@ -66,3 +66,23 @@ def test_context_before_a_sentence_is_its_nearest_neighbours():
     assert got.endswith("Sentence 49 of the paragraph here.")
     assert "Sentence 40 " not in got
     assert len(got) <= K._BEFORE_CHARS
+
+
+def test_a_paragraph_of_thousands_of_numbers_is_read_up_to_its_cap():
+    ctx = Context(Config())
+    found, seen = C.extract([UNIT * 1000], "card.md", ctx)
+    assert seen >= 3000  # every number is counted
+    assert any("more than 2,000 numbers" in n for n in ctx.notes)
+    assert found and max(c.location.column or 0 for c in found) < len(UNIT) * 800
+
+
+def test_a_document_too_large_to_read_is_refused_before_reading(tmp_path):
+    from benchaudit.engine import audit
+    from benchaudit.errors import InputError
+    from benchaudit.inputs.text import DOCUMENT_MAX_BYTES
+
+    big = tmp_path / "card.md"
+    with open(big, "w", encoding="utf-8") as fh:
+        fh.write("x" * (DOCUMENT_MAX_BYTES + 1))
+    with pytest.raises(InputError, match="more than the 16 MB"):
+        audit([str(big)])

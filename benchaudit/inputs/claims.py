@@ -67,6 +67,9 @@ __all__ = [
 
 Extractor = Callable[[Sentence, "Context"], list[Claim]]
 
+#: Numbers read from one paragraph before the rest of it is left out with a note.
+MAX_NUMBERS_PER_PARAGRAPH = 2000
+
 
 def extract(
     lines: list[str],
@@ -132,8 +135,22 @@ def _claims_of(
     claims: list[Claim] = []
     seen = 0
     for block in blocks:
-        for sentence in block.sentences:
+        in_block = 0
+        for i, sentence in enumerate(block.sentences):
             seen += sum(1 for n in sentence.numbers if n.kind not in NOT_COUNTED)
+            in_block += len(sentence.numbers)
+            if in_block > MAX_NUMBERS_PER_PARAGRAPH:
+                seen += sum(
+                    1 for s in block.sentences[i + 1 :] for n in s.numbers if n.kind not in NOT_COUNTED
+                )
+                # No paragraph of prose holds this many numbers; reading every one of them
+                # would take minutes where a hook has seconds.
+                ctx.notes.append(
+                    f"{path}:{sentence.line_at(0)}: a paragraph with more than "
+                    f"{MAX_NUMBERS_PER_PARAGRAPH:,} numbers; claims were read from its first "
+                    f"{MAX_NUMBERS_PER_PARAGRAPH:,} only"
+                )
+                break
             for fn in extractors:
                 claims.extend(fn(sentence, ctx))
     claims.extend(tables_mod.tables_to_claims(all_tables, path, ctx))

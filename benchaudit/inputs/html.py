@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from benchaudit.errors import InputError
 from benchaudit.evidence import Source
 from benchaudit.inputs import Probe, Reader
+from benchaudit.inputs.text import DOCUMENT_MAX_BYTES
 from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
@@ -245,4 +246,4 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     )
 
 
-READER = Reader("document", sniff, read, "HTML page (visible text and <table>s)")
+READER = Reader("document", sniff, read, "HTML page (visible text and <table>s)", max_bytes=DOCUMENT_MAX_BYTES)
