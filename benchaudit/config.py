@@ -59,6 +59,8 @@ KEYS: dict[str, str] = {
     "pdf-max-chars-per-page": "refuse PDF pages that draw more characters; default 200000",
     "pdf-max-stream-bytes": "refuse PDFs with a stream that decodes to more bytes; default 16 MiB",
     "pdf-max-content-bytes": "refuse PDFs with more decoded page content in all; default 4 MiB",
+    "max-document-mb": "largest Markdown, text or HTML document, in MB; default 16",
+    "max-paragraph-numbers": "numbers read from one paragraph of prose; default 2000",
 }
 
 #: Configuration keys of the reader caps (:data:`benchaudit.limits.KEYS`).
@@ -128,6 +130,8 @@ class Config:
     max_wide_columns: int | None = None
     max_wide_cells: int | None = None
     max_parquet_rows: int | None = None
+    max_document_mb: int | None = None
+    max_paragraph_numbers: int | None = None
     #: Reader caps (:class:`benchaudit.limits.Limits`); None: the defaults.
     limits: Any = None
     corpus: list[str] = field(default_factory=list)
@@ -216,6 +220,8 @@ _INTS = {
     "max-wide-columns": (1, None),
     "max-wide-cells": (1, None),
     "max-parquet-rows": (1, None),
+    "max-document-mb": (1, 4096),
+    "max-paragraph-numbers": (1, None),
 }
 
 

@@ -86,3 +86,19 @@ def test_a_document_too_large_to_read_is_refused_before_reading(tmp_path):
         fh.write("x" * (DOCUMENT_MAX_BYTES + 1))
     with pytest.raises(InputError, match="more than the 16 MB"):
         audit([str(big)])
+
+
+def test_the_caps_are_configuration_keys(tmp_path):
+    from benchaudit.config import apply
+    from benchaudit.engine import audit
+    from benchaudit.errors import InputError
+
+    cfg = Config()
+    apply(cfg, {"max-paragraph-numbers": 30, "max-document-mb": 1}, "pyproject.toml")
+    ctx = Context(cfg)
+    C.extract([UNIT * 50], "card.md", ctx)
+    assert any("more than 30 numbers" in n and "max-paragraph-numbers" in n for n in ctx.notes)
+    big = tmp_path / "card.md"
+    big.write_text("x" * (1 << 20) + "y", encoding="utf-8")
+    with pytest.raises(InputError, match="max-document-mb"):
+        audit([str(big)], cfg)

@@ -292,11 +292,16 @@ def load(
         p = probe(path, display, named)
     p.columns = dict(getattr(getattr(ctx, "config", None), "columns", None) or {})
     reader = detect(p, display, forced)
-    if reader.max_bytes is not None and p.size > reader.max_bytes:
+    cap = reader.max_bytes
+    document_mb = getattr(getattr(ctx, "config", None), "max_document_mb", None)
+    if document_mb and reader.kind == "document" and cap is not None and p.suffix != ".pdf":
+        cap = int(document_mb) << 20
+    if cap is not None and p.size > cap:
+        key = " (max-document-mb)" if reader.kind == "document" and p.suffix != ".pdf" else ""
         raise InputError(
             display,
-            f"{p.size / 2**20:,.0f} MB is more than the {reader.max_bytes / 2**20:,.0f} MB "
-            f"benchaudit reads into memory for {reader.kind} input; split the file "
+            f"{p.size / 2**20:,.0f} MB is more than the {cap / 2**20:,.0f} MB "
+            f"benchaudit reads into memory for {reader.kind} input{key}; split the file "
             "(per-item CSV / TSV / JSONL / Parquet files are streamed at any size)",
         )
     try:

@@ -134,21 +134,21 @@ def _claims_of(
     extractors = sentence_extractors()
     claims: list[Claim] = []
     seen = 0
+    most = getattr(ctx.config, "max_paragraph_numbers", None) or MAX_NUMBERS_PER_PARAGRAPH
     for block in blocks:
         in_block = 0
         for i, sentence in enumerate(block.sentences):
             seen += sum(1 for n in sentence.numbers if n.kind not in NOT_COUNTED)
             in_block += len(sentence.numbers)
-            if in_block > MAX_NUMBERS_PER_PARAGRAPH:
+            if in_block > most:
                 seen += sum(
                     1 for s in block.sentences[i + 1 :] for n in s.numbers if n.kind not in NOT_COUNTED
                 )
                 # No paragraph of prose holds this many numbers; reading every one of them
                 # would take minutes where a hook has seconds.
                 ctx.notes.append(
-                    f"{path}:{sentence.line_at(0)}: a paragraph with more than "
-                    f"{MAX_NUMBERS_PER_PARAGRAPH:,} numbers; claims were read from its first "
-                    f"{MAX_NUMBERS_PER_PARAGRAPH:,} only"
+                    f"{path}:{sentence.line_at(0)}: a paragraph with more than {most:,} numbers; "
+                    f"claims were read from its first {most:,} only (max-paragraph-numbers)"
                 )
                 break
             for fn in extractors:
