@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from benchaudit import limits
 from benchaudit.errors import ConfigError
 
 #: Every key the configuration accepts, with a one-line meaning (shown in the README).
@@ -62,12 +63,6 @@ KEYS: dict[str, str] = {
     "max-document-mb": "largest Markdown, text or HTML document, in MB; default 16",
     "max-paragraph-numbers": "numbers read from one paragraph of prose; default 2000",
 }
-
-#: Configuration keys of the reader caps (:data:`benchaudit.limits.KEYS`).
-_LIMIT_KEYS = (
-    "max-line-bytes", "max-expansion", "max-benchmark-bytes", "max-baseline-bytes",
-    "pdf-max-pages", "pdf-max-chars-per-page", "pdf-max-stream-bytes", "pdf-max-content-bytes",
-)
 
 #: Bounds of the numbers the configuration sets (also the command-line flags').
 MAX_RESAMPLES = 100_000
@@ -255,14 +250,9 @@ def _apply(cfg: Config, raw: dict[str, Any], where: str) -> Config:
             cfg.formats = _as_list(key, value)
         elif norm == "n":
             cfg.n.update(_as_mapping_of_ints(where, key, value))
-        elif norm in _LIMIT_KEYS:
-            from dataclasses import replace
-
-            from benchaudit import limits
-
-            current = getattr(cfg, "limits", None) or limits.DEFAULT
-            value_int = _as_int(key, value, 1, None)
-            cfg.limits = replace(current, **{limits.KEYS[norm]: value_int})
+        elif norm in limits.KEYS:
+            current = cfg.limits or limits.DEFAULT
+            cfg.limits = replace(current, **{limits.KEYS[norm]: _as_int(key, value, 1, None)})
         elif norm in _INTS:
             setattr(cfg, norm.replace("-", "_"), _as_int(key, value, *_INTS[norm]))
         elif norm == "alpha":

@@ -244,8 +244,10 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
             # for a claim about every benchmark or one that names none.
             if _quotes_elsewhere(comp, st, {a}):
                 continue  # the sentence's own score of the model is not in this table
-            spoken = _quoted_lines(comp, st, {a}, named) or (
-                [] if comp.general else _lines_claimed(comp, st, named, {a})
+            spoken = (
+                _quoted_lines(comp, st, {a}, named)
+                if comp.general
+                else _lines_claimed(comp, st, named, {a})
             )
             if not spoken and named and not comp.general:
                 continue  # it names benchmarks this table does not hold

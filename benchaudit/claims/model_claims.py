@@ -149,11 +149,11 @@ def comparisons(doc: Document) -> list[ModelComparison]:
 
 def _comparison(block: Block, sentence: str, offset: int) -> ModelComparison | None:
     """The comparison a sentence makes, if any: superior, equivalent, or a claim to be best."""
-    names = model_names(sentence)
     for kind, pattern in (("superior", _SUPERIOR), ("equivalent", _EQUIVALENT), ("best", _BEST)):
         m = pattern.search(sentence)
         if not m:
             continue
+        names = model_names(sentence)
         subjects = tuple(n for n in names if n.end <= m.start())
         objects = tuple(n for n in names if n.start >= m.end())
         if kind == "superior" and not objects:

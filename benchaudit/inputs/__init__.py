@@ -147,6 +147,8 @@ class Reader:
     #: Extensions this reader parses: a kind forced with --kind goes to the reader of
     #: the file's format when no reader of that kind recognises the content.
     formats: tuple[str, ...] = ()
+    #: The configuration key (in MB) that overrides ``max_bytes``, if the reader has one.
+    max_mb_key: str = ""
 
 
 _READERS: list[Reader] | None = None
@@ -293,11 +295,11 @@ def load(
     p.columns = dict(getattr(getattr(ctx, "config", None), "columns", None) or {})
     reader = detect(p, display, forced)
     cap = reader.max_bytes
-    document_mb = getattr(getattr(ctx, "config", None), "max_document_mb", None)
-    if document_mb and reader.kind == "document" and cap is not None and p.suffix != ".pdf":
-        cap = int(document_mb) << 20
+    if reader.max_mb_key:
+        configured = getattr(getattr(ctx, "config", None), reader.max_mb_key.replace("-", "_"), None)
+        cap = int(configured) << 20 if configured else cap
     if cap is not None and p.size > cap:
-        key = " (max-document-mb)" if reader.kind == "document" and p.suffix != ".pdf" else ""
+        key = f" ({reader.max_mb_key})" if reader.max_mb_key else ""
         raise InputError(
             display,
             f"{p.size / 2**20:,.0f} MB is more than the {cap / 2**20:,.0f} MB "

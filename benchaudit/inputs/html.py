@@ -246,4 +246,4 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     )
 
 
-READER = Reader("document", sniff, read, "HTML page (visible text and <table>s)", max_bytes=DOCUMENT_MAX_BYTES)
+READER = Reader("document", sniff, read, "HTML page (visible text and <table>s)", max_bytes=DOCUMENT_MAX_BYTES, max_mb_key="max-document-mb")

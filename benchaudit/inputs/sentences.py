@@ -58,17 +58,16 @@ class Block:
     repeated_unstated: bool = False
     document_single: str = ""
     document_single_where: str = ""
+    _stating: list[Sentence] | None = field(default=None, repr=False, compare=False)
 
     def stating_protocols(self) -> list[Sentence]:
         """Its sentences that state a sampling protocol of their own (see :func:`states_protocol`).
 
         Computed once per block: every score of a long paragraph asks for them.
         """
-        cached = self.__dict__.get("_stating")
-        if cached is None:
-            cached = [s for s in self.sentences if states_protocol(s)]
-            self.__dict__["_stating"] = cached
-        return cached
+        if self._stating is None:
+            self._stating = [s for s in self.sentences if states_protocol(s)]
+        return self._stating
 
 
 @dataclass

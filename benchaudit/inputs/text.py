@@ -103,4 +103,4 @@ def read(path: Path, display: str, ctx: Context) -> Source:
 #: A model card or README is kilobytes; a document this large is refused before it is read
 #: (its claims could not be read in the seconds a pre-commit hook has).
 DOCUMENT_MAX_BYTES = 16 << 20
-READER = Reader("document", sniff, read, "markdown, reStructuredText or plain text", max_bytes=DOCUMENT_MAX_BYTES)
+READER = Reader("document", sniff, read, "markdown, reStructuredText or plain text", max_bytes=DOCUMENT_MAX_BYTES, max_mb_key="max-document-mb")
