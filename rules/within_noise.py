@@ -226,9 +226,10 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
             continue
         named = {m.benchmark.name for m in find_benchmarks(comp.block.text, ctx.benchmarks)}
         chosen = _table_about(comp, tables, doc) or _anchored(comp, tables, named, resolve)
-        if not chosen and doc.format != "pdf" and named:
+        if not chosen and (named or comp.general) and not _refers_to_table(comp):
             # A sentence far from its table ("X outperforms Y on AIME24 and AIME25" in a news
-            # list): the one table that holds both models and a benchmark it names.
+            # list; "X outperforms Y across benchmarks" in an overview): the one table that
+            # holds both models (and a benchmark it names, when it names one).
             chosen = [st for st in tables if _holds_claim(st, comp, named, resolve)]
             chosen = chosen if len(chosen) == 1 else []
         for st in chosen[:1]:
@@ -244,14 +245,18 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
             # for a claim about every benchmark or one that names none.
             if _quotes_elsewhere(comp, st, {a}):
                 continue  # the sentence's own score of the model is not in this table
+            # The benchmarks the verb governs, when its clause names any ("outperforms Y on
+            # Aider, but ... on SWE Verified": Aider only); else those of the paragraph.
+            governed = {m.benchmark.name for m in find_benchmarks(comp.scope, ctx.benchmarks)}
             spoken = (
-                _quoted_lines(comp, st, {a}, named)
+                _quoted_lines(comp, st, {a}, governed or named)
                 if comp.general
-                else _lines_claimed(comp, st, named, {a})
+                else _lines_claimed(comp, st, governed, {a}) or _lines_claimed(comp, st, named, {a})
             )
             if not spoken and named and not comp.general:
                 continue  # it names benchmarks this table does not hold
-            for line in spoken or st.lines:
+            rated = st.ratings if comp.general and not spoken else []
+            for line in (spoken or st.lines) + rated:
                 by = {c.model: c for c in line.cells}
                 if a not in by:
                     continue
@@ -374,13 +379,18 @@ def _lines_claimed(
     cell is a value the sentence quotes, else every line when it speaks of results overall."""
     from benchaudit.claims.model_claims import fold
 
-    text = fold(comp.sentence)
+    text = fold(comp.scope)
 
     def names_line(line: ScoreLine) -> bool:
         if line.benchmark is not None and line.benchmark.name in named:
             return True
         label = line.label.split(" / ")[-1].strip()
-        return bool(_LABEL_NAME.search(label)) and len(fold(label)) >= 3 and fold(label) in text
+        if bool(_LABEL_NAME.search(label)) and len(fold(label)) >= 3 and fold(label) in text:
+            return True
+        # "outperforms Y on Aider" for a line labelled "Aider-Polyglot (Acc.)": the label's
+        # leading name, as a word of the clause.
+        head = re.match(r"[A-Z][A-Za-z]{3,}(?=[-\s(]|$)", label)
+        return head is not None and re.search(rf"\b{head.group(0)}\b", comp.scope) is not None
 
     quoted = _quoted_lines(comp, st, family or set(), named)
     if quoted:
@@ -428,6 +438,11 @@ _OVERALL = re.compile(r"\boverall\b|\bacross\b|\ball\s+(?:the\s+)?(?:benchmarks|
 _TABLE_REF = re.compile(r"\b(?:Table|Tab\.)\s*(\d+)", re.I)
 _FIGURE_REF = re.compile(r"\b(?:Figure|Fig\.)\s*\d+", re.I)
 _HEDGED = re.compile(r"\b(?:nearly|almost|most|majority|many|several|generally|largely)\b", re.I)
+
+
+def _refers_to_table(comp: ModelComparison) -> bool:
+    """Whether the sentence, or its paragraph before it, points at a numbered table."""
+    return bool(_TABLE_REF.search(comp.sentence) or _TABLE_REF.search(comp.block.text[: comp.offset]))
 
 
 def _table_about(comp: ModelComparison, tables: list[ScoreTable], doc: Document) -> list[ScoreTable]:
@@ -500,4 +515,4 @@ def _holds_claim(st: ScoreTable, comp: ModelComparison, named: set[str], resolve
     a = resolve(comp.subjects[-1].text, models) if comp.subjects else None
     rivals = [resolve(o.text, models) for o in comp.objects]
     benches = {line.benchmark.name for line in st.lines if line.benchmark is not None}
-    return a is not None and any(r and r != a for r in rivals) and bool(benches & named)
+    return a is not None and any(r and r != a for r in rivals) and (not named or bool(benches & named))

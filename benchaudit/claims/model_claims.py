@@ -92,6 +92,13 @@ class ModelComparison:
     def line(self) -> int | None:
         return line_of(self.block, self.offset + self.verb_at)
 
+    @property
+    def scope(self) -> str:
+        """What the verb governs: the sentence from its subject to the next contrasting clause
+        ("X outperforms Y on Aider, but is comparable on SWE Verified": the first half)."""
+        m = _CONTRAST.search(self.sentence, self.verb_at + len(self.verb))
+        return self.sentence[: m.start()] if m else self.sentence
+
 
 def fold(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", name.lower())
@@ -192,6 +199,7 @@ def subject_of(comp: ModelComparison) -> str | None:
 
 
 _CONCESSIVE = re.compile(r"\b(?:while|whereas|although|though|despite|but)\b", re.I)
+_CONTRAST = re.compile(r"[,;]?\s+\b(?:but|while|whereas|although|though|yet|except)\b|;", re.I)
 
 
 def limited(comp: ModelComparison) -> bool:
@@ -221,9 +229,28 @@ def resolve(name: str, models: list[str]) -> str | None:
         return exact[0]
     if exact:
         return None
-    loose = [m for m in models if want in fold(m) or core(m) in fold(name)]
+    loose = [m for m in models if _extends(fold(m), want) or _extends(fold(name), core(m))]
     loose = [m for m in loose if len(core(m)) >= 4]
     return loose[0] if len(loose) == 1 else None
+
+
+#: What may follow a model's name in a longer spelling of the same model: a date or version
+#: code, "instruct" and the like. A size or another family ("-Distill-Qwen-32B") is another model.
+_SAME_MODEL_TAIL = re.compile(r"(?:\d{3,8}|v?\d(?:\d)?|instruct|inst|chat|base|preview|it|sft|rl|hf|latest|turbo)*")
+
+
+def _extends(longer: str, shorter: str) -> bool:
+    """Whether ``longer`` is ``shorter`` plus only what names the same model."""
+    at = longer.find(shorter)
+    if at < 0 or len(shorter) < 2:
+        return False
+    rest = longer[:at] + "|" + longer[at + len(shorter) :]
+    head, tail = rest.split("|")
+    return _SAME_MODEL_TAIL.fullmatch(tail) is not None and (not head or head in _VENDORS)
+
+
+#: Vendor words that prefix a model's name in some spellings ("OpenAI o1-mini" for "o1-mini").
+_VENDORS = frozenset({"openai", "anthropic", "google", "meta", "deepseek", "qwen", "mistral", "deepseekai"})
 
 
 def mentioned(name: str, haystack: str) -> bool:

@@ -38,6 +38,7 @@ _NOT_SCORE = re.compile(
     r"elo|rating|percentile|codeforces|speed|tok/s)\b",
     re.I,
 )
+_RATING = re.compile(r"\b(?:elo|rating|codeforces)\b", re.I)
 _BENCH_CORNER = re.compile(r"^\s*(?:datasets?|benchmarks?|tasks?|metrics?|evaluations?|categor(?:y|ies))\b", re.I)
 _MODEL_CORNER = re.compile(r"^\s*(?:models?|methods?|systems?|approach(?:es)?|baselines?)\b", re.I)
 _AGGREGATE = re.compile(r"^\s*(?:avg\.?|average|mean|overall|total|all|sum|rank)\b", re.I)
@@ -73,6 +74,8 @@ class ScoreLine:
     higher_is_better: bool
     proportion: bool
     cells: list[ScoreCell] = field(default_factory=list)
+    #: A rating (Elo, Codeforces): ordered, higher is better, but not a share of items.
+    rating: bool = False
 
     @property
     def unit(self) -> str:
@@ -90,6 +93,8 @@ class ScoreTable:
     outside: set[str] = field(default_factory=set)
     #: Share of lines with bold where the bold marks the (group's) best; None without bold.
     bold_best_share: float | None = None
+    #: Rating lines (Elo, Codeforces): compared for who is ahead, never for noise or reachability.
+    ratings: list[ScoreLine] = field(default_factory=list)
 
     @property
     def bold_means_best(self) -> bool:
@@ -176,7 +181,8 @@ def _line(
     registry: Registry,
     counts: dict[str, int] | None = None,
 ) -> ScoreLine | None:
-    if _NOT_SCORE.search(label) or _AGGREGATE.match(label):
+    rating = bool(_RATING.search(label)) and not _AGGREGATE.match(label)
+    if (_NOT_SCORE.search(label) and not rating) or _AGGREGATE.match(label):
         return None
     cells: list[ScoreCell] = []
     for model, cell, group in pairs:
@@ -191,6 +197,10 @@ def _line(
         )
     if len(cells) < 2:
         return None
+    if rating:
+        if any(c.value < 0 for c in cells):
+            return None
+        return ScoreLine(label, bench, None, True, False, cells, rating=True)
     proportion = all(c.value <= 1 and "." in c.text for c in cells)
     if not proportion and any(c.value > 100 or c.value < 0 for c in cells):
         return None  # ratings, counts, sizes: not a score on a 0–100 scale
@@ -301,6 +311,8 @@ def _outside_emphasis(st: ScoreTable) -> set[str]:
 
 
 def _finish(st: ScoreTable) -> ScoreTable | None:
+    st.ratings = [line for line in st.lines if line.rating]
+    st.lines = [line for line in st.lines if not line.rating]
     if not st.lines:
         return None
     st.outside = _outside_emphasis(st)
