@@ -103,6 +103,7 @@ class IntervalMismatch(Rule):
         narrow = (v.stated[1] - v.stated[0]) / 2 < half
         if narrow and not outside and claim.protocol == "averaged" and (claim.samples or 0) > 1:
             return None  # averaging over samples per item can make it narrower than binomial
+        unlabelled = False
         if v.only_as_se:
             severity = Severity.WARNING
             message = (
@@ -114,12 +115,20 @@ class IntervalMismatch(Rule):
             # could explain it, as for unreachable-score.
             unstated = narrow and not outside and claim.protocol is None
             severity = Severity.WARNING if unstated else self.severity
+            unlabelled_pm = claim.plus_minus and not level and not claim.fields.get("pm_kind")
+            if narrow and unlabelled_pm and claim.protocol != "single":
+                # An unlabelled ± is often a spread over runs in ML reports: what it is, is
+                # inferred, so at most a warning.
+                severity = min(severity, Severity.WARNING)
+                unlabelled = True
             kind = "± 1 SE" if claim.fields.get("pm_kind") == "se" else f"{lvl} interval"
             message = (
                 f"{stated} {S.on_what(claim)} does not fit n = {S.count(n)}: a {kind} "
                 f"has half-width about {S.in_scale(claim, half, 2)}"
                 f"{' points' if sc == 100 else ''} (Wald)"
             )
+            if unlabelled:
+                message += "; the document does not say what its ± is (a spread over runs would not be checked)"
         wording = S.wilson_wording(claim, p, n, conf)
         return self.finding(
             claim.location,

@@ -65,11 +65,19 @@ class MisleadingEmphasis(Rule):
     reads = ("document",)
 
     def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
-        rule = same_level_threshold(full_text(source))
-        for st in score_tables(source, ctx):
-            own_rule = same_level_threshold(st.table.framing_text()) or rule
+        tables = score_tables(source, ctx)
+        framed = [same_level_threshold(st.table.framing_text()) for st in tables]
+        # A gap is in the units of the table whose caption or notes state it: it carries to
+        # the tables that state none only when they are on the same scale (a 0.3 gap on 0-100
+        # scores says nothing of 1-10 judge ratings). A rule in the body text governs all.
+        body = None if any(framed) else same_level_threshold(full_text(source))
+        stated_on = [(_scale(st.lines), r) for st, r in zip(tables, framed) if r is not None]
+        for st, stated in zip(tables, framed):
             outside = references(st)
             for line in st.lines:
+                own_rule = stated or body
+                if own_rule is None and len(stated_on) == 1 and stated_on[0][0] == _scale([line]):
+                    own_rule = stated_on[0][1]
                 for f in self._line(source.path, st, line, own_rule, outside):
                     if not st.bold_means_best and f.severity is not Severity.INFO:
                         # Most lines break "bold = best": the table bolds something else
@@ -183,6 +191,12 @@ class MisleadingEmphasis(Rule):
             severity=severity,
             confidence=Confidence.MEDIUM,
         )
+
+
+def _scale(lines: list[ScoreLine]) -> int:
+    """The scale scores are on: 100 (percentages), 10 (judge ratings) or 1."""
+    top = max((abs(c.value) for line in lines for c in line.cells), default=0.0)
+    return 100 if top > 10 else 10 if top > 1 else 1
 
 
 def _consistent(cells: list[ScoreCell], sign: int) -> bool:

@@ -171,6 +171,8 @@ class UnreachableScore(Rule):
         value, n, sc = claim.value, claim.n, S.scale(claim)
         if G.is_reachable(value, n, samples, sc):
             return self._check_stated_k(claim, samples)
+        if claim.plus_minus and claim.fields.get("pm_kind") == "sd":
+            return None  # "29.7 ± 0.5" with ± a spread over runs: the mean of several runs
         premises = premises_of(claim, getattr(ctx, "benchmarks", None))
         below, above = G.nearest(value, n, samples, sc)
         smin = G.min_samples(value, n, sc)
@@ -235,6 +237,9 @@ class UnreachableScore(Rule):
         elif claim.protocol is None and claim.fields.get("repeated_unstated"):
             severity = Severity.INFO
             message += "; the document says results were repeated, without saying how many times"
+        if claim.plus_minus and not claim.fields.get("pm_kind") and claim.protocol is None:
+            severity = Severity.INFO
+            message += "; it is given with an unlabelled ±, usually a spread over several runs"
         other = _other_split(claim, ctx, value, sc, samples)
         if other is not None:
             severity = Severity.INFO

@@ -455,6 +455,11 @@ _EMERGE = re.compile(
     r"step[- ]change|takes? off|hockey[- ]stick)\b",
     re.I,
 )
+#: A citation of other work: "(Wei et al., 2022)", "(Brown et al. 2020; Kaplan et al. 2020)", "[12, 13]".
+_CITED = re.compile(
+    r"\((?:[^()]*?\bet al\.?|[A-Z][\w-]+(?:\s+(?:and|&)\s+[A-Z][\w-]+)?),?\s*\d{4}[a-z]?(?:;[^()]*)?\)"
+    r"|\[\d+(?:\s*[,–-]\s*\d+)*\]"
+)
 _DISCRETE_METRIC = re.compile(
     r"\b(exact[- ]match|EM\b|exact[- ]string[- ]match|accuracy|pass@1|pass rate|solve rate|"
     r"multiple[- ]choice grade|all[- ]or[- ]nothing|0/1|binary (?:metric|score))",
@@ -740,7 +745,7 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     if m and (m.group("xu") or m.group("yu") or re.search(r"\bvs\.?\b|versus", m.group(0))):
         verb = _BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text)
         rivals = verb is not None and m.start() > verb.start() and not re.search(
-            r"\bvs\.?\b|versus|compared|against|relative|over\b", m.group(0)
+            r"\bvs\.?\b|versus|compared|against|relative|\bover\b", m.group(0)
         )
         if not rivals:  # "exceeds X (18.4%) and Y (19.4%)": two rivals, not a pair
             return m.group("x"), m.group("y"), "vs"
@@ -1135,6 +1140,8 @@ def _emergence(text: str, loc: Location) -> Claim | None:
         return None  # "the emergence of numerous models": a trend in the field, not a metric's jump
     if re.search(r"\bemerg(?:es|ed|ing)\s+as\b", m.group(0) + text[m.end() : m.end() + 4], re.I):
         return None  # "emerges as the best-performing model": turns out, not an emergent ability
+    if _CITED.search(text) and not re.search(r"\d", _CITED.sub("", text)):
+        return None  # "... exhibit emergent capabilities (Wei et al., 2022)": background, no result
     metric = _DISCRETE_METRIC.search(text)
     scale = _SCALE.search(text)
     return Claim(
@@ -1421,14 +1428,8 @@ def extract_document(
             ):
                 near_table = _nearest_table(tables, c.location.line or 0)
                 doc_table = getattr(near_table, "doc", None)
-                if (
-                    doc_table is not None
-                    and getattr(doc_table, "origin", "") == "pdf"
-                    and not _same_page_and_close(near_table, c)
-                ):
-                    # In a PDF the nearest table by line is often not the one meant: only a
-                    # table on the sentence's own page, a few lines away, and no figure named.
-                    near_table = None
+                if doc_table is not None and getattr(doc_table, "origin", "") == "pdf":
+                    near_table = _pdf_table_meant(tables, near_table, c)
                 if near_table is not None:
                     c.fields["tables"] = [near_table]
         elif c.kind == "agreement":
@@ -1448,6 +1449,26 @@ def extract_document(
 TABLE_LINES = 40
 #: the same in a PDF, on the sentence's own page
 PDF_TABLE_LINES = 25
+
+
+def _pdf_table_meant(tables: list[Any], near: Any, c: Claim) -> Any:
+    """In a PDF the nearest table by line is often not the one meant: the table the sentence
+    names by number, else the nearest one only when it is the only table on the sentence's
+    page, a few lines away, and no figure is named."""
+    ref = re.search(r"\bTable\s*(\d+)\b", c.text)
+    if ref:
+        label = re.compile(rf"^\s*Table\s*{ref.group(1)}\b", re.I)
+        named = [t for t in tables if label.match(_caption_of(t))]
+        return named[0] if len(named) == 1 else None
+    on_page = [t for t in tables if t.page is not None and t.page == c.location.page]
+    if len(on_page) != 1 or not _same_page_and_close(near, c):
+        return None
+    return near
+
+
+def _caption_of(table: Any) -> str:
+    caption = getattr(getattr(table, "doc", None), "caption", None)
+    return caption.text if caption is not None else ""
 
 
 def _same_page_and_close(table: Any, c: Claim) -> bool:

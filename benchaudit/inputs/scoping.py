@@ -58,6 +58,31 @@ class Scope:
     #: an inferred protocol for scores whose own scope states none.
     document_single: str = ""
     document_single_where: str = ""
+    #: What the document says its ``±`` denotes ("μ ± σ denotes the mean and the standard
+    #: deviation", "mean ± std over 3 seeds"): "sd", "se", or "" when it says nothing.
+    pm_declared: str = ""
+
+
+#: A statement of what ``±`` means, anywhere in the document (a caption, a footnote, a
+#: methods paragraph): it governs every ``±`` whose own text says nothing.
+_PM_DECLARATION = re.compile(
+    r"(?:±|\+/?-|μ\s*±\s*σ|mean\s*±\s*(?:std|s\.?d\.?|standard deviation))"
+    r"[^.;]{0,80}?\b(?P<kind>standard deviations?|std|s\.d\.|standard errors?|s\.e\.m?)"
+    r"|\b(?P<kind2>standard deviations?|standard errors?)\b[^.;]{0,40}?(?:denoted|shown|given|reported)"
+    r"\s+(?:by|as|with|after)\s+(?:the\s+)?(?:±|\+/?-)"
+    r"|\bmean\s*±\s*(?P<kind3>std|sd|s\.d\.|standard deviation|se|sem|standard error)\b",
+    re.I,
+)
+
+
+def pm_declared(texts: list[str]) -> str:
+    """What the document's ``±`` denotes, when it says so in exactly one way."""
+    kinds = set()
+    for text in texts:
+        for m in _PM_DECLARATION.finditer(text):
+            word = (m.group("kind") or m.group("kind2") or m.group("kind3") or "").lower()
+            kinds.add("se" if word.startswith(("standard err", "s.e", "se")) else "sd")
+    return kinds.pop() if len(kinds) == 1 else ""
 
 
 _SAMPLE_RANGE = re.compile(
@@ -113,6 +138,9 @@ def scopes(doc: Document) -> dict[int, Scope]:
         if isinstance(item, Block) and item.kind != "code" and _single(item.text):
             if _SECTION_WIDE.search(item.text):
                 wide.append(_Statement(item.section, idx, item.text))
+    declared = pm_declared(
+        [t for item in doc.items for t in ([item.text] if isinstance(item, Block) else [item.framing_text()]) if t]
+    )
     doc_single, doc_where = "", ""
     if wide and not possible and not repeated:
         first = doc.items[wide[0].index]
@@ -133,6 +161,7 @@ def scopes(doc: Document) -> dict[int, Scope]:
             possible_where=where,
             document_single=doc_single,
             document_single_where=doc_where,
+            pm_declared=declared,
         )
     return out
 

@@ -336,9 +336,12 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
             claim.fields["interval_text"] = text[num.start : interval.end].strip()
             level = interval.level or sentence_level.get("level")
             claim.fields["level"] = level
-            claim.fields["pm_kind"] = _pm_kind(
-                text[num.end : interval.end + 40]
-            ) or sentence_level.get("pm_kind")
+            claim.fields["pm_kind"] = (
+                _pm_kind(text[num.end : interval.end + 40])
+                or sentence_level.get("pm_kind")
+                or (s.block.pm_declared if s.block is not None else "")
+                or None
+            )
         claims.append(claim)
     return claims
 

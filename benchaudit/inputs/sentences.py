@@ -57,6 +57,7 @@ class Block:
     possible_where: str = ""
     repeated_unstated: bool = False
     document_single: str = ""
+    pm_declared: str = ""
     document_single_where: str = ""
     _stating: list[Sentence] | None = field(default=None, repr=False, compare=False)
 
@@ -528,6 +529,7 @@ def blocks_from_document(doc: Document, registry: Registry) -> tuple[list[Block]
             repeated_unstated=scope.repeated_unstated,
             document_single=scope.document_single,
             document_single_where=scope.document_single_where,
+            pm_declared=scope.pm_declared,
         )
         segments = [(t.line, t.column - 1, t.text) for t in item.lines]
         block.sentences = _sentences(segments, doc.path, page_of, registry, block)

@@ -49,6 +49,7 @@ class Table:
     possible_where: str = ""
     repeated_unstated: bool = False
     document_single: str = ""
+    pm_declared: str = ""
     document_single_where: str = ""
 
     def line_of(self, i: int) -> int | None:
@@ -101,6 +102,7 @@ def from_document(table: Any, context: str, scope: Any) -> Table:
         repeated_unstated=scope.repeated_unstated,
         document_single=scope.document_single,
         document_single_where=scope.document_single_where,
+        pm_declared=scope.pm_declared,
     )
 
 
@@ -345,7 +347,7 @@ def _cell_claim(
         # "Score (mean ± std over 3 seeds)", "95% CI" in the header or the caption.
         said = interval_kind(f"{label} {table.context}")
         claim.fields["level"] = said.get("level")
-        claim.fields["pm_kind"] = said.get("pm_kind")
+        claim.fields["pm_kind"] = said.get("pm_kind") or table.pm_declared or None
     if m.group("k"):
         claim.fields["k"] = int(m.group("k"))
         claim.n, claim.n_source = int(m.group("n")), "text"
