@@ -324,3 +324,59 @@ def test_no_real_fixture_has_two_plausible_readings():
             if "two readings" in str(exc) or "holds task names" in str(exc):
                 ambiguous.append(f"{f}: {exc}")
     assert not ambiguous, "\n".join(ambiguous)
+
+
+# --- guesses made explicit -------------------------------------------------------------
+
+
+def test_unknown_result_word_in_a_samples_file_is_an_error(tmp_path):
+    p = tmp_path / "s_results.jsonl"
+    recs = [{"task_id": "t/0", "result": "passed"}, {"task_id": "t/0", "result": "skipped"}]
+    p.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    with pytest.raises(InputError, match=r"cannot read 'skipped' as pass/fail") as exc:
+        load(p, p.name, Context(Config()))
+    assert exc.value.line == 2
+    recs[1]["result"] = "failed: AssertionError"
+    p.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    data = load(p, p.name, Context(Config()))[0].data
+    assert list(data.n) == [2] and list(data.c) == [1]
+
+
+def test_second_counts_row_for_a_problem_is_an_error(tmp_path):
+    p = _write(
+        tmp_path / "counts.csv", "task_id,n,c", [["t0", 10, 3], ["t1", 10, 4], ["t0", 10, 5]]
+    )
+    with pytest.raises(
+        InputError, match=r"problem 't0' has a second \(n, c\) row \(first at line 2\)"
+    ):
+        load(p, p.name, Context(Config()))
+
+
+def _helm_entry(iid: str, split: str, em: float) -> dict:
+    stat = {"count": 1, "sum": em, "mean": em}
+    return {
+        "instance_id": iid,
+        "train_trial_index": 0,
+        "stats": [
+            {"name": {"name": "exact_match", "split": split}, **stat},
+            {"name": {"name": "quasi_exact_match", "split": split}, **stat},
+        ],
+    }
+
+
+def test_helm_split_and_metric_choices_are_said(tmp_path):
+    run = tmp_path / "mmlu:subject=anatomy,model=org_m"
+    run.mkdir()
+    entries = [_helm_entry(f"id{i}", "test", float(i % 2)) for i in range(5)]
+    entries += [_helm_entry(f"v{i}", "valid", 1.0) for i in range(2)]
+    (run / "per_instance_stats.json").write_text(json.dumps(entries))
+    ctx = Context(Config())
+    (src,) = load(run / "per_instance_stats.json", "p.json", ctx)
+    assert len(src.data.items) == 5
+    assert any(
+        "split 'test' read; other split(s) left out: valid (4 stats)" in n for n in ctx.notes
+    )
+    assert any(
+        "score is exact_match; the file also holds quasi_exact_match" in n for n in ctx.notes
+    )
+    assert not any("left out" in n and "without" in n for n in ctx.notes)

@@ -245,8 +245,14 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     if nkey and ckey and nkey != ckey:
         layout = "counts"
         n_list, c_list = [], []
+        seen: dict[str, int] = {}
         for i, (line, rec) in enumerate(rows):
             pid = str(rec.get(pkey, "")) if pkey else str(i + 1)
+            if seen.setdefault(pid, line) != line:
+                # One row per problem holds its counts: a second row is not more samples.
+                raise InputError(
+                    display, f"problem {pid!r} has a second (n, c) row (first at line {seen[pid]})", line
+                )
             n_i = _int(rec.get(nkey), display, line, nkey)
             c_i = _int(rec.get(ckey), display, line, ckey)
             if n_i < 1 or c_i > n_i:
