@@ -31,7 +31,7 @@ MARGIN = 0.05
 PLAUSIBLE = 0.25
 
 #: Source kinds that hold per-item results, the ones that get a detection entry.
-PER_ITEM_KINDS = ("results", "scaled-results", "samples")
+PER_ITEM_KINDS = ("results", "scaled-results", "samples", "judgments", "calibration")
 
 
 @dataclass(frozen=True)

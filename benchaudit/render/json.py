@@ -2,9 +2,10 @@ r"""The JSON report (``--format json``): stable key order, byte-identical across
 
 Keys added to it: ``coverage``; ``suppressed`` (counts by what hid the
 findings, the grade they would give, and the findings themselves, each with
-``suppressed_by`` and ``suppression``); ``config`` (the file used, or null); ``results.sources``, one entry per
-per-item input with its detection evidence (a dataclass turned into an object here;
-the text, Markdown and HTML writers show only sections of plain rows).
+``suppressed_by`` and ``suppression``); ``config`` (the file used, or null);
+``results.sources``, one entry per per-item input with its detection evidence
+(a dataclass turned into an object here; the text, Markdown and HTML writers
+show only sections of plain rows).
 Strings are the raw input; characters JSON lets through raw but a terminal
 would act on are written as ``\u`` escapes.
 """
