@@ -13,7 +13,7 @@ from benchaudit.cli import main
 from benchaudit.config import Config
 from benchaudit.engine import Context
 from benchaudit.errors import InputError
-from benchaudit.inputs import Reader, _detection, load, probe
+from benchaudit.inputs import Reader, load, probe
 from benchaudit.inputs._columns import is_task_name, names_tasks
 
 ITEMS = [f"q{i}" for i in range(12)]
@@ -101,6 +101,14 @@ def test_rating_scale_is_in_the_detection(tmp_path):
     assert entry["kind"] == "scaled-results" and entry["detection"]["scale"] == "1-10"
 
 
+def test_calibration_input_gets_an_entry_too(tmp_path):
+    rows = [[q, round(0.05 + 0.07 * i, 2), a] for i, (q, a) in enumerate(zip(ITEMS, A))]
+    p = _write(tmp_path / "cal.csv", "item,confidence,correct", rows)
+    (entry,) = _json_report(str(p))["results"]["sources"]
+    assert entry["kind"] == "calibration" and entry["detection"]["reader"] == "calibration"
+    assert entry["detection"]["reason"].startswith("best detection score (0.90)")
+
+
 def test_text_and_markdown_reports_do_not_print_the_detection(tmp_path):
     p = _two_models(tmp_path / "runs.csv", "model,item,correct")
     for fmt in ("text", "markdown"):
@@ -112,20 +120,6 @@ def test_documents_get_no_results_section(tmp_path):
     p = tmp_path / "README.md"
     p.write_text("# Model\n\nWe reach 87.3% on HumanEval.\n")
     assert "results" not in _json_report(str(p))
-
-
-def test_detection_dataclass_line():
-    det = _detection.Detection(
-        kind="results",
-        reader="tabular",
-        reason="r",
-        layout="long",
-        roles={"model": "system", "item": "qid", "score": "correct"},
-        scale="0/1",
-    )
-    assert (
-        det.line() == "results via tabular (long): model=system, item=qid, score=correct, scale 0/1"
-    )
 
 
 # --- name as a model column --------------------------------------------------------------

@@ -114,12 +114,6 @@ class Detection:
     missing_cells: int = 0
     readings: list[Reading] = field(default_factory=list)
 
-    def line(self) -> str:
-        """One short line: kind, reader, roles and scale."""
-        roles = ", ".join(f"{k}={v}" for k, v in self.roles.items())
-        scale = f", scale {self.scale}" if self.scale else ""
-        return f"{self.kind} via {self.reader} ({self.layout or 'records'}): {roles}{scale}"
-
 
 @dataclass
 class SourceEntry:
