@@ -374,3 +374,16 @@ def test_helm_split_and_metric_choices_are_said(tmp_path):
         "score is exact_match; the file also holds quasi_exact_match" in n for n in ctx.notes
     )
     assert not any("left out" in n and "without" in n for n in ctx.notes)
+
+
+def test_name_column_of_one_task_in_a_samples_file_is_not_a_model(tmp_path):
+    p = tmp_path / "s.jsonl"
+    recs = [
+        {"name": "humaneval", "task_id": f"HumanEval/{i}", "passed": (i + j) % 3 == 0}
+        for i in range(4)
+        for j in range(3)
+    ]
+    p.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    src = load(p, p.name, Context(Config()))[0]
+    assert src.kind == "samples" and list(src.data.n) == [3, 3, 3, 3]
+    assert list(src.data.c) == [1, 1, 1, 1]

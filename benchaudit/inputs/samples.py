@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
-from benchaudit.inputs._columns import ROLES
+from benchaudit.inputs._columns import ROLES, names_tasks
 from benchaudit.inputs._records import read_records
 from benchaudit.linebreaks import split_lines
 
@@ -375,7 +375,11 @@ def sniff(p: Probe) -> float:
     keys = [str(k) for k in recs[0]]
     pkey = _pick(keys, PROBLEM_KEYS)
     nkey, ckey = _pick(keys, N_KEYS), _pick(keys, C_KEYS)
-    several = _pick(keys, MODEL_KEYS) is not None
+    mkey = _pick(keys, MODEL_KEYS)
+    # A "name" column of task names (humaneval) names the task, not several models.
+    several = mkey is not None and not (
+        mkey.strip().lower() == "name" and names_tasks([str(r.get(mkey, "")) for r in recs])
+    )
     if nkey and ckey and nkey != ckey and not several:
         return 0.95
     if not pkey or _pick(keys, ("confidence", "probability", "logits", "probs")):
