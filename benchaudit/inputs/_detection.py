@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 #: Two readings of different kinds whose sniff scores differ by less than this are both
 #: plausible: the file is refused with both named. Sniff scores sit on a coarse grid
 #: (0.3 a weak fit, 0.5-0.6 a partial one, 0.8-0.97 a strong one); every real fixture's
-#: best reading leads the next one of another kind by 0.25 or more, and a scaling curve
+#: best reading leads the next one of another kind by 0.6 or more, and a scaling curve
 #: leads its own leaderboard reading by 0.05 (the curve holds the leaderboard).
 MARGIN = 0.05
 #: A reading scoring below this is not plausible enough to compete (0.2 is the
