@@ -68,6 +68,8 @@ class Probe:
     columns: dict[str, str] = field(default_factory=dict)
     #: The kind forced by --kind: sniffs then score fit only and never refuse as ambiguous.
     forced: str | None = None
+    #: Every kind's best sniff score on this head, best first (set by :func:`detect`).
+    readings: list[Any] = field(default_factory=list)
 
     @property
     def suffix(self) -> str:
@@ -228,6 +230,10 @@ def detect(p: Probe, display: str, forced: str | None = None) -> Reader:
         if p.is_binary():
             raise UnknownKindError(display, "binary file of unknown format")
         raise UnknownKindError(display, "cannot tell what kind of input this is (use --kind)")
+    from benchaudit.inputs._detection import check_margin, scored_readings
+
+    p.readings = scored_readings([(s, r) for s, _, r in scored])
+    check_margin(p.readings, display)  # two kinds within the margin: ask, never pick
     return best
 
 
@@ -323,4 +329,11 @@ def load(
             raise
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise InputError(display, f"cannot read as {reader.kind}: {detail}") from None
-    return got if isinstance(got, list) else [got]
+    got = got if isinstance(got, list) else [got]
+    if callable(getattr(ctx, "add_results", None)):
+        from benchaudit.inputs._detection import entries
+
+        found = entries(got, p, reader, forced)
+        if found:
+            ctx.add_results("sources", found)  # detection evidence, for the JSON report
+    return got

@@ -358,3 +358,126 @@ def wide_models(
                 left_out[n] = f"on another scale ({kinds[n]})"
                 models.remove(n)
     return models, left_out
+
+
+# --- task names and rival columns ------------------------------------------------------
+
+#: lm-evaluation-harness group prefixes that precede a benchmark's own name.
+TASK_GROUP_PREFIXES = ("leaderboard_", "openllm_", "tinybenchmarks_", "tiny")
+
+
+def is_task_name(value: str) -> bool:
+    """A benchmark of the registry, or an lm-eval task of one (``mmlu_anatomy``,
+    ``gsm8k_cot``, ``leaderboard_ifeval``): underscore-joined prefixes are tried."""
+    from benchaudit.benchmarks import Registry
+
+    reg = _registry(Registry)
+    v = value.strip().lower()
+    for prefix in TASK_GROUP_PREFIXES:
+        if v.startswith(prefix) and len(v) > len(prefix):
+            v = v[len(prefix) :]
+            break
+    parts = v.split("_")
+    return any(reg.resolve("_".join(parts[:k])) is not None for k in range(len(parts), 0, -1))
+
+
+_REGISTRY: list = []
+
+
+def _registry(cls):
+    if not _REGISTRY:
+        _REGISTRY.append(cls.load())
+    return _REGISTRY[0]
+
+
+def names_tasks(values: Sequence[str]) -> bool:
+    """Whether a column's values are task or benchmark names (half or more of the
+    distinct ones), so the column is not a model column whatever its name."""
+    distinct = {v.strip() for v in values if not is_missing(v)}
+    if not distinct:
+        return False
+    return 2 * sum(is_task_name(v) for v in distinct) >= len(distinct)
+
+
+#: Spellings that say little on their own: a column so named takes a role with less
+#: evidence than one named for the role.
+WEAK_SPELLINGS = {"name", "id", "question", "problem", "prob", "task", "result", "points"}
+#: Two columns whose fit for a role differs by less than this are rival readings.
+ROLE_MARGIN = 0.1
+#: The roles whose column is contested among other columns of the role's spellings.
+CONTESTED = ("model", "item", "score")
+
+
+def role_fit(role: str, name: str, values: Sequence[str], most_distinct: int = 0) -> float:
+    """How well a column fits a role (0-1): the evidence of its name times that of its
+    values. A model column holds a few repeated labels, an item column as many distinct
+    ones as the most varied of its rivals (``most_distinct``), a score column values on
+    a bounded score scale."""
+    strength = 0.8 if norm(name) in WEAK_SPELLINGS else 1.0
+    cells = [v.strip() for v in values if not is_missing(v)]
+    if not cells:
+        return 0.0
+    kind = value_type(cells)
+    distinct = len(set(cells))
+    if role == "score":
+        fit = 1.0 if is_scoreish(kind) else 0.3 if kind in ("integers", "numbers") else 0.0
+    elif role == "model":
+        if norm(name) == "name" and names_tasks(cells):
+            return 0.0
+        fit = 0.2 if kind != "text" else 1.0 if distinct < len(cells) else 0.6
+    else:  # item: the more distinct values, the better
+        fit = distinct / max(most_distinct, distinct)
+    return strength * fit
+
+
+def same_reading(a: Sequence[str], b: Sequence[str], role: str) -> bool:
+    """Two columns give the same reading: equal scores, or labels in one-to-one
+    correspondence (``model`` and ``model_id`` naming the same runs)."""
+    pairs = list(zip(a, b))
+    if role == "score":
+        return all(number(x) == number(y) for x, y in pairs if not (is_missing(x) or is_missing(y)))
+    forward: dict[str, str] = {}
+    backward: dict[str, str] = {}
+    for x, y in pairs:
+        if forward.setdefault(x, y) != y or backward.setdefault(y, x) != x:
+            return False
+    return True
+
+
+def rival_columns(
+    names: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    cols: dict[str, str],
+    overrides: dict[str, str] | None = None,
+) -> tuple[str, str, str] | None:
+    """(role, chosen column, rival column) when another column spelled for the role fits
+    it within :data:`ROLE_MARGIN` of the chosen one and reads differently; else None.
+
+    Roles named with ``--column`` are never contested; points decide the score.
+    """
+    overrides = overrides or {}
+    taken = set(cols.values())
+    for role in CONTESTED:
+        chosen = cols.get(role)
+        if chosen is None or role in overrides or (role == "score" and "points" in cols):
+            continue
+        spellings = set(ROLES[role])
+        others = [
+            n
+            for n in names
+            if n != chosen
+            and n not in taken
+            and (norm(n) in spellings or (role == "score" and _nested_score(norm(n))))
+        ]
+        if not others:
+            continue
+        column = {n: [r[j] for r in rows if j < len(r)] for j, n in enumerate(names)}
+        most = max(len(set(column[n])) for n in (chosen, *others))
+        mine = role_fit(role, chosen, column[chosen], most)
+        for other in others:
+            theirs = role_fit(role, other, column[other], most)
+            if min(mine, theirs) < 0.5 or abs(mine - theirs) >= ROLE_MARGIN:
+                continue
+            if not same_reading(column[chosen], column[other], role):
+                return role, chosen, other
+    return None

@@ -148,6 +148,19 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
                 "among: " + ", ".join(sorted(names)[:12]),
             )
     split = splits.most_common(1)[0][0] if splits else None
+    if len(splits) > 1:
+        # Instances of another split (valid beside test) are other items: read one split,
+        # the one with the most stats, and say which and what is left out.
+        others = ", ".join(f"{k} ({v} stats)" for k, v in splits.items() if k != split)
+        note(ctx, f"{display}: split {split!r} read; other split(s) left out: {others}")
+    if not wanted:
+        also = [m for m in PRIMARY if m in names and m != metric]
+        if also:
+            note(
+                ctx,
+                f"{display}: score is {metric}; the file also holds {', '.join(also[:4])} "
+                f"(choose with --column score=NAME)",
+            )
 
     items: list[str] = []
     trials: list[str] = []
@@ -166,7 +179,10 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
                 value = _stat_value(display, f"entry {i} stat {j}", stat)
                 break
         if value is None:
-            missing += 1
+            if split is None or any(
+                _stat_name(display, f"entry {i}", st)[1] in (split, None) for st in entry["stats"]
+            ):
+                missing += 1  # an instance of the split read, without the metric
             continue
         trial = entry.get("train_trial_index", 0)
         if not isinstance(trial, int) or isinstance(trial, bool):

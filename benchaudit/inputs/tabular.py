@@ -26,7 +26,13 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
-from benchaudit.inputs._columns import find_columns, value_type, wide_models
+from benchaudit.inputs._columns import (
+    find_columns,
+    names_tasks,
+    rival_columns,
+    value_type,
+    wide_models,
+)
 from benchaudit.inputs._columns import norm as _norm
 from benchaudit.linebreaks import split_lines
 
@@ -141,6 +147,21 @@ def plan(
         if kinds.get(cols["item"]) == "0-1 graded":
             cols["confidence"] = cols.pop("item")
     out: dict[str, Any] = {"columns": cols, "value_types": kinds, "left_out": {}}
+    if rows and "model" not in overrides and _norm(cols.get("model", "")) == "name":
+        values = _column(names, rows, cols["model"])
+        if names_tasks(values):
+            # "name" holding mmlu / gsm8k_cot is the task, not the model.
+            out["left_out"][cols.pop("model")] = "task names, not models"
+            _task_column_without_model(names, cols, values, display)
+    if rows:
+        rival = rival_columns(names, rows, cols, overrides)
+        if rival is not None:
+            role, a, b = rival
+            raise InputError(
+                display,
+                f"two readings are plausible: the {role} in column {a!r} or in column {b!r}; "
+                f"choose with --column {role}={a} or --column {role}={b}",
+            )
     if "model" in cols and "item" in cols and "score" in cols:
         task = cols["item"] if _norm(cols["item"]) in TASK_NAMES else None
         graded = kinds.get(cols["score"]) not in (None, "0/1", "text", "empty")
@@ -155,7 +176,7 @@ def plan(
         return out
     if "item" in cols and "model" not in cols and "model" not in overrides:
         models, left_out = wide_models(names, rows, cols) if rows else ([], {})
-        out["left_out"] = left_out
+        out["left_out"].update(left_out)
         if len(models) >= 2 and "score" not in overrides:
             out["layout"], out["models"] = "wide", models
             return out
@@ -166,6 +187,22 @@ def plan(
             return out
     out["layout"] = None
     return out
+
+
+def _task_column_without_model(
+    names: list[str], cols: dict[str, str], values: list[str], display: str
+) -> None:
+    """A ``name`` column of task names and no model column: the file's model is unknown
+    and its tasks would be pooled; say so rather than read the tasks as one analysis."""
+    if any(_norm(n) in TASK_NAMES for n in names) or len(set(values)) < 2:
+        return  # another column names the task, or one task: the file may still read
+    shown = ", ".join(sorted(set(values))[:4])
+    raise InputError(
+        display,
+        f"column 'name' holds task names ({shown}), not models, and no column names the "
+        "model: name it with --column model=COLUMN (or --column model=name if these are "
+        "models), or give one file per task",
+    )
 
 
 def _unnamed_model(
@@ -220,8 +257,9 @@ def sniff(p: Probe) -> float:
         got = plan(names, rows, p.columns, p.name, forced=p.forced is not None)
     except InputError:
         # Two readings of a per-item file: unless another reader knows the file
-        # better, reading it stops with the message that names both.
-        return 0.3
+        # (0.5 and up), reading it stops with the message that names both. Above the
+        # 0.3 of readers that leave files with a model column to this one.
+        return 0.45
     layout, cols = got["layout"], got["columns"]
     if layout == "long":
         return 0.97 if named else 0.9

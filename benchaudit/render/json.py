@@ -2,7 +2,10 @@ r"""The JSON report (``--format json``): stable key order, byte-identical across
 
 Keys added to it: ``coverage``; ``suppressed`` (counts by what hid the
 findings, the grade they would give, and the findings themselves, each with
-``suppressed_by`` and ``suppression``); ``config`` (the file used, or null).
+``suppressed_by`` and ``suppression``); ``config`` (the file used, or null);
+``results.sources``, one entry per per-item input with its detection evidence
+(a dataclass turned into an object here; the text, Markdown and HTML writers
+show only sections of plain rows).
 Strings are the raw input; characters JSON lets through raw but a terminal
 would act on are written as ``\u`` escapes.
 """
@@ -33,8 +36,15 @@ def as_dict(report: Report) -> dict[str, Any]:
         "config": report.config,
     }
     if report.results:
-        out["results"] = _jsonable(report.results)
+        out["results"] = _jsonable(
+            {k: [_row(r) for r in rows] for k, rows in report.results.items()}
+        )
     return out
+
+
+def _row(row: Any) -> Any:
+    to_dict = getattr(row, "to_dict", None)
+    return to_dict() if callable(to_dict) and not isinstance(row, dict) else row
 
 
 def suppressed(report: Report) -> dict[str, Any]:
