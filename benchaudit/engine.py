@@ -16,7 +16,7 @@ from typing import Any
 from benchaudit import inputs, limits
 from benchaudit.config import Config
 from benchaudit.errors import BenchauditError, InputError, UnknownKindError
-from benchaudit.evidence import Source
+from benchaudit.evidence import Claim, Source
 from benchaudit.finding import Finding, Report, Suppressed, assign_fingerprints
 from benchaudit.registry import Rule, select
 
@@ -176,7 +176,7 @@ def audit_sources(sources: list[Source], ctx: Context) -> Report:
     report.config = cfg.source
     report.errors = list(ctx.errors)
     report.files = [s.path for s in sources]
-    report.claims_checked = sum(len(s.claims) for s in sources)
+    report.claims_checked = sum(1 for s in sources for c in s.claims if s.kind != "document" or _checkable(c))
     report.numbers_seen = sum(s.numbers_seen for s in sources)
     scores = [c for s in sources for c in s.claims if c.kind == "score"]
     report.scores_read = len(scores)
@@ -186,9 +186,17 @@ def audit_sources(sources: list[Source], ctx: Context) -> Report:
         unknown.extend(str(x) for x in s.meta.get("unknown_benchmarks", ()))
     unknown.extend(str(c.benchmark) for c in scores if c.benchmark and not c.n)
     report.unknown_benchmarks = sorted(set(unknown), key=str.lower)
-    # Data files are always assessed; a document only when a claim could be read from it.
-    report.assessed = any(s.claims or s.kind != "document" for s in sources)
+    # Data files are always assessed; a document only when a claim a rule can check was read
+    # from it (a comparison sentence with no number, test or table checks nothing).
+    report.assessed = any(s.kind != "document" or any(map(_checkable, s.claims)) for s in sources)
     return report
+
+
+def _checkable(claim: Claim) -> bool:
+    if claim.kind != "comparison":
+        return True
+    f = claim.fields
+    return bool((f.get("a_value") and claim.n) or f.get("pvalues") or f.get("intervals") or f.get("tables"))
 
 
 def _ignored_rules(cfg: Config, sources: list[Source], ctx: Context) -> list[Suppressed]:

@@ -13,7 +13,7 @@ not tell either, the table is not read as scores at all.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from benchaudit.documents.model import Cell, Table
@@ -315,6 +315,7 @@ def _finish(st: ScoreTable) -> ScoreTable | None:
     st.lines = [line for line in st.lines if not line.rating]
     if not st.lines:
         return None
+    _underline_over_bold(st)
     st.outside = _outside_emphasis(st)
     per_model: dict[str, list[bool]] = {}
     for line in st.lines:
@@ -326,6 +327,17 @@ def _finish(st: ScoreTable) -> ScoreTable | None:
     # A model bold in every column because it is the best in every column is not a highlight.
     st.highlighted = {m for m in candidates if not all(_best_in_group(line, m) for line in st.lines)}
     return st
+
+
+def _underline_over_bold(st: ScoreTable) -> None:
+    """In a table with both bold cells and bold underlined ones ("bold: best overall;
+    underlined: best open model", drawn as ``<ins><strong>``), the underlined cells carry the
+    second mark: their bold is part of it, not a claim to be the best of the line."""
+    cells = [c for line in st.lines for c in line.cells]
+    if not any(c.bold and c.underline for c in cells) or not any(c.bold and not c.underline for c in cells):
+        return
+    for line in st.lines:
+        line.cells = [replace(c, bold=False) if c.bold and c.underline else c for c in line.cells]
 
 
 def _bold_best_share(st: ScoreTable, outside: set[str]) -> float | None:

@@ -479,8 +479,19 @@ def _scan_benchmarks(text: str, registry: Registry) -> list[Mention]:
 
         if fold(found) in _CASE_SENSITIVE and found != b.name:
             continue
+        if _ANOTHER_BENCHMARK.match(text, m.end()):
+            continue  # "SWE-bench Multilingual", "MMLU Redux": another benchmark, another n
         out.append(Mention(m.start(), m.end(), b))
     return out
+
+
+#: A word after a benchmark's name that makes it another benchmark, with its own items, when
+#: the registry does not hold the longer name.
+_ANOTHER_BENCHMARK = re.compile(
+    r"[\s-]+(?:multilingual|multimodal|multi|mul|redux|plus|pro|live|extended|translated|"
+    r"chinese|cn|zh|mini|ml|x|v\d+(?:\.\d+)?)\b",
+    re.I,
+)
 
 
 #: Words that name a part of a benchmark in a table label ("LongBench v2 / Hard", "MMLU STEM"):
