@@ -291,6 +291,7 @@ def _table(path: Path, display: str, suffix: str):
             return _from_records(recs, display), 1
         if suffix in (".csv", ".tsv"):
             import pyarrow.csv as pc
+
             parse = pc.ParseOptions(delimiter=file_delimiter(path))
             conv = pc.ConvertOptions(
                 column_types={c: pa.string() for c in (*REQUIRED, "question_id", "judge")}
