@@ -293,26 +293,11 @@ def _line_blocks(path: str, limits: Limits, block: int) -> Iterator[tuple[int, b
 _SPACE = np.frombuffer(b" \t\n\r\x0b\x0c", dtype=np.uint8)
 
 
-def _arrow_texts(block: bytes, fields: Sequence[str] | None) -> list[bytes] | None:
-    """The texts of a block of JSON lines parsed in C by pyarrow, or None when the block
-    needs the reference reader: a blank line, a line that is not one object, a text
-    field that is missing, null or not a string, invalid UTF-8 or a lone surrogate,
-    a repeated key. The reference reader then gives the same texts or the exact error.
-    """
+def _arrow_columns(block: bytes, names: list[str], rows: int) -> list[Any] | None:
+    """The string columns ``names`` of a block of JSON lines, one row per line, or None."""
     import pyarrow as pa
-    import pyarrow.compute as pc
     import pyarrow.json as pj
 
-    buf = np.frombuffer(block, dtype=np.uint8)
-    ends = np.flatnonzero(buf == 10)
-    starts = np.concatenate([[0], ends + 1])
-    starts = starts[starts < len(buf)]
-    # Every line must start with a non-space byte: then none is blank, and one object
-    # per line is exactly as many rows as lines (JSON strings hold no raw line break).
-    if not len(starts) or np.isin(buf[starts], _SPACE).any():
-        return None
-    rows = len(starts)
-    names = list(fields) if fields else list(DEFAULT_TEXT_FIELDS)
     schema = pa.schema([(f, pa.string()) for f in dict.fromkeys(names)])
     try:
         table = pj.read_json(
@@ -326,14 +311,41 @@ def _arrow_texts(block: bytes, fields: Sequence[str] | None) -> list[bytes] | No
         return None
     if table.num_rows != rows:  # two objects on one line, say
         return None
-    cols = [table.column(f).combine_chunks() for f in names]
+    return [table.column(f).combine_chunks() for f in names]
+
+
+def _arrow_texts(block: bytes, fields: Sequence[str] | None) -> list[bytes] | None:
+    """The texts of a block of JSON lines parsed in C by pyarrow, or None when the block
+    needs the reference reader: a blank line, a line that is not one object, a text
+    field that is missing, null or not a string, invalid UTF-8 or a lone surrogate,
+    a repeated key. The reference reader then gives the same texts or the exact error.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    buf = np.frombuffer(block, dtype=np.uint8)
+    ends = np.flatnonzero(buf == 10)
+    starts = np.concatenate([[0], ends + 1])
+    starts = starts[starts < len(buf)]
+    # Every line must start with a non-space byte: then none is blank, and one object
+    # per line is exactly as many rows as lines (JSON strings hold no raw line break).
+    if not len(starts) or np.isin(buf[starts], _SPACE).any():
+        return None
+    rows = len(starts)
     if fields:
+        cols = _arrow_columns(block, list(fields), rows)
         # The reference reader joins the string fields; with none (null or absent) it
         # errs or gives "" depending on presence, which a table cannot tell apart.
-        if any(c.null_count for c in cols):
+        if cols is None or any(c.null_count for c in cols):
             return None
         text = cols[0] if len(cols) == 1 else pc.binary_join_element_wise(*cols, "\n")
     else:
+        # Most shards name the text "text": parse that field alone first.
+        cols = _arrow_columns(block, list(DEFAULT_TEXT_FIELDS[:1]), rows)
+        if cols is not None and cols[0].null_count:
+            cols = _arrow_columns(block, list(DEFAULT_TEXT_FIELDS), rows)
+        if cols is None:
+            return None
         text = cols[0] if len(cols) == 1 else pc.coalesce(*cols)
         if text.null_count:
             return None
