@@ -33,9 +33,14 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+# CPU seconds are the measure: a BLAS thread pool spinning on small products would
+# count against whichever side uses it, so both run single-threaded.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from benchaudit.stats import bradley_terry as bt
+import numpy as np  # noqa: E402
+
+from benchaudit.stats import bradley_terry as bt  # noqa: E402
 
 
 def simulate(m: int, n: int, seed: int = 0):
