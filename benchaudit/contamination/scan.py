@@ -251,11 +251,21 @@ def _verified(
     """Keep the runs whose words, read back from the document's bytes, equal the item's.
 
     Word keys are exact for words of up to 8 bytes and hashed beyond; reading
-    every run back makes a hash collision unable to produce a match.
+    back every run that holds a longer word, in the text or in the item, makes a
+    hash collision unable to produce a match. A run of short words on both sides
+    was already compared word by word, key by key, and those keys are the words.
     """
     keep = np.ones(len(item), dtype=bool)
     q0 = p0 + diag
-    for r in range(len(item)):
+    if not len(item):
+        return item, doc, p0, diag, length
+    text_long = np.zeros(tok.n_words + 1, dtype=np.int64)
+    np.cumsum((tok.ends - tok.starts) > 8, out=text_long[1:])
+    at = index.offsets[item] + p0
+    long_cs = index.long_words
+    assert long_cs is not None
+    risky = (text_long[q0 + length] - text_long[q0] > 0) | (long_cs[at + length] - long_cs[at] > 0)
+    for r in np.flatnonzero(risky).tolist():
         a, n = int(q0[r]), int(length[r])
         seen = tok.norm[tok.starts[a] : tok.ends[a + n - 1]].split()
         keep[r] = seen == index.words_of(int(item[r]), int(p0[r]), n)
