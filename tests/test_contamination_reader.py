@@ -61,9 +61,7 @@ def test_block_reader_gives_the_reference_documents_and_lines(tmp_path, monkeypa
     assert _from_batches(path, block=block) == list(documents(str(path)))
     parsed = []
     arrow = shards._arrow_texts
-    monkeypatch.setattr(
-        shards, "_arrow_texts", lambda b, f: parsed.append(arrow(b, f)) or parsed[-1]
-    )
+    monkeypatch.setattr(shards, "_arrow_texts", lambda *a: parsed.append(arrow(*a)) or parsed[-1])
     clean = _write(tmp_path / f"c{suffix}", TRICKY[10:])  # blocks the fast path takes whole
     assert _from_batches(clean, block=block) == list(documents(str(clean)))
     assert parsed and all(p is not None for p in parsed)
@@ -149,3 +147,17 @@ def test_scan_finds_the_hits_of_a_naive_13_gram_scan_on_english_text(tmp_path, d
                     want.add((d, k))
     assert len(want) > 40  # the planted items and stretches
     assert got == want
+
+
+def test_block_reader_refuses_a_line_over_the_cap_like_the_reference(tmp_path):
+    from dataclasses import replace
+
+    from benchaudit.limits import DEFAULT
+
+    limits = replace(DEFAULT, max_line_bytes=200)
+    path = _write(tmp_path / "long.jsonl", ['{"text": "short"}', json.dumps({"text": "x" * 500})])
+    with pytest.raises(InputError, match="max-line-bytes") as ref:
+        list(documents(str(path), limits=limits))
+    with pytest.raises(InputError, match="max-line-bytes") as got:
+        list(batches(str(path), batch_bytes=1 << 20, limits=limits))
+    assert got.value.line == ref.value.line == 2

@@ -314,7 +314,9 @@ def _arrow_columns(block: bytes, names: list[str], rows: int) -> list[Any] | Non
     return [table.column(f).combine_chunks() for f in names]
 
 
-def _arrow_texts(block: bytes, fields: Sequence[str] | None) -> list[bytes] | None:
+def _arrow_texts(
+    block: bytes, fields: Sequence[str] | None, cap: int | None = None
+) -> list[bytes] | None:
     """The texts of a block of JSON lines parsed in C by pyarrow, or None when the block
     needs the reference reader: a blank line, a line that is not one object, a text
     field that is missing, null or not a string, invalid UTF-8 or a lone surrogate,
@@ -331,6 +333,10 @@ def _arrow_texts(block: bytes, fields: Sequence[str] | None) -> list[bytes] | No
     # per line is exactly as many rows as lines (JSON strings hold no raw line break).
     if not len(starts) or np.isin(buf[starts], _SPACE).any():
         return None
+    if cap is not None and len(block) > cap:
+        # A line over the cap (max-line-bytes) is refused by the reference reader.
+        if int(np.diff(np.concatenate([starts, [len(buf) + 1]])).max()) - 1 > cap:
+            return None
     rows = len(starts)
     if fields:
         cols = _arrow_columns(block, list(fields), rows)
@@ -361,7 +367,7 @@ def _jsonl_batches(
 ) -> Iterator[Batch]:
     """A batch per block of lines: parsed by pyarrow, or line by line where it must be."""
     for first, data in _line_blocks(path, limits, block):
-        texts = _arrow_texts(data, fields)
+        texts = _arrow_texts(data, fields, limits.max_line_bytes)
         if texts is not None:
             yield Batch(texts, list(range(first, first + len(texts))), sum(map(len, texts)))
             continue
