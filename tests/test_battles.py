@@ -100,6 +100,31 @@ def test_every_format_gives_the_same_counts(tmp_path):
     assert all(c == counts[0] for c in counts)
 
 
+@pytest.mark.parametrize("sep", [",", ";", "\t"])
+@pytest.mark.parametrize("suffix", [".csv", ".tsv"])
+def test_separator_comes_from_the_content_not_the_extension(tmp_path, sep, suffix):
+    """A semicolon CSV (spreadsheet export), a comma .tsv or a tab .csv reads the same."""
+    recs = [json.loads(x) for x in AH.read_text().splitlines()[:200]]
+    path = tmp_path / f"battles{suffix}"
+    path.write_text(
+        sep.join(["question_id", "model_a", "model_b", "winner"])
+        + "\n"
+        + "".join(
+            sep.join([str(r["question_id"]), r["model_a"], r["model_b"], r["winner"]]) + "\n"
+            for r in recs
+        )
+    )
+    src = _read(path)
+    assert src.kind == "battles"
+    pc = src.data.pair_counts()
+    assert int(pc.n.sum()) == len(recs)
+    ref = tmp_path / "ref.jsonl"
+    ref.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    want = _read(ref).data.pair_counts()
+    assert pc.models == want.models and pc.wins_i.tolist() == want.wins_i.tolist()
+    assert pc.ties.tolist() == want.ties.tolist()
+
+
 @pytest.mark.parametrize(
     "body,line,text",
     [

@@ -287,3 +287,55 @@ def test_votes_needed_for_a_30_point_gap():
     assert bt.votes_needed(30) == pytest.approx(520, abs=5)
     assert bt.votes_needed(30, power=0.8) == pytest.approx(1060, abs=5)
     assert bt.votes_needed(100) < bt.votes_needed(30)
+
+
+# --- the fast resampling and solver against slow references ------------------------------
+
+
+def test_bootstrap_intervals_match_a_slow_refit_of_the_same_replicates():
+    """Every replicate refitted from a cold start by full Newton gives the same intervals."""
+    a, b, out, models = _simulate(7, 3000, seed=13)
+    pc = bt.PairCounts.from_codes(a, b, out, models)
+    fast = bt.bootstrap(pc, resamples=300, seed=5)
+    rng = np.random.default_rng(5)
+    s, n = bt._replicate_counts(pc, rng, 300, "half")
+    slow = []
+    for k in range(300):
+        beta = bt.newton(s[k][None, :], n[k], pc.i, pc.j, 7, tol=1e-12)[0]
+        slow.append(bt.to_elo(beta))
+    lo, hi = np.quantile(np.array(slow), [0.025, 0.975], axis=0)
+    assert fast.ci_low == pytest.approx(lo, abs=1e-3)
+    assert fast.ci_high == pytest.approx(hi, abs=1e-3)
+
+
+def test_poisson_draws_follow_the_poisson_law():
+    from scipy import stats
+
+    lam = np.array([0.0, 0.4, 3.0, 7.0, 66.0, 150.0, 150.0])
+    draws = bt.poisson_counts(lam, np.random.default_rng(2), 40_000)
+    assert draws.shape == (40_000, len(lam))
+    assert np.all(draws[:, 0] == 0)
+    for c in range(1, len(lam)):
+        x = draws[:, c]
+        top = int(lam[c] + 5 * np.sqrt(lam[c]) + 5)
+        seen = np.bincount(np.minimum(x, top), minlength=top + 1)
+        pmf = stats.poisson.pmf(np.arange(top + 1), lam[c])
+        pmf[-1] = stats.poisson.sf(top - 1, lam[c])
+        keep = pmf * len(x) >= 5  # cells with enough expected draws for chi-square
+        expect = pmf[keep] * len(x)
+        chi2 = float(((seen[keep] - expect) ** 2 / expect).sum())
+        assert stats.chi2.sf(chi2, keep.sum() - 1) > 1e-3, (lam[c], chi2)
+    # The same seed gives the same draws; two cells with one mean are independent.
+    again = bt.poisson_counts(lam, np.random.default_rng(2), 40_000)
+    assert np.array_equal(draws, again)
+    assert abs(np.corrcoef(draws[:, 5], draws[:, 6])[0, 1]) < 0.03
+
+
+def test_multinomial_draws_match_numpy_in_distribution():
+    cells = np.array([50.0, 3.0, 0.0, 120.0, 7.0, 20.0])
+    ours = bt.multinomial_counts(cells, np.random.default_rng(3), 20_000)
+    ref = np.random.default_rng(4).multinomial(200, cells / 200, size=20_000)
+    assert np.all(ours.sum(axis=1) == 200)
+    assert np.all(ours[:, 2] == 0)
+    assert ours.mean(axis=0) == pytest.approx(ref.mean(axis=0), abs=0.25)
+    assert np.cov(ours.T) == pytest.approx(np.cov(ref.T), abs=1.5)

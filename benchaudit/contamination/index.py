@@ -110,8 +110,14 @@ class NgramIndex:
     main_len: np.ndarray | None = None  # words of each item's question part
     word_bitmap: np.ndarray | None = None  # bool, indexed by _slot(word key, word_shift)
     word_shift: int = 64 - WORD_BITS
+    #: Running count of the words of ``flat`` longer than 8 bytes (their keys are hashes).
+    long_words: np.ndarray | None = None
 
     def __post_init__(self) -> None:
+        if self.long_words is None:
+            longer = [len(self.vocab.get(int(k), b"")) > 8 for k in self.flat.tolist()]
+            self.long_words = np.zeros(len(self.flat) + 1, dtype=np.int64)
+            np.cumsum(np.array(longer, dtype=bool), out=self.long_words[1:])
         if self.word_bitmap is None:
             self.word_bitmap = np.zeros(1 << (64 - self.word_shift), dtype=bool)
             ks = np.fromiter(self.vocab, dtype=np.uint64, count=len(self.vocab))
@@ -150,6 +156,7 @@ def build_index(items: Sequence[Item], ngram: int = 13, unit: int = 5) -> NgramI
     unit = max(1, min(unit, ngram))
     vocab: dict[int, bytes] = {}
     per_item: list[np.ndarray] = []
+    long_flags: list[np.ndarray] = []
     main_len = np.zeros(len(items), dtype=np.int64)
     for i, item in enumerate(items):
         norm = normalize(item.text)
@@ -162,6 +169,7 @@ def build_index(items: Sequence[Item], ngram: int = 13, unit: int = 5) -> NgramI
                 # every match, so this can only hide a match, never invent one.
                 pass
         per_item.append(ks)
+        long_flags.append(np.fromiter((len(w) > 8 for w in ws), dtype=bool, count=len(ws)))
         main_len[i] = len(words(item.main)) if item.main else len(ws)
     lens = np.array([len(a) for a in per_item], dtype=np.int64)
     offsets = np.zeros(len(items) + 1, dtype=np.int64)
@@ -227,4 +235,7 @@ def build_index(items: Sequence[Item], ngram: int = 13, unit: int = 5) -> NgramI
         fingerprint=digest.hexdigest()[:16],
         empty_items=[i for i, a in enumerate(per_item) if len(a) == 0],
         main_len=main_len,
+        long_words=np.concatenate(
+            [[0], np.cumsum(np.concatenate([np.zeros(0, bool), *long_flags]))]
+        ),
     )

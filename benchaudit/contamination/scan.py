@@ -85,6 +85,12 @@ class Tokens:
     maybe: np.ndarray  # sorted positions of possible benchmark words (all in gram-long runs)
     isnum: np.ndarray | None = None  # words made only of digits (for MinHash)
 
+    def dense(self, index: NgramIndex) -> bool:
+        """Possible benchmark words are so common that sampling them costs more than it saves
+        (the test :func:`_word_keys` makes on its sample)."""
+        s, reach = min(index.lengths), max(index.lengths) - 1
+        return len(self.maybe) * (2 * reach + 1) >= s * (self.n_words // 2)
+
     @property
     def n_words(self) -> int:
         return len(self.starts)
@@ -95,7 +101,7 @@ class Tokens:
 
 
 def _word_keys(
-    index: NgramIndex, norm: bytes, starts: np.ndarray, ends: np.ndarray
+    index: NgramIndex, norm: bytes, starts: np.ndarray, ends: np.ndarray, dense: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """Word keys where the scan needs them, and the positions of possible benchmark words.
 
@@ -105,10 +111,14 @@ def _word_keys(
     words within ``max(index.lengths) - 1`` of each one that passed. Any run of
     possible benchmark words long enough to be looked up is therefore keyed in full,
     exactly as if every word had been; most of the text's words are never keyed.
+
+    With ``dense`` (the batch before was mostly benchmark words, as English text is for
+    a benchmark written in English) every word is keyed at once: the sample would
+    only say so again.
     """
     n_tok = len(starts)
     s, reach = min(index.lengths), max(index.lengths) - 1
-    if s > 1:
+    if s > 1 and not dense:
         hit = np.flatnonzero(index.may_be_word(keys(norm, starts[::s], ends[::s]))) * s
         # Dense hits (text full of benchmark words): keying every word costs less.
         if len(hit) * (2 * reach + 1) < n_tok // 2:
@@ -123,18 +133,20 @@ def _word_keys(
     return ids, np.flatnonzero(index.may_be_word(ids))
 
 
-def tokenize(index: NgramIndex, texts: Sequence[bytes], numbers: bool = False) -> Tokens:
+def tokenize(
+    index: NgramIndex, texts: Sequence[bytes], numbers: bool = False, dense: bool = False
+) -> Tokens:
     """Normalise and split a batch of documents without a loop per word.
 
     With ``numbers`` (for MinHash) every word is keyed; otherwise only the words
-    the exact scan can need (:func:`_word_keys`)."""
+    the exact scan can need (:func:`_word_keys`; ``dense`` as there)."""
     norm = normalize(JOIN.join(texts) + PAD)
     _, starts, ends = spans(norm)
     if numbers:
         ids = keys(norm, starts, ends)
         maybe = np.flatnonzero(index.may_be_word(ids))
     else:
-        ids, maybe = _word_keys(index, norm, starts, ends)
+        ids, maybe = _word_keys(index, norm, starts, ends, dense)
     lens = np.fromiter(map(len, texts), dtype=_I64, count=len(texts))
     doc_start = np.zeros(len(texts), dtype=_I64)
     np.cumsum(lens[:-1] + len(JOIN), out=doc_start[1:])
@@ -239,11 +251,21 @@ def _verified(
     """Keep the runs whose words, read back from the document's bytes, equal the item's.
 
     Word keys are exact for words of up to 8 bytes and hashed beyond; reading
-    every run back makes a hash collision unable to produce a match.
+    back every run that holds a longer word, in the text or in the item, makes a
+    hash collision unable to produce a match. A run of short words on both sides
+    was already compared word by word, key by key, and those keys are the words.
     """
     keep = np.ones(len(item), dtype=bool)
     q0 = p0 + diag
-    for r in range(len(item)):
+    if not len(item):
+        return item, doc, p0, diag, length
+    text_long = np.zeros(tok.n_words + 1, dtype=np.int64)
+    np.cumsum((tok.ends - tok.starts) > 8, out=text_long[1:])
+    at = index.offsets[item] + p0
+    long_cs = index.long_words
+    assert long_cs is not None
+    risky = (text_long[q0 + length] - text_long[q0] > 0) | (long_cs[at + length] - long_cs[at] > 0)
+    for r in np.flatnonzero(risky).tolist():
         a, n = int(q0[r]), int(length[r])
         seen = tok.norm[tok.starts[a] : tok.ends[a + n - 1]].split()
         keep[r] = seen == index.words_of(int(item[r]), int(p0[r]), n)
@@ -260,13 +282,15 @@ class ShardScanner:
         self.runs: list[tuple[np.ndarray, ...]] = []
         self.df_pairs: list[np.ndarray] = []
         self.near: list[tuple[np.ndarray, ...]] = []
+        self.dense = False  # the last batch was mostly possible benchmark words
 
     def add(self, texts: Sequence[bytes], line_numbers: Sequence[int], nbytes: int) -> None:
         """Scan one batch of documents (their text and 1-based lines)."""
         index, res = self.index, self.res
         doc_base = res.docs
         want_mh = self.opts.minhash and index.minhash is not None
-        tok = tokenize(index, texts, numbers=want_mh)
+        tok = tokenize(index, texts, numbers=want_mh, dense=self.dense)
+        self.dense = tok.dense(index)
         ids = tok.ids
         lines = np.asarray(line_numbers, dtype=_I64)
         item, p, q, n, k = _lookup(index, ids, tok.maybe)

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from benchaudit.errors import InputError
 from benchaudit.limits import DEFAULT, Limits, size
 
@@ -112,10 +114,20 @@ def _guard_expansion(path: str, out: int, consumed: int, limits: Limits) -> None
         )
 
 
+def _inflater() -> Any:
+    """ISA-L's inflate when installed (two to three times zlib's speed), else zlib's."""
+    try:
+        from isal import isal_zlib
+    except ImportError:
+        return zlib
+    return isal_zlib
+
+
 def _gzip_chunks(path: str, block: int, limits: Limits) -> Iterator[bytes]:
     """Decompressed blocks of at most ``block`` bytes each, over every gzip member."""
+    lib = _inflater()
     with open(path, "rb") as raw:
-        d = zlib.decompressobj(wbits=31)
+        d = lib.decompressobj(wbits=31)
         fed = out = 0
         while True:
             data = raw.read(block)
@@ -132,7 +144,7 @@ def _gzip_chunks(path: str, block: int, limits: Limits) -> Iterator[bytes]:
                     data = d.unused_data  # a further gzip member follows, or nothing
                     if not data:
                         break
-                    d = zlib.decompressobj(wbits=31)
+                    d = lib.decompressobj(wbits=31)
                 elif d.unconsumed_tail:
                     data = d.unconsumed_tail
                 elif len(chunk) == block:
@@ -171,8 +183,6 @@ def _lines(
     empty lines cost no Python step each; a line that spans blocks is collected in
     pieces. The work is linear in the bytes whatever the line lengths, and no line
     longer than ``max_line_bytes`` is held."""
-    import numpy as np
-
     cap = limits.max_line_bytes
     chunks = _gzip_chunks if path.lower().endswith(".gz") else _stream_chunks
     lineno = 1
@@ -232,19 +242,150 @@ def _pick(rec: dict, fields: Sequence[str] | None, path: str, lineno: int) -> by
     return text.encode("utf-8", errors="replace")
 
 
+def _record_text(line: bytes, fields: Sequence[str] | None, path: str, lineno: int) -> bytes:
+    try:
+        rec = json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(path, f"invalid JSON ({getattr(exc, 'msg', exc)})", lineno) from None
+    if not isinstance(rec, dict):
+        raise InputError(path, "each line must be a JSON object", lineno)
+    return _pick(rec, fields, path, lineno)
+
+
 def _jsonl_docs(
     path: str, fields: Sequence[str] | None, limits: Limits
 ) -> Iterator[tuple[bytes, int]]:
+    """One record at a time (the reference reader; the scan reads blocks: :func:`batches`)."""
     for lineno, line in _lines(path, limits):
-        if not line.strip():
+        if line.strip():
+            yield _record_text(line, fields, path, lineno), lineno
+
+
+def _line_blocks(path: str, limits: Limits, block: int) -> Iterator[tuple[int, bytes]]:
+    """(line number of its first line, bytes) of blocks of whole lines, about ``block`` long.
+
+    A line longer than ``max_line_bytes`` stops the read as :func:`_lines` does."""
+    cap = limits.max_line_bytes
+    chunks = _gzip_chunks if path.lower().endswith(".gz") else _stream_chunks
+    lineno = 1
+    pending: list[bytes] = []
+    held = 0
+    for data in chunks(path, block, limits):
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            pending.append(data)
+            held += len(data)
+            if held > cap:
+                raise InputError(
+                    path, f"a line longer than {size(cap)}, the cap (max-line-bytes)", lineno
+                )
             continue
-        try:
-            rec = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise InputError(path, f"invalid JSON ({getattr(exc, 'msg', exc)})", lineno) from None
-        if not isinstance(rec, dict):
-            raise InputError(path, "each line must be a JSON object", lineno)
-        yield _pick(rec, fields, path, lineno), lineno
+        whole = b"".join([*pending, data[: cut + 1]]) if pending else data[: cut + 1]
+        yield lineno, whole
+        lineno += whole.count(b"\n")
+        tail = data[cut + 1 :]
+        pending, held = ([tail], len(tail)) if tail else ([], 0)
+    if pending:
+        yield lineno, b"".join(pending)
+
+
+#: ASCII whitespace, as ``bytes.strip`` removes it.
+_SPACE = np.frombuffer(b" \t\n\r\x0b\x0c", dtype=np.uint8)
+
+
+def _arrow_columns(block: bytes, names: list[str], rows: int) -> list[Any] | None:
+    """The string columns ``names`` of a block of JSON lines, one row per line, or None."""
+    import pyarrow as pa
+    import pyarrow.json as pj
+
+    schema = pa.schema([(f, pa.string()) for f in dict.fromkeys(names)])
+    try:
+        table = pj.read_json(
+            pa.py_buffer(block),
+            read_options=pj.ReadOptions(use_threads=False, block_size=len(block) + 1),
+            parse_options=pj.ParseOptions(
+                explicit_schema=schema, unexpected_field_behavior="ignore"
+            ),
+        )
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+        return None
+    if table.num_rows != rows:  # two objects on one line, say
+        return None
+    return [table.column(f).combine_chunks() for f in names]
+
+
+def _arrow_texts(
+    block: bytes, fields: Sequence[str] | None, cap: int | None = None
+) -> list[bytes] | None:
+    """The texts of a block of JSON lines parsed in C by pyarrow, or None when the block
+    needs the reference reader: a blank line, a line that is not one object, a text
+    field that is missing, null or not a string, invalid UTF-8 or a lone surrogate,
+    a repeated key. The reference reader then gives the same texts or the exact error.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    buf = np.frombuffer(block, dtype=np.uint8)
+    ends = np.flatnonzero(buf == 10)
+    starts = np.concatenate([[0], ends + 1])
+    starts = starts[starts < len(buf)]
+    # Every line must start with a non-space byte: then none is blank, and one object
+    # per line is exactly as many rows as lines (JSON strings hold no raw line break).
+    if not len(starts) or np.isin(buf[starts], _SPACE).any():
+        return None
+    if cap is not None and len(block) > cap:
+        # A line over the cap (max-line-bytes) is refused by the reference reader.
+        if int(np.diff(np.concatenate([starts, [len(buf) + 1]])).max()) - 1 > cap:
+            return None
+    rows = len(starts)
+    if fields:
+        cols = _arrow_columns(block, list(fields), rows)
+        # The reference reader joins the string fields; with none (null or absent) it
+        # errs or gives "" depending on presence, which a table cannot tell apart.
+        if cols is None or any(c.null_count for c in cols):
+            return None
+        text = cols[0] if len(cols) == 1 else pc.binary_join_element_wise(*cols, "\n")
+    else:
+        # Most shards name the text "text": parse that field alone first.
+        cols = _arrow_columns(block, list(DEFAULT_TEXT_FIELDS[:1]), rows)
+        if cols is not None and cols[0].null_count:
+            cols = _arrow_columns(block, list(DEFAULT_TEXT_FIELDS), rows)
+        if cols is None:
+            return None
+        text = cols[0] if len(cols) == 1 else pc.coalesce(*cols)
+        if text.null_count:
+            return None
+    try:
+        text.validate(full=True)  # UTF-8
+    except pa.ArrowInvalid:
+        return None
+    return text.cast(pa.binary()).to_pylist()
+
+
+def _jsonl_batches(
+    path: str, fields: Sequence[str] | None, limits: Limits, block: int
+) -> Iterator[Batch]:
+    """A batch per block of lines: parsed by pyarrow, or line by line where it must be."""
+    for first, data in _line_blocks(path, limits, block):
+        texts = _arrow_texts(data, fields, limits.max_line_bytes)
+        if texts is not None:
+            yield Batch(texts, list(range(first, first + len(texts))), sum(map(len, texts)))
+            continue
+        batch = Batch()
+        for k, line in enumerate(data.split(b"\n")):
+            if len(line) > limits.max_line_bytes:
+                raise InputError(
+                    path,
+                    f"a line longer than {size(limits.max_line_bytes)}, the cap (max-line-bytes)",
+                    first + k,
+                )
+            if line.strip():
+                text = _record_text(line, fields, path, first + k)
+                batch.texts.append(text)
+                batch.lines.append(first + k)
+                batch.nbytes += len(text)
+        if batch.texts:
+            yield batch
 
 
 def _txt_docs(path: str, limits: Limits) -> Iterator[tuple[bytes, int]]:
@@ -299,18 +440,10 @@ def _parquet_docs(path: str, fields: Sequence[str] | None) -> Iterator[tuple[byt
             yield text.encode("utf-8", errors="replace"), row
 
 
-def documents(
-    path: str, fields: Sequence[str] | None = None, limits: Limits = DEFAULT
-) -> Iterator[tuple[bytes, int]]:
-    """Every document of a shard as (utf-8 bytes, 1-based line or row)."""
-    low = path.lower()
+def _read_errors(path: str, gen: Iterator[Any]) -> Iterator[Any]:
+    """Any failure while reading a shard as one InputError naming it."""
     try:
-        if low.endswith(".parquet"):
-            yield from _parquet_docs(path, fields)
-        elif low.endswith((".txt", ".txt.gz")):
-            yield from _txt_docs(path, limits)
-        else:
-            yield from _jsonl_docs(path, fields, limits)
+        yield from gen
     except InputError:
         raise
     except FileNotFoundError:
@@ -325,15 +458,33 @@ def documents(
         raise InputError(path, f"cannot read shard: {type(exc).__name__}: {exc}") from None
 
 
-def batches(
-    path: str,
-    fields: Sequence[str] | None = None,
-    batch_bytes: int = 1 << 20,
-    limits: Limits = DEFAULT,
+def _documents(
+    path: str, fields: Sequence[str] | None, limits: Limits
+) -> Iterator[tuple[bytes, int]]:
+    low = path.lower()
+    if low.endswith(".parquet"):
+        yield from _parquet_docs(path, fields)
+    elif low.endswith((".txt", ".txt.gz")):
+        yield from _txt_docs(path, limits)
+    else:
+        yield from _jsonl_docs(path, fields, limits)
+
+
+def documents(
+    path: str, fields: Sequence[str] | None = None, limits: Limits = DEFAULT
+) -> Iterator[tuple[bytes, int]]:
+    """Every document of a shard as (utf-8 bytes, 1-based line or row)."""
+    return _read_errors(path, _documents(path, fields, limits))
+
+
+def _batches(
+    path: str, fields: Sequence[str] | None, batch_bytes: int, limits: Limits
 ) -> Iterator[Batch]:
-    """Documents of a shard grouped into batches of about ``batch_bytes``."""
+    if path.lower().endswith((".jsonl", ".jsonl.gz", ".jsonl.zst")):
+        yield from _jsonl_batches(path, fields, limits, batch_bytes)
+        return
     batch = Batch()
-    for text, line in documents(path, fields, limits):
+    for text, line in _documents(path, fields, limits):
         batch.texts.append(text)
         batch.lines.append(line)
         batch.nbytes += len(text)
@@ -342,6 +493,16 @@ def batches(
             batch = Batch()
     if batch.texts:
         yield batch
+
+
+def batches(
+    path: str,
+    fields: Sequence[str] | None = None,
+    batch_bytes: int = 1 << 20,
+    limits: Limits = DEFAULT,
+) -> Iterator[Batch]:
+    """Documents of a shard in batches of about ``batch_bytes`` (JSON lines: of input)."""
+    return _read_errors(path, _batches(path, fields, batch_bytes, limits))
 
 
 def shard_bytes(shards: Sequence[Shard]) -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
-from benchaudit.inputs import Probe, Reader
+from benchaudit.inputs import Probe, Reader, file_delimiter
 from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
@@ -60,8 +60,8 @@ def _header_keys(p: Probe) -> list[str]:
         head = text.lstrip()[:4000]
         return [k.lower() for k in REQUIRED if f'"{k}"' in head] if head.startswith("[") else []
     if p.suffix in (".csv", ".tsv"):
-        sep = "\t" if p.suffix == ".tsv" else ","
-        return [c.strip().strip('"').lower() for c in p.first_line().split(sep)]
+        # The separator from the content, as the tabular readers do (',', ';' or tab).
+        return [c.strip().strip('"').lower() for c in p.first_line().split(p.delimiter)]
     return []
 
 
@@ -292,7 +292,7 @@ def _table(path: Path, display: str, suffix: str):
         if suffix in (".csv", ".tsv"):
             import pyarrow.csv as pc
 
-            parse = pc.ParseOptions(delimiter="\t" if suffix == ".tsv" else ",")
+            parse = pc.ParseOptions(delimiter=file_delimiter(path))
             conv = pc.ConvertOptions(
                 column_types={c: pa.string() for c in (*REQUIRED, "question_id", "judge")}
             )

@@ -10,9 +10,11 @@ Everything works on *pair-outcome counts* (for each pair of models: wins of
 the first, wins of the second, ties), not on battle rows. The fit is Newton's
 method on the log-likelihood; a bootstrap replicate that resamples N battles
 with replacement is a multinomial draw over those counts, so a replicate costs
-O(pairs) however many battles there are, and all replicates are solved
-together, warm-started at the full-data fit and stepped with its (fixed)
-information matrix; the few that do not settle get full Newton steps.
+O(pairs) however many battles there are. The draws are exact: Poisson counts
+by table inversion (:func:`poisson_counts`), corrected to the battle total
+(:func:`multinomial_counts`). All replicates are solved together, warm-started
+at the full-data fit and stepped with its (fixed) information matrix in single
+precision; the few that do not settle get full Newton steps.
 
 This module imports numpy; readers and rules import it inside functions.
 """
@@ -111,8 +113,14 @@ class PairCounts:
         # Outcome from the point of view of the lower-coded model.
         oc = np.where(swapped & (outcome < 2), 1 - outcome, outcome)
         key = lo * m + hi
-        uniq, inv = np.unique(key, return_inverse=True)
-        counts = np.bincount(inv * 3 + oc, minlength=3 * len(uniq)).reshape(-1, 3)
+        if m * m <= 4 * len(key) + (1 << 16):
+            # Few models for the battles: count every (pair, outcome) cell directly.
+            full = np.bincount(key * 3 + oc, minlength=3 * m * m).reshape(-1, 3)
+            uniq = np.flatnonzero(full.any(axis=1))
+            counts = full[uniq]
+        else:
+            uniq, inv = np.unique(key, return_inverse=True)
+            counts = np.bincount(inv * 3 + oc, minlength=3 * len(uniq)).reshape(-1, 3)
         return cls(
             models=list(models),
             i=(uniq // m).astype(np.int64),
@@ -223,7 +231,7 @@ def chord(
     beta0: np.ndarray,
     info_inv: np.ndarray,
     ridge: float = DEFAULT_RIDGE,
-    tol: float = 1e-7,
+    tol: float = 1e-6,
     max_iter: int = 40,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Newton steps with one fixed information matrix (the full-data fit's).
@@ -234,27 +242,54 @@ def chord(
     step. Returns (centred log-strengths, converged flags); replicates that do
     not converge are left to :func:`newton`.
     """
-    s = np.atleast_2d(np.asarray(score, dtype=np.float64))
-    g_n = np.asarray(games, dtype=np.float64)
-    x = _incidence(i, j, m)
-    beta = np.array(np.broadcast_to(beta0 - np.mean(beta0), (s.shape[0], m)))
-    active = np.ones(s.shape[0], dtype=bool)
-    ok = np.zeros(s.shape[0], dtype=bool)
-    for _ in range(max_iter):
-        rows = np.flatnonzero(active)
-        b = beta[rows]
-        nn = g_n if g_n.ndim == 1 else g_n[rows]
-        p = 1.0 / (1.0 + np.exp(-(b[:, i] - b[:, j])))
-        grad = (s[rows] - nn * p) @ x - ridge * b
-        step = grad @ info_inv
-        big = np.abs(step).max(axis=1)
-        bad = ~np.isfinite(big) | (big > 1.0)
-        beta[rows] = np.where(bad[:, None], b, b + step)
-        done = big < tol
-        ok[rows[done]] = True
-        active[rows[done | bad]] = False
-        if not active.any():
+    # Work on (pair, replicate) arrays: a replicate is a column, so gathering the
+    # strengths of a pair's two models reads two contiguous rows. Every step is a
+    # correction of the one before, and the fixed point is the maximum whatever the
+    # precision of the steps, so they run in single precision (counts are exact in it
+    # up to 2**24): rounding moves a rating by well under 0.001 Elo.
+    s32 = np.ascontiguousarray(np.atleast_2d(np.asarray(score)).T, dtype=np.float32)
+    g_n = np.asarray(games)
+    n32 = np.ascontiguousarray(g_n[:, None] if g_n.ndim == 1 else g_n.T, dtype=np.float32)
+    x32 = _incidence(i, j, m).T.astype(np.float32)
+    inv32 = info_inv.astype(np.float32)
+    b0 = beta0 - np.mean(beta0)
+    # The first step needs no exponential: every replicate starts at the same point.
+    p0 = (1.0 / (1.0 + np.exp(-(b0[i] - b0[j])))).astype(np.float32)
+    first = inv32 @ (x32 @ (s32 - n32 * p0[:, None]) - np.float32(ridge) * b0[:, None])
+    first = first.astype(np.float64)
+    big = np.abs(first).max(axis=0)
+    bad = ~np.isfinite(big) | (big > 1.0)
+    beta = np.where(bad[None, :], b0[:, None], b0[:, None] + first)  # (m, B)
+    active = ~bad & (big >= tol)
+    ok = ~bad & ~active
+    prev = big
+    for _ in range(max_iter - 1):
+        cols = np.flatnonzero(active)
+        if not len(cols):
             break
+        every = len(cols) == beta.shape[1]
+        b = beta if every else beta[:, cols]
+        b32 = b.astype(np.float32)
+        e = b32[i] - b32[j]
+        np.negative(e, out=e)
+        np.exp(e, out=e)
+        e += 1.0
+        np.reciprocal(e, out=e)  # the win probabilities
+        e *= n32 if (every or n32.shape[1] == 1) else n32[:, cols]
+        np.subtract(s32 if every else s32[:, cols], e, out=e)
+        step = (inv32 @ (x32 @ e - ridge * b32)).astype(np.float64)
+        big = np.abs(step).max(axis=0)
+        bad = ~np.isfinite(big) | (big > 1.0)
+        beta[:, cols] = np.where(bad[None, :], b, b + step)
+        # The steps shrink geometrically (ratio r = big / prev): what is left after this
+        # one is about big * r / (1 - r). Stop when that, not the step, is below tol.
+        last = prev[cols]
+        left = np.where(big < last, big * big / np.maximum(last - big, 1e-300), np.inf)
+        prev[cols] = big
+        done = left < tol
+        ok[cols[done]] = True
+        active[cols[done | bad]] = False
+    beta = beta.T
     return beta - beta.mean(axis=1, keepdims=True), ok
 
 
@@ -307,15 +342,139 @@ def fit_mm(pc: PairCounts, ties: str = "half", iters: int = 10000, tol: float = 
     return s
 
 
+#: Distinct cell means above which numpy's sampler draws the Poisson counts instead.
+_MAX_TABLES = 2048
+#: Buckets of a Poisson table: a draw is 14 random bits and one lookup in 32 KB.
+_BUCKET_BITS = 14
+#: The bucket holds a point of the CDF: the draw takes more random bits (flag bit).
+_REFINE = 0x8000
+
+
+def _poisson_cdf(lam: float) -> np.ndarray:
+    """CDF of Poisson(lam) up to 12 SD past the mean (the tail beyond is below 1e-30)."""
+    width = int(lam + 12.0 * math.sqrt(lam) + 40.0)
+    k = np.arange(width, dtype=np.float64)
+    if lam == 0:
+        return np.ones(width)
+    log_fact = np.concatenate([[0.0], np.cumsum(np.log(k[1:]))])
+    cdf = np.minimum(np.cumsum(np.exp(k * math.log(lam) - lam - log_fact)), 1.0)
+    cdf[-1] = 1.0
+    return cdf
+
+
+def _bucket_table(cdf: np.ndarray) -> np.ndarray:
+    """For each of 2**_BUCKET_BITS equal slices of [0, 1), the Poisson value of every u in
+    it, or (flagged) the value at its start when a CDF point falls inside the slice."""
+    q = 1 << _BUCKET_BITS
+    scaled = cdf * q  # exact: q is a power of two
+    slot = np.floor(scaled).astype(np.int64)
+    # below[s] = #{k : cdf[k] < (s + 1) / q}; at[s] = #{k : cdf[k] == s / q}
+    below = np.cumsum(np.bincount(slot, minlength=q + 1))[:q]
+    at = np.bincount(slot[scaled == slot], minlength=q + 1)[:q]
+    lo = np.concatenate([[0], below[:-1]]) + at  # k(u) = #{k : cdf[k] <= u} at u = s / q
+    return np.where(below == lo, lo, lo | _REFINE).astype(np.uint16)
+
+
+def poisson_counts(lam: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+    """(size, K) independent Poisson draws with means ``lam`` (exact, seeded).
+
+    Inversion: cells share few distinct means (counts), and for each mean a
+    table over 2**14 slices of [0, 1) gives the value of a uniform u from its
+    first 14 bits, unless a point of the CDF falls inside u's slice (a few per
+    cent of draws), where u gets 53 more bits and the CDF is searched. This is
+    the inverse-CDF draw of u exactly, at a fraction of the cost of numpy's
+    rejection sampler per draw.
+    """
+    lam = np.asarray(lam, dtype=np.float64)
+    uniq, row = np.unique(lam, return_inverse=True)
+    if not len(lam) or len(uniq) > _MAX_TABLES or uniq.max() > 20_000:
+        return rng.poisson(lam, size=(size, len(lam)))
+    out = np.empty((len(lam), size), dtype=np.int32)  # returned transposed: rows are cells
+    order = np.argsort(row.reshape(-1), kind="stable")
+    starts = np.searchsorted(row.reshape(-1)[order], np.arange(len(uniq) + 1))
+    nq = 1 << _BUCKET_BITS
+    for d, value in enumerate(uniq.tolist()):
+        cols = order[starts[d] : starts[d + 1]]
+        cdf = _poisson_cdf(value)
+        q = rng.integers(0, nq, size=(len(cols), size), dtype=np.uint16)
+        v = _bucket_table(cdf)[q]
+        refine = np.flatnonzero(v >= _REFINE)
+        out[cols] = v
+        if len(refine):
+            flat_q = q.reshape(-1)
+            u = (flat_q[refine] + rng.random(len(refine))) / nq
+            k = v.reshape(-1)[refine].astype(np.int64) & (_REFINE - 1)
+            live = np.flatnonzero(cdf[k] <= u)
+            while len(live):  # each slice holds a few CDF points at most
+                k[live] += 1
+                live = live[cdf[k[live]] <= u[live]]
+            out[cols[refine // size], refine % size] = k
+    return out.T
+
+
+def multinomial_counts(cells: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+    """(size, K) exact multinomial draws of ``round(sum(cells))`` items over the cells.
+
+    Poissonised: independent Poisson draws with means ``cells`` are, given
+    their total t, multinomial with t items; each replicate then gets the
+    missing items drawn from the cell shares, or loses a uniformly random
+    subset of the surplus ones, which leaves it exactly multinomial with the
+    full total (about sqrt(total) items per replicate are moved).
+    """
+    cells = np.asarray(cells, dtype=np.float64)
+    total = int(round(float(cells.sum())))
+    if total == 0 or not len(cells):
+        return np.zeros((size, len(cells)), dtype=np.int64)
+    share = cells / cells.sum()
+    draws = poisson_counts(total * share, rng, size)
+    cum = np.minimum(np.cumsum(share), 1.0)
+    cum[-1] = 1.0
+    k = len(cells)
+    by_cell = draws.T  # (cells, size), the contiguous layout of the draws
+    totals = by_cell.sum(axis=0)
+    # Missing items, for every replicate at once: cells drawn from the shares.
+    flat = by_cell.reshape(-1)
+    short = np.flatnonzero(totals < total)
+    if len(short):
+        need = total - totals[short]
+        cell = np.searchsorted(cum, rng.random(int(need.sum())), side="right")
+        where, times = np.unique(cell * size + np.repeat(short, need), return_counts=True)
+        flat[where] += times.astype(flat.dtype)
+    # Surplus items: a uniformly random subset of each replicate's items goes. The
+    # replicates' items are numbered one after another, so one search finds every cell.
+    over = np.flatnonzero(totals > total)
+    if len(over):
+        extra = totals[over]
+        start = np.concatenate([[0], np.cumsum(extra)[:-1]])
+        drops = [
+            s0 + np.sort(rng.choice(t, t - total, replace=False, shuffle=False))
+            for s0, t in zip(start.tolist(), extra.tolist())
+        ]
+        ends = np.cumsum(np.ascontiguousarray(by_cell[:, over].T), dtype=np.int64)
+        at = np.searchsorted(ends, np.concatenate(drops), side="right")
+        where, times = np.unique((at % k) * size + over[at // k], return_counts=True)
+        flat[where] -= times.astype(flat.dtype)
+    return draws
+
+
 def _replicate_counts(pc: PairCounts, rng: np.random.Generator, size: int, ties: str):
-    """Multinomial resamples of all battles over the (pair, outcome) cells."""
+    """Multinomial resamples of all battles over the (pair, outcome) cells.
+
+    Returns (points, games), each (size, pairs): views of (pairs, size) arrays,
+    the layout :func:`chord` works in."""
     cells = np.stack([pc.wins_i, pc.wins_j, pc.ties], axis=1).astype(np.float64).ravel()
-    total = int(round(cells.sum()))
-    draws = rng.multinomial(total, cells / cells.sum(), size=size).reshape(size, -1, 3)
-    w_i, w_j, t = draws[:, :, 0], draws[:, :, 1], draws[:, :, 2]
+    draws = np.ascontiguousarray(multinomial_counts(cells, rng, size).T).reshape(-1, 3, size)
+    w_i, w_j, t = draws[:, 0], draws[:, 1], draws[:, 2]
+    # Single precision holds every count exactly below 2**24 (and halves below 2**23).
+    dtype = np.float32 if int(pc.n.max(initial=0)) < (1 << 22) else np.float64
     if ties == "half":
-        return w_i + 0.5 * t, (w_i + w_j + t).astype(np.float64)
-    return w_i.astype(np.float64), (w_i + w_j).astype(np.float64)
+        games = (w_i + w_j).astype(dtype)
+        games += t
+        score = t.astype(dtype)
+        score *= 0.5
+        score += w_i
+        return score.T, games.T
+    return w_i.astype(dtype).T, (w_i + w_j).astype(dtype).T
 
 
 def _cluster_counts(
