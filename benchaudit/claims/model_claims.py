@@ -229,7 +229,7 @@ def resolve(name: str, models: list[str]) -> str | None:
         return exact[0]
     if exact:
         return None
-    loose = [m for m in models if _extends(fold(m), want) or _extends(fold(name), core(m))]
+    loose = [m for m in models if extends(fold(m), want) or extends(fold(name), core(m))]
     loose = [m for m in loose if len(core(m)) >= 4]
     return loose[0] if len(loose) == 1 else None
 
@@ -239,7 +239,7 @@ def resolve(name: str, models: list[str]) -> str | None:
 _SAME_MODEL_TAIL = re.compile(r"(?:\d{3,8}|v?\d(?:\d)?|instruct|inst|chat|base|preview|it|sft|rl|hf|latest|turbo)*")
 
 
-def _extends(longer: str, shorter: str) -> bool:
+def extends(longer: str, shorter: str) -> bool:
     """Whether ``longer`` is ``shorter`` plus only what names the same model."""
     at = longer.find(shorter)
     if at < 0 or len(shorter) < 2:
@@ -253,9 +253,14 @@ def _extends(longer: str, shorter: str) -> bool:
 _VENDORS = frozenset({"openai", "anthropic", "google", "meta", "deepseek", "qwen", "mistral", "deepseekai"})
 
 
+#: Words some spellings of a model's name add or drop ("GPT-4-Turbo-1106-Preview" for
+#: "GPT-4-1106-Preview").
+_FILLER = re.compile(r"(?<=[-\s])(?:turbo|preview)(?=[-\s]|$)|[-\s](?:turbo|preview)$", re.I)
+
+
 def mentioned(name: str, haystack: str) -> bool:
     """Whether a model name occurs in folded text, with or without "instruct", "preview" ..."""
-    keys = {k for k in (fold(name), core(name)) if len(k) >= 2}
+    keys = {k for k in (fold(name), core(name), fold(_FILLER.sub("", name))) if len(k) >= 2}
     # A short core ("o1" of "O1-Preview") only counts as itself, never inside a longer word.
     if any(k in haystack for k in keys if len(k) >= 4) or fold(name) in haystack:
         return True

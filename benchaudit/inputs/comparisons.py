@@ -1426,7 +1426,7 @@ def extract_document(
                 and (c.fields.get("every") or c.fields.get("equivalence"))
                 and c.fields.get("a_value") is None
             ):
-                near_table = _nearest_table(tables, c.location.line or 0)
+                near_table = _nearest_table(tables, c.location.line or 0, c.text)
                 doc_table = getattr(near_table, "doc", None)
                 if doc_table is not None and getattr(doc_table, "origin", "") == "pdf":
                     near_table = _pdf_table_meant(tables, near_table, c)
@@ -1466,6 +1466,15 @@ def _pdf_table_meant(tables: list[Any], near: Any, c: Claim) -> Any:
     return near
 
 
+def _models_held(table: Any, names: list[str]) -> int:
+    """How many of the (folded) model names have a row or a column in the table."""
+    from benchaudit.claims.model_claims import extends, fold
+
+    labels = [fold(r[0]) for r in getattr(table, "rows", []) if r] + [fold(h) for h in getattr(table, "header", [])]
+    labels = [x for x in labels if len(x) >= 3]
+    return sum(1 for n in names if any(extends(x, n) or extends(n, x) for x in labels))
+
+
 def _caption_of(table: Any) -> str:
     caption = getattr(getattr(table, "doc", None), "caption", None)
     return caption.text if caption is not None else ""
@@ -1483,8 +1492,18 @@ def _same_page_and_close(table: Any, c: Claim) -> bool:
     return min(abs(line - first), abs(line - last)) <= PDF_TABLE_LINES
 
 
-def _nearest_table(tables: list[Any], line: int) -> Any:
-    """The table a sentence refers to: the closest one above it, else the closest below."""
+def _nearest_table(tables: list[Any], line: int, text: str = "") -> Any:
+    """The table a sentence refers to: the closest one above it, else the closest below;
+    when the sentence names models, only a table with a row or column for one of them."""
+    from benchaudit.claims.model_claims import fold, model_names
+
+    names = [fold(n.text) for n in model_names(text)]
+    names = [n for n in names if len(n) >= 3]
+    held = [_models_held(t, names) for t in tables]
+    most = max(held, default=0)
+    # The tables holding the most of the models the sentence names; when none holds any (a
+    # shortened name), every table.
+    tables = [t for t, k in zip(tables, held) if k == most] if most else tables
     best, best_key = None, None
     for t in tables:
         first = getattr(t, "header_line", None) or 0
