@@ -3,8 +3,9 @@
 Each probe replaces one condition or constant in the code under test with a
 constant and runs the tests that should notice. A probe is *red* (good) when at
 least one of its tests fails, *green* (bad: the tests cannot see the change)
-when they all pass, and *stale* when its anchor text is no longer in the file
-exactly once (the code moved; update the probe).
+when they all pass, *stale* when its anchor text is no longer in the file
+exactly once (the code moved; update the probe), and *broken* when its tests
+fail even unmutated.
 
 Patches are applied in a temporary copy of the working tree, never in the
 checkout itself. Run from the repository root::
@@ -13,7 +14,7 @@ checkout itself. Run from the repository root::
     python tests/probes/run_probes.py P03 P07    # some
     python tests/probes/run_probes.py --list
 
-Exit status 0 when every probe selected is red and the unmutated tests pass.
+Exit status 0 when every probe selected is red.
 """
 
 from __future__ import annotations
@@ -108,13 +109,12 @@ def main(argv: list[str] | None = None) -> int:
         tree = args.tree.resolve() if args.tree else Path(tmp)
         if not args.tree:
             _copy_tree(tree)
-        every = sorted({t for p in chosen for t in p.tests})
-        passed, tail = _pytest(tree, every)
-        print(f"unmutated: {'pass' if passed else 'FAIL'} ({tail})")
-        if not passed:
-            return 1
+        baseline: dict[tuple[str, ...], tuple[bool, str]] = {}
         for p in chosen:
-            state, tail = run_probe(p, tree)
+            if p.tests not in baseline:
+                baseline[p.tests] = _pytest(tree, list(p.tests))
+            passed, tail = baseline[p.tests]
+            state, tail = run_probe(p, tree) if passed else ("broken", f"unmutated: {tail}")
             bad += state != "red"
             print(f"{p.id} {state:5}  {p.file}: {p.what}  [{tail}]", flush=True)
     print(f"{len(chosen) - bad} of {len(chosen)} probe(s) red")
