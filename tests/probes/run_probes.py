@@ -13,6 +13,12 @@ checkout itself. Run from the repository root::
     python tests/probes/run_probes.py            # every probe
     python tests/probes/run_probes.py P03 P07    # some
     python tests/probes/run_probes.py --list
+    python tests/probes/run_probes.py --branches  # every (rule, source kind) silenced in turn
+
+``--branches`` is the sweep that found rank-tie's untested battles branch: for
+every rule and every source kind it reads, the rule's findings on sources of
+that kind are dropped and the rule's case file is run; a green pair is a branch
+no case asserts on.
 
 Exit status 0 when every probe selected is red.
 """
@@ -88,10 +94,73 @@ def run_probe(probe: Probe, tree: Path) -> tuple[str, str]:
     return ("green" if passed else "red"), tail
 
 
+#: The base class's dispatch, patched so that BENCHAUDIT_PROBE_DROP="rule:kind" silences a branch.
+DISPATCH = (
+    "benchaudit/registry.py",
+    "            if source.kind in self.reads:\n                yield from self.check(source, ctx)",
+    "            if source.kind in self.reads:\n"
+    "                if f\"{self.name}:{source.kind}\" == __import__('os').environ.get(\n"
+    "                    'BENCHAUDIT_PROBE_DROP'\n"
+    "                ):\n"
+    "                    continue\n"
+    "                yield from self.check(source, ctx)",
+)
+
+
+def sweep_branches(tree: Path, only: list[str]) -> int:
+    """Silence each (rule, kind) in turn and run the rule's cases; return how many stayed green."""
+    path = _resolve(tree, DISPATCH[0])
+    text = path.read_text(encoding="utf-8") if path else ""
+    if path is None or text.count(DISPATCH[1]) != 1:
+        print(f"stale: the dispatch in {DISPATCH[0]} has changed; update DISPATCH")
+        return 1
+    path.write_text(text.replace(DISPATCH[1], DISPATCH[2]), encoding="utf-8")
+    try:
+        return _sweep(tree, only)
+    finally:
+        path.write_text(text, encoding="utf-8")
+
+
+def _sweep(tree: Path, only: list[str]) -> int:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tree), str(tree / "src")]))
+    listing = subprocess.run(
+        [sys.executable, "-c", _LIST_RULES], cwd=tree, env=env, capture_output=True, text=True
+    )
+    green = 0
+    for line in listing.stdout.splitlines():
+        name, kinds = line.split(" ", 1)
+        if only and name not in only:
+            continue
+        for kind in kinds.split():
+            os.environ["BENCHAUDIT_PROBE_DROP"] = f"{name}:{kind}"
+            try:
+                passed, tail = _pytest(tree, [CASE_FILE, "-k", name])
+            finally:
+                del os.environ["BENCHAUDIT_PROBE_DROP"]
+            green += passed
+            print(f"{name:28} {kind:12} {'green' if passed else 'red  '}  [{tail}]", flush=True)
+    return green
+
+
+CASE_FILE = "tests/rules/test_rule_cases.py"
+_LIST_RULES = """
+from benchaudit.registry import Rule, all_rules
+for name, cls in sorted(all_rules().items()):
+    # Rules that replace the per-source dispatch (check_run) are out of this sweep's reach.
+    if cls.check_run is Rule.check_run:
+        print(name, " ".join(cls.reads))
+"""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("ids", nargs="*", help="probe ids (default: all)")
     parser.add_argument("--list", action="store_true", help="list the probes and stop")
+    parser.add_argument(
+        "--branches",
+        action="store_true",
+        help="silence each (rule, source kind) in turn instead; ids then name rules",
+    )
     parser.add_argument(
         "--tree",
         type=Path,
@@ -109,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
         tree = args.tree.resolve() if args.tree else Path(tmp)
         if not args.tree:
             _copy_tree(tree)
+        if args.branches:
+            return 1 if sweep_branches(tree, args.ids) else 0
         baseline: dict[tuple[str, ...], tuple[bool, str]] = {}
         for p in chosen:
             if p.tests not in baseline:
