@@ -33,6 +33,10 @@ def test_grades_are_monotone():
     assert claim_grade([_f(Severity.WARNING, Confidence.LOW)]) == "C"
     assert claim_grade([_f(Severity.WARNING)]) == "D"
     assert claim_grade([_f(Severity.ERROR, Confidence.LOW)]) == "F"
+    # The report's grade is its worst claim's, whichever claim comes first.
+    assert overall_grade([]) == "A"
+    assert overall_grade([_f(Severity.INFO, line=1), _f(Severity.WARNING, line=2)]) == "D"
+    assert overall_grade([_f(Severity.ERROR, line=5), _f(Severity.INFO, line=9)]) == "F"
     order = "ABCDF"
     sets = [[], [_f(Severity.INFO)], [_f(Severity.WARNING)], [_f(Severity.ERROR)]]
     for base in sets:

@@ -15,16 +15,21 @@ compares the rule's findings with ``expect``::
         files: {card.md: "We reach 87.2% on HumanEval."}
         expect: []
 
-``expect`` lists every finding of the rule at warning or error, in order
-(infos are ignored unless ``include_info: true``). Each entry matches on the
-keys it gives: line, severity, confidence, message_contains,
-suggestion_contains, claim_contains, evidence (a subset of the evidence dict).
+``expect`` lists every finding of the rule, infos included, in order: ``expect: []``
+means the rule says nothing at all. A case about warnings and errors only says
+so with ``min_severity: warning`` (or ``error``); then infos at lower levels are
+not compared. Each entry matches on the keys it gives: line, severity,
+confidence, message_contains, suggestion_contains, claim_contains, evidence (a
+subset of the evidence dict). A long per-item file is given as a spec that
+``tests/rules/case_fixtures.py`` turns into text. Unknown keys in a case or an entry are an error,
+so a misspelt key cannot make a case pass unchecked.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import case_fixtures
 import pytest
 import yaml
 
@@ -33,6 +38,25 @@ from benchaudit.engine import audit
 from benchaudit.finding import Severity
 
 CASES = Path(__file__).parent / "cases"
+
+CASE_KEYS = {"name", "files", "config", "expect", "min_severity", "include_info"}
+ENTRY_KEYS = {
+    "line",
+    "severity",
+    "confidence",
+    "message_contains",
+    "suggestion_contains",
+    "claim_contains",
+    "evidence",
+}
+
+
+def _floor(case: dict) -> Severity:
+    """The lowest severity a case compares: every finding unless it says otherwise."""
+    # ``include_info: true`` is the default now; ``false`` is the old way to say "warnings up".
+    if case.get("include_info") is False:
+        return Severity.WARNING
+    return Severity.parse(case.get("min_severity", "info"))
 
 
 def _load():
@@ -65,16 +89,19 @@ def _matches(finding, want: dict) -> bool:
 
 @pytest.mark.parametrize("rule,case", list(_load()))
 def test_rule_case(rule, case, tmp_path):
+    assert set(case) <= CASE_KEYS, f"unknown case key(s) {sorted(set(case) - CASE_KEYS)}"
+    for w in case.get("expect", []):
+        assert set(w) <= ENTRY_KEYS, f"unknown expect key(s) {sorted(set(w) - ENTRY_KEYS)}"
     names = []
-    for name, content in case["files"].items():
+    for name, value in case["files"].items():
         target = tmp_path / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
+        target.write_text(case_fixtures.content(value), encoding="utf-8")
         names.append(str(target))
     cfg = apply(Config(), dict(case.get("config", {})), "case")
     cfg.select = [rule]
     report = audit(names, cfg)
-    floor = Severity.INFO if case.get("include_info") else Severity.WARNING
+    floor = _floor(case)
     got = [f for f in report.findings if f.name == rule and f.severity >= floor]
     want = case.get("expect", [])
     summary = [(f.location.line, f.severity.label, f.message) for f in got]
