@@ -1,4 +1,5 @@
-"""`benchaudit check` on a markdown file stays light: no numpy, pandas, scipy, statsmodels."""
+"""`benchaudit check` stays light: a markdown file imports no numpy, pandas, scipy or
+statsmodels, and a small per-item result file none of scipy.stats, pandas or statsmodels."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import sys
 from pathlib import Path
 
 HEAVY = ("numpy", "pandas", "scipy", "statsmodels", "pyarrow")
+#: What a small per-item file may not import (numpy and pyarrow read it).
+HEAVY_FOR_DATA = ("scipy.stats", "pandas", "statsmodels")
 
 RUNNER = """
 import runpy, sys
@@ -22,9 +25,9 @@ sys.stderr.write("EXIT %s\\n" % code)
 """
 
 
-def _run(path: Path) -> tuple[list[str], int]:
+def _run(path: Path, heavy: tuple[str, ...] = HEAVY) -> tuple[list[str], int]:
     proc = subprocess.run(
-        [sys.executable, "-c", RUNNER.format(heavy=HEAVY), str(path)],
+        [sys.executable, "-c", RUNNER.format(heavy=heavy), str(path)],
         cwd=path.parent,  # away from any project configuration
         capture_output=True,
         text=True,
@@ -57,3 +60,16 @@ def test_clean_document_exits_0(tmp_path):
     card.write_text("We reach 87.2% on HumanEval (95% CI 81.2–91.5%).\n", encoding="utf-8")
     loaded, code = _run(card)
     assert loaded == [] and code == 0
+
+
+def test_small_result_file_does_not_import_scipy_stats(tmp_path):
+    # 2 models x 10 items: the McNemar test, Wilson intervals and Holm need no
+    # scipy.stats (importing it costs more than the whole check).
+    rows = ["model,item,correct"]
+    for m, pattern in (("a", "1101101011"), ("b", "1001100010")):
+        rows.extend(f"{m},q{i},{c}" for i, c in enumerate(pattern))
+    data = tmp_path / "results.csv"
+    data.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    loaded, code = _run(data, HEAVY_FOR_DATA)
+    assert loaded == [], f"a 2 x 10 result file imported {loaded}"
+    assert code in (0, 1)
