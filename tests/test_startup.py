@@ -73,3 +73,43 @@ def test_small_result_file_does_not_import_scipy_stats(tmp_path):
     loaded, code = _run(data, HEAVY_FOR_DATA)
     assert loaded == [], f"a 2 x 10 result file imported {loaded}"
     assert code in (0, 1)
+
+
+def test_rule_index_is_current(tmp_path):
+    """benchaudit/_rule_index.py matches the rule modules (else run python -m benchaudit.registry)."""
+    from benchaudit import registry
+
+    committed = (Path(registry.__file__).parent / "_rule_index.py").read_text(encoding="utf-8")
+    fresh = registry.write_index(str(tmp_path / "index.py"))
+    assert fresh == committed, "rules changed: run `python -m benchaudit.registry`"
+    assert registry._indexed() is not None
+
+
+def test_a_stale_rule_index_falls_back_to_importing_every_rule(monkeypatch):
+    from benchaudit import _rule_index, registry
+
+    monkeypatch.setattr(registry, "_REGISTRY", None)
+    monkeypatch.setattr(registry, "_CATALOGUE", None)
+    monkeypatch.setitem(_rule_index.FILES, "evidence.py", 0)
+    assert registry._indexed() is None
+    entries = registry.catalogue()
+    assert all(isinstance(e, type) for e in entries)
+    assert [e.code for e in entries] == [e[0] for e in _rule_index.RULES]
+
+
+def test_a_markdown_check_loads_only_the_rules_for_documents(tmp_path):
+    card = tmp_path / "README.md"
+    card.write_text("We reach 87.2% on HumanEval (95% CI 81.2–91.5%).\n", encoding="utf-8")
+    probe = RUNNER.replace(
+        "loaded = [m for m in {heavy!r} if m in sys.modules]",
+        "loaded = [m for m in {heavy!r} if 'benchaudit.rules.' + m in sys.modules]",
+    )
+    only_other_kinds = ("position_confound", "conflicting_repeats", "run_drift", "position_bias")
+    proc = subprocess.run(
+        [sys.executable, "-c", probe.format(heavy=only_other_kinds), str(card)],
+        cwd=card.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "LOADED \n" in proc.stderr, proc.stderr[-500:]
