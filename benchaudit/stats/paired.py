@@ -52,6 +52,23 @@ def mcnemar_exact_many(b: Any, c: Any) -> Any:
     return np.where(m == 0, 1.0, np.minimum(1.0, p))
 
 
+def normal_two_sided_many(z: Any) -> Any:
+    """2·P(Z >= |z|) elementwise, capped at 1, for an array of z statistics.
+
+    A few values go through ``math.erfc``; many through ``scipy.special.ndtr``. A
+    small result file thus pays for neither scipy.special's nor scipy.stats' import.
+    """
+    import numpy as np
+
+    z = np.asarray(z, dtype=np.float64)
+    if z.size <= _SMALL_MANY:
+        flat = [min(1.0, 2.0 * norm_sf(abs(v))) if v == v else math.nan for v in z.ravel().tolist()]
+        return np.asarray(flat, dtype=np.float64).reshape(z.shape)
+    from scipy.special import ndtr
+
+    return np.minimum(1.0, 2.0 * ndtr(-np.abs(z)))
+
+
 def mcnemar_floor(m: int) -> float:
     """The smallest two-sided p McNemar can give with ``m`` discordant items: 2·(1/2)^m.
 
