@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -183,6 +182,8 @@ def _audit_written(
     With ``tabular``, a table whose columns detection does not recognise by name
     (they were named with ``model=`` ...) is read by the per-item reader itself.
     """
+    import tempfile  # here: its import (random, shutil) is a fifth of bare Python's start-up
+
     from benchaudit import engine, inputs
 
     with tempfile.TemporaryDirectory(prefix="benchaudit-") as tmp:

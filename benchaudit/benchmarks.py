@@ -31,7 +31,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from importlib import resources
 from typing import Any
 
 #: The allowed values of ``Benchmark.metric``.
@@ -169,7 +168,7 @@ class Registry:
 
     @classmethod
     def load(cls, overrides: dict[str, int] | None = None) -> Registry:
-        text = resources.files("benchaudit").joinpath("benchmarks.toml").read_text("utf-8")
+        text = _packaged_text("benchmarks.toml")
         reg = cls.from_toml(text)
         for name, n in (overrides or {}).items():
             reg._override(name, int(n))
@@ -335,3 +334,17 @@ def _variant(base: Benchmark, key: str, v: dict[str, Any]) -> Benchmark:
         label=str(v.get("label", f"{base.name} ({key})")),
         case_sensitive=bool(v.get("case_sensitive", False)),
     )
+
+
+def _packaged_text(name: str) -> str:
+    """A data file installed beside this module. Read as a plain file when it is one:
+    importlib.resources imports tempfile, zipfile and more: several percent of a README check."""
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), name)
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    from importlib import resources
+
+    return resources.files("benchaudit").joinpath(name).read_text("utf-8")

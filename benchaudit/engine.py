@@ -18,7 +18,7 @@ from benchaudit.config import Config
 from benchaudit.errors import BenchauditError, InputError, UnknownKindError
 from benchaudit.evidence import Claim, Source
 from benchaudit.finding import Finding, Report, Suppressed, assign_fingerprints
-from benchaudit.registry import Rule, select
+from benchaudit.registry import Rule, load_entry, select, selected
 
 
 @dataclass
@@ -118,7 +118,7 @@ def audit(paths: list[str], config: Config | None = None, on_error: str = "raise
     what the command does).
     """
     ctx = Context(config=config or Config())
-    select(ctx.config.select, ctx.config.ignore)  # an unknown rule name fails before reading
+    selected(ctx.config.select, ctx.config.ignore)  # an unknown rule name fails before reading
     sources = load_sources(paths, ctx)
     if ctx.errors and on_error == "raise":
         raise ctx.errors[0]
@@ -131,7 +131,7 @@ def audit(paths: list[str], config: Config | None = None, on_error: str = "raise
 def audit_sources(sources: list[Source], ctx: Context) -> Report:
     """Run the rules over sources already read (inputs that failed are in ``ctx.errors``)."""
     cfg = ctx.config
-    rule_classes = select(cfg.select, cfg.ignore)
+    selected(cfg.select, cfg.ignore)
     inputs.check_baseline_model(sources, cfg.baseline_model)
     if sum(s.kind in ("results", "samples") for s in sources) > 1:
         from benchaudit.inputs.joining import join_sources
@@ -148,7 +148,9 @@ def audit_sources(sources: list[Source], ctx: Context) -> Report:
                 continue
             for section, rows in sections.items():
                 ctx.add_results(section, rows)
-    rules = [cls(cfg.rule_options(cls.name)) for cls in rule_classes]
+    # Only the rules for the kinds read are imported (a README never loads the battle rules).
+    kinds = {s.kind for s in sources}
+    rules = [cls(cfg.rule_options(cls.name)) for cls in select(cfg.select, cfg.ignore, kinds)]
     hidden: list[Suppressed] = []
     findings = []
     for f in run_rules(rules, sources, ctx):
@@ -207,15 +209,16 @@ def _ignored_rules(cfg: Config, sources: list[Source], ctx: Context) -> list[Sup
     """
     if not cfg.ignore:
         return []
-    wanted = select(cfg.select, [])
-    running = {cls.name for cls in select(cfg.select, cfg.ignore)}
-    off = [cls for cls in wanted if cls.name not in running and cls.reads]
+    wanted = selected(cfg.select, [])
+    running = {e.name for e in selected(cfg.select, cfg.ignore)}
+    kinds = {s.kind for s in sources}
+    off = [e for e in wanted if e.name not in running and kinds.intersection(e.reads)]
     if not off:
         return []
     from benchaudit.suppress import STALE_KEY
 
     quiet = Context(config=cfg, _benchmarks=ctx._benchmarks)
-    rules = [cls(cfg.rule_options(cls.name)) for cls in off]
+    rules = [cls(cfg.rule_options(cls.name)) for cls in map(load_entry, off)]
     deferred = [(s, s.meta.get(STALE_KEY)) for s in sources]
     got = [Suppressed(f, "config", f"ignore: {f.name}") for f in run_rules(rules, sources, quiet)]
     for s, marker in deferred:  # an ignored stale-suppression must not report later

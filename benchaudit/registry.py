@@ -14,6 +14,7 @@ import os
 import pkgutil
 import sys
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from benchaudit.errors import ConfigError
@@ -119,18 +120,14 @@ def _rule_classes(module: Any) -> Iterator[type[Rule]]:
 
 
 def all_rules() -> dict[str, type[Rule]]:
-    """Every registered rule by name, in code order."""
+    """Every registered rule by name, in code order (every rule module imported)."""
     global _REGISTRY
     if _REGISTRY is not None:
         return _REGISTRY
     import benchaudit.rules as pkg
 
     found: dict[str, type[Rule]] = {}
-    modules = [
-        importlib.import_module(f"{pkg.__name__}.{info.name}")
-        for info in pkgutil.iter_modules(pkg.__path__)
-        if not info.name.startswith("_")
-    ]
+    modules = [importlib.import_module(f"{pkg.__name__}.{name}") for name in _rule_module_names()]
     modules.extend(_entry_point_modules())
     codes: dict[str, str] = {}
     for module in modules:
@@ -141,6 +138,132 @@ def all_rules() -> dict[str, type[Rule]]:
             codes[cls.code] = cls.name
     _REGISTRY = dict(sorted(found.items(), key=lambda kv: kv[1].code))
     return _REGISTRY
+
+
+def _rule_module_names() -> list[str]:
+    import benchaudit.rules as pkg
+
+    return [info.name for info in pkgutil.iter_modules(pkg.__path__) if not info.name.startswith("_")]
+
+
+# --- the catalogue: names, codes and kinds without importing the rules -----------
+#
+# A run over one README needs the rules that read documents, not the per-item or
+# battle rules (nor what they import). ``benchaudit/_rule_index.py`` lists every
+# built-in rule's code, name, kinds and module with a checksum of the files that
+# define them; while the checksums match, selection reads the index and imports
+# only the modules of the rules that will run. When they do not (a rule edited or
+# added without ``python -m benchaudit.registry``), every module is imported as
+# before, so a stale index costs time, never a rule.
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What selection needs to know about a rule before importing it."""
+
+    code: str
+    name: str
+    reads: tuple[str, ...]
+    module: str
+
+
+_CATALOGUE: list[Any] | None = None
+#: Files whose text decides the index besides the rule modules (``KINDS`` is read
+#: by rules that apply to every kind of input).
+_INDEX_INPUTS = ("evidence.py",)
+
+
+def _index_files() -> dict[str, str]:
+    """Module or file name -> path of every file the index is computed from."""
+    import benchaudit.rules as pkg
+
+    out: dict[str, str] = {}
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if not info.name.startswith("_"):
+            out[info.name] = os.path.join(getattr(info.module_finder, "path", ""), info.name + ".py")
+    here = os.path.dirname(__file__)
+    for name in _INDEX_INPUTS:
+        out[name] = os.path.join(here, name)
+    return out
+
+
+def _checksums() -> dict[str, int] | None:
+    import zlib
+
+    sums: dict[str, int] = {}
+    for name, path in _index_files().items():
+        try:
+            with open(path, "rb") as fh:
+                sums[name] = zlib.crc32(fh.read())
+        except OSError:
+            return None  # no source to check against: trust only an import
+    return sums
+
+
+def _indexed() -> list[Entry] | None:
+    """The index's entries while every checksum matches, else None."""
+    try:
+        from benchaudit import _rule_index as index
+    except ImportError:
+        return None
+    if _checksums() != index.FILES:
+        return None
+    return [Entry(code, name, tuple(reads), module) for code, name, reads, module in index.RULES]
+
+
+def catalogue() -> list[Any]:
+    """Every rule in code order, as :class:`Entry` (from the index) or as its class."""
+    global _CATALOGUE
+    if _REGISTRY is not None:
+        return list(_REGISTRY.values())
+    if _CATALOGUE is None:
+        entries: list[Any] | None = _indexed()
+        if entries is None:
+            entries = list(all_rules().values())
+        else:
+            packs = [cls for m in _entry_point_modules() for cls in _rule_classes(m)]
+            entries = sorted([*entries, *packs], key=lambda e: e.code)
+        _CATALOGUE = entries
+    return _CATALOGUE
+
+
+def load_entry(entry: Any) -> type[Rule]:
+    """The rule class of a catalogue entry, its module imported on first use."""
+    if isinstance(entry, type):
+        return entry
+    module = importlib.import_module(entry.module)
+    for cls in _rule_classes(module):
+        if cls.code == entry.code:
+            return cls
+    raise RuntimeError(f"rule {entry.code} not found in {entry.module}")
+
+
+def write_index(path: str | None = None) -> str:
+    """Regenerate ``benchaudit/_rule_index.py`` from the rule modules; returns its text."""
+    global _REGISTRY
+    _REGISTRY = None
+    import benchaudit.rules as pkg
+
+    rules = [cls for cls in all_rules().values() if cls.__module__.startswith(pkg.__name__ + ".")]
+    lines = [
+        '"""Generated by ``python -m benchaudit.registry`` from the rule modules; do not edit."""',
+        "",
+        "# crc32 of each file the entries below are read from (see benchaudit.registry).",
+        "FILES = {",
+        *(f"    {k!r}: {v}," for k, v in sorted((_checksums() or {}).items())),
+        "}",
+        "",
+        "# (code, name, kinds read, module)",
+        "RULES = [",
+        *(f"    {(c.code, c.name, tuple(c.reads), c.__module__)!r}," for c in rules),
+        "]",
+        "",
+    ]
+    text = "\n".join(lines)
+    target = path or os.path.join(os.path.dirname(__file__), "_rule_index.py")
+    with open(target, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    return text
 
 
 def _any_rule_pack_installed() -> bool:
@@ -180,17 +303,14 @@ def _entry_point_modules() -> list[Any]:
 
 def lookup(key: str) -> type[Rule]:
     """A rule by name (``unreachable-score``) or code (``BA101``)."""
-    rules = all_rules()
     k = key.strip()
-    if k in rules:
-        return rules[k]
-    for cls in rules.values():
-        if cls.code.lower() == k.lower():
-            return cls
+    for entry in catalogue():
+        if k == entry.name or entry.code.lower() == k.lower():
+            return load_entry(entry)
     raise ConfigError(f"unknown rule {key!r} (see 'benchaudit rules')")
 
 
-def _matches(cls: type[Rule], keys: Iterable[str]) -> bool:
+def _matches(cls: Any, keys: Iterable[str]) -> bool:
     for key in keys:
         k = key.strip().lower()
         if k in (cls.name.lower(), cls.code.lower()):
@@ -201,14 +321,39 @@ def _matches(cls: type[Rule], keys: Iterable[str]) -> bool:
     return False
 
 
-def select(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> list[type[Rule]]:
-    """The rules to run, given ``--select`` / ``--ignore`` names, codes or code prefixes."""
-    rules = all_rules()
+def selected(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> list[Any]:
+    """The catalogue entries ``--select`` / ``--ignore`` leave, none imported; an
+    unknown name is a :class:`ConfigError`."""
+    rules = catalogue()
     sel = [s for s in select if s.strip()]
     ign = [s for s in ignore if s.strip()]
     for key in [*sel, *ign]:
         k = key.strip().lower()
-        if not any(_matches(cls, [k]) for cls in rules.values()):
+        if not any(_matches(cls, [k]) for cls in rules):
             raise ConfigError(f"unknown rule {key!r} (see 'benchaudit rules')")
-    chosen = [cls for cls in rules.values() if not sel or _matches(cls, sel)]
+    chosen = [cls for cls in rules if not sel or _matches(cls, sel)]
     return [cls for cls in chosen if not _matches(cls, ign)]
+
+
+def select(
+    select: Iterable[str] = (),
+    ignore: Iterable[str] = (),
+    kinds: Iterable[str] | None = None,
+) -> list[type[Rule]]:
+    """The rules to run, given ``--select`` / ``--ignore`` names, codes or code prefixes.
+
+    With ``kinds`` (the kinds of the sources read), only the rules that read one
+    of them, or that read no source (a scan of their own), are imported and returned.
+    """
+    chosen = selected(select, ignore)
+    if kinds is not None:
+        present = set(kinds)
+        chosen = [e for e in chosen if not e.reads or present.intersection(e.reads)]
+    return [load_entry(e) for e in chosen]
+
+
+if __name__ == "__main__":
+    # Through the imported module: the rules subclass its Rule, not this script's copy.
+    from benchaudit.registry import write_index as _write
+
+    _write()

@@ -208,10 +208,11 @@ def apply_inline(
 def _stale(source: Source, rule: Rule, ctx: Context) -> Iterable[Finding]:
     from benchaudit.engine import _ignored_by_file
     from benchaudit.finding import Location
-    from benchaudit.registry import all_rules, select
+    from benchaudit.registry import catalogue, selected
 
-    known = {k.lower() for cls in all_rules().values() for k in (cls.name, cls.code)}
-    ran = select(ctx.config.select, ctx.config.ignore)
+    # Names and codes only: the catalogue answers without importing every rule.
+    known = {k.lower() for cls in catalogue() for k in (cls.name, cls.code)}
+    ran = selected(ctx.config.select, ctx.config.ignore)
     ran_keys = {k.lower() for cls in ran for k in (cls.name, cls.code)}
     for sup in _parsed(source):
         if not honoured(sup, ctx.config.allow_broad_ignores) or sup.used:
@@ -226,7 +227,7 @@ def _stale(source: Source, rule: Rule, ctx: Context) -> Iterable[Finding]:
         elif not sup.names:
             message = "suppression names no rule, so it suppresses nothing"
         elif all(is_broad(n) or n.lower() in ran_keys for n in sup.names):
-            if sup.broad and len(ran) < len(all_rules()):
+            if sup.broad and len(ran) < len(catalogue()):
                 continue  # only some rules ran: '*' may still be needed by the others
             message = (
                 f"suppression of {', '.join(sup.names)} on line {sup.target} "

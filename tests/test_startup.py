@@ -1,4 +1,5 @@
-"""`benchaudit check` on a markdown file stays light: no numpy, pandas, scipy, statsmodels."""
+"""`benchaudit check` stays light: a markdown file imports no numpy, pandas, scipy or
+statsmodels, and a small per-item result file none of scipy.stats, pandas or statsmodels."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import sys
 from pathlib import Path
 
 HEAVY = ("numpy", "pandas", "scipy", "statsmodels", "pyarrow")
+#: What a small per-item file may not import (numpy and pyarrow read it).
+HEAVY_FOR_DATA = ("scipy.stats", "pandas", "statsmodels")
 
 RUNNER = """
 import runpy, sys
@@ -22,9 +25,9 @@ sys.stderr.write("EXIT %s\\n" % code)
 """
 
 
-def _run(path: Path) -> tuple[list[str], int]:
+def _run(path: Path, heavy: tuple[str, ...] = HEAVY) -> tuple[list[str], int]:
     proc = subprocess.run(
-        [sys.executable, "-c", RUNNER.format(heavy=HEAVY), str(path)],
+        [sys.executable, "-c", RUNNER.format(heavy=heavy), str(path)],
         cwd=path.parent,  # away from any project configuration
         capture_output=True,
         text=True,
@@ -57,3 +60,56 @@ def test_clean_document_exits_0(tmp_path):
     card.write_text("We reach 87.2% on HumanEval (95% CI 81.2–91.5%).\n", encoding="utf-8")
     loaded, code = _run(card)
     assert loaded == [] and code == 0
+
+
+def test_small_result_file_does_not_import_scipy_stats(tmp_path):
+    # 2 models x 10 items: the McNemar test, Wilson intervals and Holm need no
+    # scipy.stats (importing it costs more than the whole check).
+    rows = ["model,item,correct"]
+    for m, pattern in (("a", "1101101011"), ("b", "1001100010")):
+        rows.extend(f"{m},q{i},{c}" for i, c in enumerate(pattern))
+    data = tmp_path / "results.csv"
+    data.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    loaded, code = _run(data, HEAVY_FOR_DATA)
+    assert loaded == [], f"a 2 x 10 result file imported {loaded}"
+    assert code in (0, 1)
+
+
+def test_rule_index_is_current(tmp_path):
+    """benchaudit/_rule_index.py matches the rule modules (else run python -m benchaudit.registry)."""
+    from benchaudit import registry
+
+    committed = (Path(registry.__file__).parent / "_rule_index.py").read_text(encoding="utf-8")
+    fresh = registry.write_index(str(tmp_path / "index.py"))
+    assert fresh == committed, "rules changed: run `python -m benchaudit.registry`"
+    assert registry._indexed() is not None
+
+
+def test_a_stale_rule_index_falls_back_to_importing_every_rule(monkeypatch):
+    from benchaudit import _rule_index, registry
+
+    monkeypatch.setattr(registry, "_REGISTRY", None)
+    monkeypatch.setattr(registry, "_CATALOGUE", None)
+    monkeypatch.setitem(_rule_index.FILES, "evidence.py", 0)
+    assert registry._indexed() is None
+    entries = registry.catalogue()
+    assert all(isinstance(e, type) for e in entries)
+    assert [e.code for e in entries] == [e[0] for e in _rule_index.RULES]
+
+
+def test_a_markdown_check_loads_only_the_rules_for_documents(tmp_path):
+    card = tmp_path / "README.md"
+    card.write_text("We reach 87.2% on HumanEval (95% CI 81.2–91.5%).\n", encoding="utf-8")
+    probe = RUNNER.replace(
+        "loaded = [m for m in {heavy!r} if m in sys.modules]",
+        "loaded = [m for m in {heavy!r} if 'benchaudit.rules.' + m in sys.modules]",
+    )
+    only_other_kinds = ("position_confound", "conflicting_repeats", "run_drift", "position_bias")
+    proc = subprocess.run(
+        [sys.executable, "-c", probe.format(heavy=only_other_kinds), str(card)],
+        cwd=card.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "LOADED \n" in proc.stderr, proc.stderr[-500:]

@@ -132,3 +132,34 @@ def test_paired_interval_contains_its_difference(n11, n10, n01, n00):
         return
     diff, lo, hi = paired_diff_ci(n11, n10, n01, n00)
     assert lo <= diff <= hi
+
+
+def test_normal_two_sided_many_matches_scipy_small_and_large():
+    import numpy as np
+    from scipy.stats import norm
+
+    from benchaudit.stats.paired import normal_two_sided_many
+
+    rng = np.random.default_rng(3)
+    for size in (7, 2000):  # the stdlib loop and the scipy.special branch
+        z = rng.normal(scale=3, size=size)
+        z[0], z[1] = 0.0, -40.0
+        np.testing.assert_allclose(normal_two_sided_many(z), 2 * norm.sf(np.abs(z)), rtol=1e-12)
+    assert np.isnan(normal_two_sided_many([np.nan]))[0]
+
+
+def test_mcnemar_exact_many_same_on_both_branches():
+    import numpy as np
+
+    from benchaudit.stats.paired import mcnemar_exact, mcnemar_exact_many
+
+    rng = np.random.default_rng(5)
+    b, c = rng.integers(0, 400, size=(2, 1500))
+    b[:3], c[:3] = 0, (0, 1, 5000)
+    many = mcnemar_exact_many(b, c)
+    few = mcnemar_exact_many(b[:20], c[:20])
+    ref = np.array([mcnemar_exact(int(x), int(y)) for x, y in zip(b, c)])
+    # Up to 3,000 discordant pairs the stdlib tail is an exact integer sum; scipy's
+    # bdtr is within a few 1e-12 of it.
+    np.testing.assert_allclose(many, ref, rtol=1e-11)
+    np.testing.assert_array_equal(few, ref[:20])

@@ -24,12 +24,12 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader, delimiter_of
 from benchaudit.linebreaks import split_lines
+from benchaudit.stats.special import z_for
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -267,7 +267,7 @@ def analyse_table(
     score_name = _norm(header[scol])
     se_c = _se_column(header, score_name)
     n_c, r_c = _pick(header, N_COLS), _pick(header, RANK_COLS)
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    z = z_for(confidence)
     entries: list[Entry] = []
     source = (
         "ci column"

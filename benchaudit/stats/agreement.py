@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from statistics import NormalDist
+
+from benchaudit.stats.special import z_for
 
 
 @dataclass
@@ -66,7 +67,7 @@ def kappa_from_table(
         )
         var = (diag + off - (kap - pe * (1 - kap)) ** 2) / (n * (1 - pe) ** 2)
         se = math.sqrt(max(var, 0.0))
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    z = z_for(confidence)
     return Kappa(
         kappa=kap,
         agreement=po,

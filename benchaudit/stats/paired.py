@@ -8,31 +8,13 @@ inside the vectorised functions. Tests cross-check against statsmodels'
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 from typing import Any
 
-#: Below this many discordant pairs the binomial tail is summed in exact
-#: integers; above it, in log space (exact integers get slow, not wrong).
-_EXACT_LIMIT = 3000
+from benchaudit.stats.special import binom_cdf, norm_sf, z_for
 
-
-def _z(confidence: float) -> float:
-    return NormalDist().inv_cdf(0.5 + confidence / 2)
-
-
-def binom_half_tail(k: int, n: int) -> float:
-    """P(X <= k) for X ~ Binomial(n, 1/2)."""
-    if k < 0:
-        return 0.0
-    if k >= n:
-        return 1.0
-    if n <= _EXACT_LIMIT:
-        return sum(math.comb(n, i) for i in range(k + 1)) / (1 << n)
-    # log C(n, i) - n log 2, summed with the largest term factored out.
-    base = math.lgamma(n + 1) - n * math.log(2.0)
-    terms = [base - math.lgamma(i + 1) - math.lgamma(n - i + 1) for i in range(k + 1)]
-    top = max(terms)
-    return min(1.0, math.exp(top) * math.fsum(math.exp(t - top) for t in terms))
+#: Up to this many pairs the vectorised McNemar loops in Python rather than
+#: importing scipy (a small result file then never pays for scipy's import).
+_SMALL_MANY = 512
 
 
 def mcnemar_exact(b: int, c: int) -> float:
@@ -48,19 +30,43 @@ def mcnemar_exact(b: int, c: int) -> float:
     m = b + c
     if m == 0:
         return 1.0
-    return min(1.0, 2.0 * binom_half_tail(min(b, c), m))
+    return min(1.0, 2.0 * binom_cdf(min(b, c), m, 0.5))
 
 
 def mcnemar_exact_many(b: Any, c: Any) -> Any:
-    """Vectorised :func:`mcnemar_exact` over arrays of discordant counts (scipy)."""
+    """Vectorised :func:`mcnemar_exact` over arrays of discordant counts.
+
+    A few pairs are computed one by one; many go to ``scipy.special.bdtr`` (the
+    binomial CDF that ``scipy.stats.binom.cdf`` wraps, without scipy.stats' import)."""
     import numpy as np
-    from scipy.stats import binom
 
     b = np.asarray(b, dtype=np.int64)
     c = np.asarray(c, dtype=np.int64)
+    if b.size <= _SMALL_MANY:
+        flat = [mcnemar_exact(int(x), int(y)) for x, y in zip(b.ravel(), c.ravel())]
+        return np.asarray(flat, dtype=np.float64).reshape(b.shape)
+    from scipy.special import bdtr
+
     m = b + c
-    p = 2.0 * binom.cdf(np.minimum(b, c), np.maximum(m, 1), 0.5)
+    p = 2.0 * bdtr(np.minimum(b, c), np.maximum(m, 1), 0.5)
     return np.where(m == 0, 1.0, np.minimum(1.0, p))
+
+
+def normal_two_sided_many(z: Any) -> Any:
+    """2·P(Z >= |z|) elementwise, capped at 1, for an array of z statistics.
+
+    A few values go through ``math.erfc``; many through ``scipy.special.ndtr``. A
+    small result file thus pays for neither scipy.special's nor scipy.stats' import.
+    """
+    import numpy as np
+
+    z = np.asarray(z, dtype=np.float64)
+    if z.size <= _SMALL_MANY:
+        flat = [min(1.0, 2.0 * norm_sf(abs(v))) if v == v else math.nan for v in z.ravel().tolist()]
+        return np.asarray(flat, dtype=np.float64).reshape(z.shape)
+    from scipy.special import ndtr
+
+    return np.minimum(1.0, 2.0 * ndtr(-np.abs(z)))
 
 
 def mcnemar_floor(m: int) -> float:
@@ -90,7 +96,7 @@ def paired_diff_ci(
         return diff, diff, diff
     # Sample variance of d in {+1, -1, 0}: (sum d^2 - n mean^2) / (n - 1).
     var = ((n10 + n01) - n * diff * diff) / (n - 1)
-    half = _z(confidence) * math.sqrt(max(var, 0.0) / n)
+    half = z_for(confidence) * math.sqrt(max(var, 0.0) / n)
     return diff, diff - half, diff + half
 
 
@@ -107,14 +113,14 @@ def unpaired_diff(
         raise ValueError("n1 and n2 must be positive")
     diff = p1 - p2
     se = math.sqrt(max(p1 * (1 - p1), 0.0) / n1 + max(p2 * (1 - p2), 0.0) / n2)
-    half = _z(confidence) * se
+    half = z_for(confidence) * se
     pooled = (p1 * n1 + p2 * n2) / (n1 + n2)
     se0 = math.sqrt(max(pooled * (1 - pooled), 0.0) * (1 / n1 + 1 / n2))
     if se0 == 0.0:
         z, p = 0.0, 1.0
     else:
         z = diff / se0
-        p = min(1.0, 2.0 * NormalDist().cdf(-abs(z)))
+        p = min(1.0, 2.0 * norm_sf(abs(z)))
     return diff, diff - half, diff + half, z, p
 
 

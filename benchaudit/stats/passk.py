@@ -17,8 +17,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from statistics import NormalDist
 from typing import Any
+
+from benchaudit.stats.special import z_for
 
 
 def _check(n: int, c: int, k: int) -> None:
@@ -148,7 +149,7 @@ def mean_interval(
     if v.size < 2:
         return m, None, None
     se = float(v.std(ddof=1)) / math.sqrt(v.size)
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    z = z_for(confidence)
     return m, max(0.0, m - z * se), min(1.0, m + z * se)
 
 

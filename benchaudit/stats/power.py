@@ -8,14 +8,14 @@ statsmodels' power functions where they apply.
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
+
+from benchaudit.stats.special import norm_ppf, z_for
 
 
 def _quantiles(alpha: float, power: float) -> tuple[float, float]:
     if not 0 < alpha < 1 or not 0 < power < 1:
         raise ValueError("alpha and power must be between 0 and 1")
-    nd = NormalDist()
-    return nd.inv_cdf(1 - alpha / 2), nd.inv_cdf(power)
+    return z_for(1 - alpha), norm_ppf(power)
 
 
 def required_n(p1: float, p2: float, alpha: float = 0.05, power: float = 0.8) -> int:
@@ -75,5 +75,5 @@ def n_for_halfwidth(halfwidth: float, p: float = 0.5, confidence: float = 0.95) 
     385 for ±5 points at p = 0.5, 1,068 for ±3."""
     if halfwidth <= 0:
         raise ValueError("halfwidth must be positive")
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    z = z_for(confidence)
     return math.ceil(z * z * p * (1 - p) / (halfwidth * halfwidth) - 1e-9)

@@ -27,9 +27,9 @@ def interval_bounds(method: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Lower and upper bounds of ``method`` for every k = 0..n.
 
     Wald, Wilson and Agresti–Coull come straight from
-    :mod:`benchaudit.stats.proportions`. Clopper–Pearson there is a bisection
-    on a pure-Python binomial tail (about 0.2 s per bound at n = 1000), so the
-    grid uses the beta-quantile form of the same interval and
+    :mod:`benchaudit.stats.proportions`. Clopper–Pearson there solves for
+    pure-Python beta quantiles (a few ms per bound), so the grid uses scipy's
+    beta quantiles for the same interval and
     :func:`clopper_pearson_agreement` checks the module against it.
     """
     from benchaudit.stats import proportions
@@ -157,8 +157,8 @@ p + {AVERAGE_HALF_WIDTH}], which smooths the oscillation and shows the level a u
 gets on average near that p. Grid: p ∈ {{{", ".join(f"{p:g}" for p in GRID_P)}}},
 n ∈ {{{", ".join(str(n) for n in GRID_N)}}}.
 
-Clopper–Pearson bounds here come from the beta-quantile form; the module's bisection
-agrees with it to {cp_diff:.1e} at {per_n} values of k for every n on the grid.
+Clopper–Pearson bounds here come from scipy's beta quantiles; the module's own solver
+agrees with them to {cp_diff:.1e} at {per_n} values of k for every n on the grid.
 """
     return Section(
         "1. Binomial intervals: exact coverage",
