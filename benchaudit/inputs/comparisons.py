@@ -233,6 +233,14 @@ _BETTER = re.compile(
     r"ranks? (?:first|1st|#1|top)|first place|new record)\b",
     re.I,
 )
+#: A purpose, not a result: "we switch to full attention during generation for better
+#: performance", "tuned to improve accuracy".
+_PURPOSE = re.compile(
+    r"\b(?:for|to\s+(?:get|obtain|achieve|ensure|reach))\s+(?:a\s+)?(?:better|improved|higher|stronger)\s+"
+    r"(?:performance|results?|accuracy|quality|efficiency|stability)\b"
+    r"|\bin\s+order\s+to\s+improve\b|\bto\s+(?:further\s+)?(?:improve|boost|enhance)\s+(?:the\s+)?(?:performance|results?|accuracy)\b",
+    re.I,
+)
 _WORSE = re.compile(
     r"\b(worse|lower|drops?|declin\w*|degrad\w*|underperform\w*|trails?|behind)\b", re.I
 )
@@ -863,7 +871,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
             or _EQUIV.search(text)
         ):
             sig, sig_from = "no", "p"
-    better = _BETTER.search(text)
+    better = _BETTER.search(_PURPOSE.sub(" ", text))
     worse = _WORSE.search(text)
     equiv = _EQUIV.search(text)
     if equiv and re.search(r"\b(?:exceed\w*|outperform\w*|surpass\w*|better than|beats?)\b", text, re.I):
