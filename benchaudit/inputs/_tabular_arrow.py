@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
 import io
 import json
 from pathlib import Path
@@ -33,6 +34,21 @@ CATEGORICAL = ("model", "item", "cluster", "seed", "sample", "turn", "chosen", "
 NUMERIC = ("score", "points", "max_points", "confidence")
 
 
+def _releasing_pool(read: Any) -> Any:
+    """After ``read``, Arrow's pool gives back the pages of the tables it no longer
+    holds (the size of the parsed file), which it would keep for the rest of the run."""
+
+    @functools.wraps(read)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return read(*args, **kwargs)
+        finally:
+            pa.default_memory_pool().release_unused()
+
+    return wrapper
+
+
+@_releasing_pool
 def read_resultset(
     path: Path,
     display: str,
