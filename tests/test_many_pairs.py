@@ -140,3 +140,81 @@ def test_multiple_comparisons_evidence_lists_at_most_a_hundred_pairs(tmp_path, m
     assert len(ev["pairs"]) == 1
     lost = int(found[0].message.split(" of ")[0])
     assert ev.get("pairs_not_listed", 0) == lost - 1
+
+
+# --- the block reader: one label table, line ends as benchaudit.linebreaks counts them ---
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"a\nb\n", b"a\r\nb\r\n", b"a\rb\r", b"a\rb", b"a\n\nb\n", b"a\r\n\r\nb", b"a\r\rb",
+        b"a\r\nb", b"\na\n", b"", b"a", b"a\n\rb\n", b"x,y\r\n1,2\r3,4\n5,6", b"a\r\n\nb",
+    ],
+)
+@pytest.mark.parametrize("read, cut", [(16 << 20, 1 << 22), (1, 1), (2, 1), (3, 2)])
+def test_line_count_matches_linebreaks(tmp_path, monkeypatch, data, read, cut):
+    from benchaudit.inputs import _tabular_arrow as ta
+    from benchaudit.linebreaks import split_lines
+
+    monkeypatch.setattr(ta, "_READ", read)
+    monkeypatch.setattr(ta, "_SLICE", cut)
+    path = tmp_path / "f.csv"
+    path.write_bytes(data)
+    lines = split_lines(data.decode())
+    assert ta._count_lines(path) == (len(lines), "" in lines)
+
+
+def test_label_table_codes_blocks_like_one_dictionary():
+    import pyarrow as pa
+
+    from benchaudit.inputs._label_table import LabelTable, label_hashes
+
+    rng = np.random.default_rng(3)
+    words = [f"item-{i:05d}" for i in range(3000)] + ["", "é", "a" * 100, "b" * 49]
+    table, seen = LabelTable(), {}
+    for _ in range(6):
+        block = [words[i] for i in rng.integers(0, len(words), 2000)]
+        codes = table.codes(pa.array(block))
+        for w, c in zip(block, codes.tolist()):
+            assert seen.setdefault(w, c) == c
+    assert table.labels.to_pylist() == sorted(seen, key=seen.get)
+    # Every way of hashing a label (one width, short, long) gives the same hash.
+    alone = [label_hashes(pa.array([w]))[0] for w in words[:5] + words[-4:]]
+    together = label_hashes(pa.array(words[:5] + words[-4:]))
+    assert alone == together.tolist()
+
+
+def test_a_hash_collision_falls_back_to_exact_codes(monkeypatch):
+    import pyarrow as pa
+
+    from benchaudit.inputs import _label_table, _tabular_arrow
+
+    monkeypatch.setattr(_label_table, "label_hashes", lambda a: np.ones(len(a), np.uint64))
+    coder = _tabular_arrow._Coder("f.csv", "item")
+    got = [coder.add(pa.array(block)).tolist() for block in (["a", "b", "a"], ["c", "b"])]
+    assert got == [[0, 1, 0], [2, 1]] and coder.known.to_pylist() == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_block_reader_equals_whole_file_reader(tmp_path, monkeypatch, end):
+    from benchaudit.inputs import _tabular_arrow as ta
+
+    path = write_models(tmp_path / "s.csv", 5, 300)
+    text = path.read_text().replace("\n", end)
+    lines = text.split(end)
+    lines[7] = lines[7].replace(",1", ",x") if ",1" in lines[7] else lines[7].replace(",0", ",x")
+    path.write_bytes(end.join(lines).encode())
+    whole = audit([str(path)], Config(), on_error="report")
+    monkeypatch.setattr(ta, "STREAM_BYTES", 0)
+    monkeypatch.setattr(ta, "CHUNK_BYTES", 512)
+    blocks = audit([str(path)], Config(), on_error="report")
+    assert [str(e) for e in blocks.errors] == [str(e) for e in whole.errors]
+    assert ":8:" in str(whole.errors[0]) or ":8" in str(whole.errors[0])
+    path.write_bytes(text.encode())
+    monkeypatch.setattr(ta, "STREAM_BYTES", 32 << 20)
+    whole = audit([str(path)], Config())
+    monkeypatch.setattr(ta, "STREAM_BYTES", 0)
+    blocks = audit([str(path)], Config())
+    assert blocks.results["models"] == whole.results["models"]
+    assert list(blocks.results["comparisons"]) == list(whole.results["comparisons"])

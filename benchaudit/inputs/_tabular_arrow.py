@@ -11,6 +11,7 @@ import dataclasses
 import functools
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from benchaudit.inputs import file_delimiter
 from benchaudit.inputs._columns import FALSE_WORDS as _FALSE
 from benchaudit.inputs._columns import MISSING_WORDS, OPTIONAL, find_columns
 from benchaudit.inputs._columns import TRUE_WORDS as _TRUE
+from benchaudit.inputs._label_table import Collision, LabelTable
 from benchaudit.inputs.limits import cap, exceeded
 from benchaudit.inputs.resultset import Coded, GridResults, ResultSet
 from benchaudit.inputs.tabular import _norm, _scalar_text, plan
@@ -243,7 +245,8 @@ def _record_lines(data: bytes, skip_header: bool) -> np.ndarray | None:
 
 
 def _header(data: bytes, delim: str, display: str) -> list[str]:
-    first = data.split(b"\n", 1)[0].decode("utf-8-sig").rstrip("\r")
+    end = re.search(rb"[\r\n]", data)  # a line ends at \n, \r\n or \r
+    first = (data[: end.start()] if end else data).decode("utf-8-sig")
     try:
         row = next(csv.reader([first], delimiter=delim))
     except (csv.Error, StopIteration):
@@ -536,7 +539,9 @@ class _CsvStream:
                     end = data.find(b"\n", 0, cut)
                     view = view[end + 1 :] if end >= 0 else view[cut:]
                 if len(view):
-                    self.data_lines += _count_byte(view, 10) + int(view[-1] != 10)
+                    text = np.frombuffer(view, dtype=np.uint8)
+                    self.data_lines += _breaks(text) + int(view[-1] not in (10, 13))
+                    del text
                     table = pcsv.read_csv(
                         pa.py_buffer(view),
                         read_options=read,
@@ -565,24 +570,43 @@ def _odd_quotes(data: bytes, stop: int) -> bool:
     return bool(_count_byte(data, 34, stop) % 2)
 
 
+#: Bytes read at a time when counting lines, and counted at a time in memory.
+_READ, _SLICE = 16 << 20, 1 << 22
+
+
+def _breaks(text: np.ndarray) -> int:
+    """Line breaks in bytes, as :mod:`benchaudit.linebreaks` counts them: ``\n``,
+    ``\r\n`` and a lone ``\r`` are one each (a slice at a time)."""
+    step, count = _SLICE, 0
+    for i in range(0, text.size, step):
+        part = text[i : i + step + 1]  # one byte more: a \r\n across the cut
+        cr = part[:-1] == 13 if part.size > step else part == 13
+        count += int(np.count_nonzero(part[: step] == 10)) + int(np.count_nonzero(cr))
+        count -= int(np.count_nonzero(cr[: part.size - 1] & (part[1 : cr.size + 1] == 10)))
+    return count
+
+
 def _count_lines(path: Path) -> tuple[int, bool]:
-    """Lines in a file and whether any is blank, in 16 MB reads."""
-    lines, blank, tail, last = 0, False, b"", b"\n"
+    """Lines in a file (ended by ``\n``, ``\r\n`` or ``\r``) and whether any is blank,
+    in 16 MB reads."""
+    lines, blank, last = 0, False, b"\n"
     with open(path, "rb") as fh:
         while True:
-            block = fh.read(16 << 20)
+            block = fh.read(_READ)
             if not block:
                 break
-            text = np.frombuffer(tail + block, dtype=np.uint8)  # with the last two bytes before
-            newline = text == 10
-            lines += int(np.count_nonzero(newline[len(tail) :]))
+            # With the byte before: a \r\n or a blank line across two reads.
+            text = np.frombuffer(last + block, dtype=np.uint8)
+            lines += _breaks(text[1:]) - int(last == b"\r" and block[:1] == b"\n")
             if not blank:
-                at = np.flatnonzero(newline)
-                gap = np.diff(at)
-                blank = bool((gap == 1).any() or ((gap == 2) & (text[at[:-1] + 1] == 13)).any())
-            del text, newline
-            tail, last = block[-2:], block[-1:]
-    return lines + (last != b"\n"), blank
+                a, b = text[:-1], text[1:]
+                # A break right after a break (\r\n being one) leaves a line empty; the
+                # first read starts after a virtual \n, so a leading empty line counts.
+                ends_break = (a == 10) | (a == 13)
+                blank = bool((ends_break & ((b == 13) | ((b == 10) & (a == 10)))).any())
+            del text
+            last = block[-1:]
+    return lines + (last not in (b"\n", b"\r")), blank
 
 
 def _stream_csv(
@@ -699,7 +723,14 @@ class _Coder:
     def __init__(self, display: str, role: str) -> None:
         self.display, self.role = display, role
         self.seen: list[tuple[pa.Array, np.ndarray]] = []
-        self.known: pa.Array | None = None  # every dictionary value met so far, by position
+        # Every dictionary value met so far, by code: hashed once into one table, so
+        # a block costs its own labels, not all the labels seen before it.
+        self.table = LabelTable()
+        self.exact: pa.Array | None = None  # after a hash collision: Arrow look-ups
+
+    @property
+    def known(self) -> pa.Array | None:
+        return self.exact if self.exact is not None else self.table.labels
 
     @property
     def size(self) -> int:
@@ -718,8 +749,14 @@ class _Coder:
             found = pc.index_in(chunk, value_set=known)
             if not found.null_count:
                 return _np(found).astype(np.int32, copy=False)
+        text = pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type)
+        if text and not chunk.null_count and self.exact is None:
+            try:  # every row looked up in the one label table: no dictionary per block
+                return self.table.codes(chunk)
+            except Collision:
+                pass
         if not pa.types.is_dictionary(chunk.type):
-            if not (pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type)):
+            if not text:
                 try:
                     chunk = pc.cast(chunk, pa.string())
                 except (pa.ArrowNotImplementedError, pa.ArrowInvalid):
@@ -746,17 +783,25 @@ class _Coder:
     def _mapping(self, d: pa.Array) -> np.ndarray:
         mapping = np.empty(len(d) + 1, dtype=np.int32)
         mapping[-1] = -1  # null index
-        if self.known is None:
+        if self.exact is None and not d.null_count:
+            try:
+                mapping[:-1] = self.table.codes(d)
+                return mapping
+            except Collision:
+                pass
+        if self.exact is None:  # from now on: Arrow look-ups against every label
+            self.exact = self.table.labels
+        if self.exact is None:
             mapping[:-1] = np.arange(len(d))
-            self.known = d
+            self.exact = d
             return mapping
-        found = pc.index_in(d, value_set=self.known)
+        found = pc.index_in(d, value_set=self.exact)
         new = _np(found.is_null())
         vals = _primitive(found)  # the slots of new values are ignored
         mapping[:-1][~new] = vals[~new].astype(np.int32)
-        mapping[:-1][new] = len(self.known) + np.arange(int(new.sum()), dtype=np.int32)
+        mapping[:-1][new] = len(self.exact) + np.arange(int(new.sum()), dtype=np.int32)
         if new.any():
-            self.known = pa.concat_arrays([self.known, d.filter(found.is_null())])
+            self.exact = pa.concat_arrays([self.exact, d.filter(found.is_null())])
         return mapping
 
     def finish(
