@@ -120,7 +120,7 @@ class LabelTable:
         if 2 * (len(self) + h.size) > self._keys.size:
             size = self._keys.size
             while 2 * (len(self) + h.size) > size:
-                size *= 4
+                size *= 2
             old = self._keys != 0
             keys, old_codes = self._keys[old], self._codes[old]
             self._keys = np.zeros(size, dtype=np.uint64)

@@ -809,7 +809,7 @@ class _Coder:
     ) -> Coded:
         known = self.known
         raw = known.to_pylist() if known is not None else []
-        if known is not None and _clean_labels(known):
+        if known is not None and _clean_labels(known, distinct=self.exact is None):
             labels: list[str | None] = raw
         else:
             labels = _merge_labels(raw, codes)
@@ -820,8 +820,9 @@ class _Coder:
         )
 
 
-def _clean_labels(known: pa.Array) -> bool:
-    """True when no label is null, blank, padded with blanks, or repeated."""
+def _clean_labels(known: pa.Array, distinct: bool = False) -> bool:
+    """True when no label is null, blank, padded with blanks, or repeated (``distinct``:
+    known to hold no repeat, as the label table's labels are)."""
     if known.null_count:
         return False
     trimmed = pc.utf8_trim_whitespace(known)
@@ -829,7 +830,7 @@ def _clean_labels(known: pa.Array) -> bool:
         return False
     if len(known) and pc.min(pc.utf8_length(known)).as_py() == 0:
         return False  # (no Python scalars here: converting one loads pandas)
-    return pc.count_distinct(known).as_py() == len(known)
+    return distinct or pc.count_distinct(known).as_py() == len(known)
 
 
 def _merge_labels(raw: list, codes: np.ndarray) -> list:
@@ -1322,7 +1323,7 @@ def _grid_scatter(table: Any, cols: dict[str, str], line: Any, display: str) -> 
         line = RowLines(line.first, n)
     if pos != n or models.known is None or items.known is None:
         raise _NotGrid
-    if not (_clean_labels(models.known) and _clean_labels(items.known)):
+    if not all(_clean_labels(c.known, distinct=c.exact is None) for c in (models, items)):
         raise _NotGrid  # blank or padded labels: the per-row reader merges them
     km, ki = models.size, items.size
     order = np.argsort(first[:km], kind="stable")
