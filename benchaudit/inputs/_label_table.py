@@ -99,6 +99,7 @@ class LabelTable:
         self.labels: pa.Array | None = None
         self._keys = np.zeros(1 << 10, dtype=np.uint64)  # 0 marks an empty slot
         self._codes = np.zeros(1 << 10, dtype=np.int32)
+        self._next: int | None = None  # the code after the last block's last label
 
     def __len__(self) -> int:
         return 0 if self.labels is None else len(self.labels)
@@ -142,6 +143,19 @@ class LabelTable:
         Raises :class:`Collision`, the table unchanged, when two different labels
         share a hash.
         """
+        n = len(self)
+        if self._next is not None and n and len(values):
+            # Files usually list the same items in the same order for every model: guess
+            # that this block goes on where the last one stopped, and check every string.
+            guess = ((self._next + np.arange(len(values), dtype=np.int64)) % n).astype(np.int32)
+            if _equal(values, self.labels.take(pa.array(guess))):
+                self._next = (int(guess[-1]) + 1) % n
+                return guess
+        out = self._hashed(values)
+        self._next = (int(out[-1]) + 1) % len(self) if out.size else None
+        return out
+
+    def _hashed(self, values: pa.Array) -> np.ndarray:
         h = label_hashes(values)
         h[h == 0] = 1  # 0 marks an empty slot
         slot = self._find(h.copy())

@@ -533,15 +533,14 @@ class _CsvStream:
                 if not eof and (cut == 0 or _odd_quotes(data, cut)):
                     rest = data  # no safe cut in this chunk: take in the next one
                     continue
-                view, rest = memoryview(data)[:cut], data[cut:]
+                lo, rest = 0, data[cut:]
                 if header:
                     header = False
-                    end = data.find(b"\n", 0, cut)
-                    view = view[end + 1 :] if end >= 0 else view[cut:]
+                    end = _LINE_END.search(data, 0, cut)
+                    lo = end.end() if end else cut
+                view = memoryview(data)[lo:cut]
                 if len(view):
-                    text = np.frombuffer(view, dtype=np.uint8)
-                    self.data_lines += _breaks(text) + int(view[-1] not in (10, 13))
-                    del text
+                    self.data_lines += _breaks(data, lo, cut) + int(view[-1] not in (10, 13))
                     table = pcsv.read_csv(
                         pa.py_buffer(view),
                         read_options=read,
@@ -570,20 +569,19 @@ def _odd_quotes(data: bytes, stop: int) -> bool:
     return bool(_count_byte(data, 34, stop) % 2)
 
 
-#: Bytes read at a time when counting lines, and counted at a time in memory.
-_READ, _SLICE = 16 << 20, 1 << 22
+#: Bytes read at a time when counting lines.
+_READ = 16 << 20
+
+_LINE_END = re.compile(rb"\r\n?|\n")
 
 
-def _breaks(text: np.ndarray) -> int:
-    """Line breaks in bytes, as :mod:`benchaudit.linebreaks` counts them: ``\n``,
-    ``\r\n`` and a lone ``\r`` are one each (a slice at a time)."""
-    step, count = _SLICE, 0
-    for i in range(0, text.size, step):
-        part = text[i : i + step + 1]  # one byte more: a \r\n across the cut
-        cr = part[:-1] == 13 if part.size > step else part == 13
-        count += int(np.count_nonzero(part[: step] == 10)) + int(np.count_nonzero(cr))
-        count -= int(np.count_nonzero(cr[: part.size - 1] & (part[1 : cr.size + 1] == 10)))
-    return count
+def _breaks(data: bytes, start: int = 0, stop: int | None = None) -> int:
+    """Line breaks in ``data[start:stop]`` as :mod:`benchaudit.linebreaks` counts them:
+    ``\n``, ``\r\n`` and a lone ``\r`` are one each."""
+    stop = len(data) if stop is None else stop
+    newlines = data.count(b"\n", start, stop)
+    returns = data.count(b"\r", start, stop)
+    return newlines + returns - (data.count(b"\r\n", start, stop) if returns else 0)
 
 
 def _count_lines(path: Path) -> tuple[int, bool]:
@@ -597,7 +595,7 @@ def _count_lines(path: Path) -> tuple[int, bool]:
                 break
             # With the byte before: a \r\n or a blank line across two reads.
             text = np.frombuffer(last + block, dtype=np.uint8)
-            lines += _breaks(text[1:]) - int(last == b"\r" and block[:1] == b"\n")
+            lines += _breaks(block) - int(last == b"\r" and block[:1] == b"\n")
             if not blank:
                 a, b = text[:-1], text[1:]
                 # A break right after a break (\r\n being one) leaves a line empty; the
@@ -743,18 +741,18 @@ class _Coder:
             if len(ree.values) * 16 <= len(chunk):
                 ends = _np(ree.run_ends).astype(np.int64)
                 return np.repeat(self.add(ree.values), np.diff(ends, prepend=0))
-        known = self.known
-        if known is not None and chunk.type == known.type and len(chunk) >= len(known):
-            # Usually every value is known by now: one lookup per row, no re-encoding.
-            found = pc.index_in(chunk, value_set=known)
-            if not found.null_count:
-                return _np(found).astype(np.int32, copy=False)
         text = pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type)
         if text and not chunk.null_count and self.exact is None:
             try:  # every row looked up in the one label table: no dictionary per block
                 return self.table.codes(chunk)
             except Collision:
                 pass
+        known = self.known
+        if known is not None and chunk.type == known.type and len(chunk) >= len(known):
+            # Usually every value is known by now: one lookup per row, no re-encoding.
+            found = pc.index_in(chunk, value_set=known)
+            if not found.null_count:
+                return _np(found).astype(np.int32, copy=False)
         if not pa.types.is_dictionary(chunk.type):
             if not text:
                 try:
