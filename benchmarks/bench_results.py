@@ -59,7 +59,7 @@ def rss_kb():
 
 path, what = sys.argv[1], sys.argv[2]
 base = rss_kb()
-t = time.perf_counter()
+t, cpu = time.perf_counter(), time.process_time()
 if what == "read":
     if path.endswith(".parquet"):
         table = pyarrow.parquet.read_table(path)
@@ -74,12 +74,12 @@ else:
         with open(os.devnull, "w") as out:
             for piece in (chunks(report) if what == "json" else [report.to_text()]):
                 out.write(piece)
-elapsed = time.perf_counter() - t
+elapsed, cpu = time.perf_counter() - t, time.process_time() - cpu
 # VmHWM, not ru_maxrss: Linux carries ru_maxrss over exec from the parent, which
 # made every child report the generator's peak.
 peak = status_kb("VmHWM") if sys.platform == "linux" else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 pool = pyarrow.default_memory_pool().max_memory()
-print(json.dumps({"seconds": elapsed, "rows": rows, "base_kb": base, "peak_kb": peak, "pool": pool}))
+print(json.dumps({"seconds": elapsed, "cpu": cpu, "rows": rows, "base_kb": base, "peak_kb": peak, "pool": pool}))
 """
 
 
@@ -177,6 +177,12 @@ def report(reads: list[dict], audits: list[dict], matrix: int, written: str = "n
         f"{what:<22}{audit_s:8.2f} s   ratio {audit_s / read_s:.2f} (target <= 2; "
         f"1,000 models: <= 3; 10 models x 1M items: <= 1.5); "
         f"per-pair ratios {', '.join(f'{r:.2f}' for r in ratios)}"
+    )
+    read_cpu = median([r["cpu"] for r in reads])
+    audit_cpu = median([a["cpu"] for a in audits])
+    print(
+        f"CPU seconds           {read_cpu:8.2f} s read, {audit_cpu:.2f} s {what}: ratio "
+        f"{audit_cpu / read_cpu:.2f} (all threads; steadier than wall time on a shared machine)"
     )
     print(f"score matrix          {matrix / 1e6:8.0f} MB (models x items float64)")
     print(

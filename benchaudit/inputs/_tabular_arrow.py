@@ -80,7 +80,7 @@ def read_resultset(
             data = path.read_bytes()
         except OSError as exc:
             raise InputError(display, f"cannot read: {exc.strerror or exc}") from None
-        if not data.strip():
+        if not data or data.isspace():  # (strip would copy the whole file)
             raise InputError(display, "empty file")
         _check_utf8(data, display)
         if max_rows is not None and data.count(b"\n") > max_rows + 1:
@@ -560,6 +560,8 @@ class _CsvStream:
 
 def _count_byte(data: Any, byte: int, stop: int | None = None) -> int:
     """Occurrences of one byte value, a slice at a time (no file-sized temporaries)."""
+    if isinstance(data, bytes):  # counted in place, no temporaries at all
+        return data.count(bytes((byte,)), 0, len(data) if stop is None else stop)
     text = np.frombuffer(data, dtype=np.uint8, count=-1 if stop is None else stop)
     step = 1 << 22
     return sum(int(np.count_nonzero(text[i : i + step] == byte)) for i in range(0, text.size, step))
