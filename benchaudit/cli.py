@@ -144,6 +144,12 @@ def main() -> None:
 @click.option("--max-rows", type=int, default=None, help="Refuse per-item files above this size.")
 @click.option("--resamples", type=int, default=None, help="Bootstrap / permutation resamples.")
 @click.option(
+    "--all-pairs",
+    is_flag=True,
+    help="Text and Markdown: print every pairwise comparison (default: the significant ones "
+    "when there are more than 45 pairs; JSON always has all).",
+)
+@click.option(
     "--skip-unknown",
     is_flag=True,
     help="Skip files of no known kind, and empty files, with a note (as in a directory walk).",
@@ -186,6 +192,7 @@ def check(
     baseline_model,
     max_rows,
     resamples,
+    all_pairs,
     skip_unknown,
     pdf_max_pages,
     pdf_max_chars_per_page,
@@ -228,6 +235,7 @@ def check(
         raise ConfigError("more --output files than --format options")
 
     report = audit(list(paths), config=cfg, on_error="report")
+    report.all_pairs = all_pairs
     targets = [o for o in outputs if o != "-"] + ([write_baseline] if write_baseline else [])
     refuse_inputs(targets, [*paths, *report.files, cfg.source or "", cfg.baseline or ""])
     if write_baseline:
@@ -238,22 +246,33 @@ def check(
     if report.errors and not report.files:
         fmts = []
     for i, fmt in enumerate(fmts):
-        text = report.render(fmt)
+        # JSON is written in pieces: a report of 499,500 pairs never sits in memory whole.
+        text = _pieces(report, fmt)
         if i < len(outputs) and outputs[i] != "-":
             _write_output(outputs[i], text)
         else:
-            click.echo(text, nl=False)
+            for piece in text:
+                click.echo(piece, nl=False)
     # After the report, so that a file that cannot be read never hides the others' findings.
     for line in report.input_errors:
         click.echo(f"benchaudit: {_log_line(line)}", err=True)
     sys.exit(exit_code(report, cfg.fail_on))
 
 
-def _write_output(path: str, text: str) -> None:
+def _pieces(report, fmt: str) -> Iterable[str]:
+    if fmt == "json":
+        from benchaudit.render.json import chunks
+
+        return chunks(report)
+    return [report.render(fmt)]
+
+
+def _write_output(path: str, text: Iterable[str]) -> None:
     try:
         # errors=: a file name that is not UTF-8 is written back as the bytes it was
         with open(path, "w", encoding="utf-8", errors="surrogateescape") as fh:
-            fh.write(text)
+            for piece in text:
+                fh.write(piece)
     except OSError as exc:
         raise BenchauditError(f"{path}: cannot write report: {exc.strerror or exc}") from None
 

@@ -50,7 +50,11 @@ class Context:
         return self._benchmarks
 
     def add_results(self, section: str, rows: list[dict[str, Any]]) -> None:
-        self.results.setdefault(section, []).extend(rows)
+        joined = getattr(rows, "joined", None)  # columns (many pairs) stay columns
+        if section not in self.results and callable(joined):
+            self.results[section] = joined()
+        else:
+            self.results.setdefault(section, []).extend(rows)
 
 
 def load_sources(paths: list[str], ctx: Context) -> list[Source]:

@@ -214,6 +214,8 @@ class Report:
     suppressed: list[Suppressed] = field(default_factory=list)
     #: The configuration file the run used, if any.
     config: str | None = None
+    #: Text and Markdown print every pairwise comparison, not only the significant ones.
+    all_pairs: bool = False
 
     def suppressed_counts(self) -> dict[str, int]:
         out = {"total": len(self.suppressed)}

@@ -46,7 +46,9 @@ def frames(report: Report, section: str | None = None) -> Any:
     for name in ("models", "comparisons"):
         out[name] = pd.DataFrame()
     for name, section_rows in report.results.items():
-        if isinstance(section_rows, list) and all(isinstance(r, dict) for r in section_rows):
+        if callable(getattr(section_rows, "column", None)):  # the column-stored pair table
+            out[name] = pd.DataFrame(_jsonable(section_rows.tolist()))
+        elif isinstance(section_rows, list) and all(isinstance(r, dict) for r in section_rows):
             out[name] = pd.DataFrame(_jsonable(section_rows))
     if section is None:
         return out

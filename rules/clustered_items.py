@@ -116,10 +116,15 @@ class ClusteredItems(Rule):
 
     def _comparisons(self, source: Source, a, alpha: float) -> Iterable[Finding]:
         """Pairs that the item-level test separates and the cluster-level test does not."""
-        for c in a.comparisons:
-            item_p = c.get("p_item_level")
-            if item_p is None or item_p >= alpha or c["p_value"] < alpha:
-                continue
+        import numpy as np
+
+        comps = a.comparisons
+        item_level = comps.column("p_item_level")
+        if item_level is None:
+            return
+        item_level = item_level.astype(float)
+        for c in comps.rows(np.flatnonzero((item_level < alpha) & (comps.column("p_value") >= alpha))):
+            item_p = c["p_item_level"]
             g, de = c["n_clusters"], c["design_effect"]
             yield self.finding(
                 Location(source.path, None),

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from benchaudit.analysis.matrix import ItemMatrix, build
+from benchaudit.analysis.pairs import Names, PairTable
 from benchaudit.inputs.resultset import ResultSet
 from benchaudit.progress import Progress
 from benchaudit.stats import clustered as cl
@@ -58,7 +59,7 @@ class Analysis:
     path: str
     matrix: ItemMatrix
     models: list[dict[str, Any]]
-    comparisons: list[dict[str, Any]]
+    comparisons: PairTable
     baseline: list[dict[str, Any]]
     setup: dict[str, Any]
     pairs: dict[str, np.ndarray] = field(default_factory=dict)
@@ -354,10 +355,10 @@ def _popcount_pairs(value: np.ndarray, present: np.ndarray) -> dict[str, np.ndar
 
 def _comparisons(
     rs: ResultSet, mx: ItemMatrix, seed: int, resamples: int, alpha: float
-) -> tuple[list[dict[str, Any]], dict[str, np.ndarray]]:
+) -> tuple[PairTable, dict[str, np.ndarray]]:
     k = mx.n_models
     if k < 2:
-        return [], {}
+        return PairTable(), {}
     pm = _pair_matrices(mx)
     ia, ib = np.triu_indices(k, 1)
     n = pm["n"][ia, ib]
@@ -420,44 +421,6 @@ def _comparisons(
     p_adj = holm_array(p[ok]) if ok.any() else np.array([])
     adj = np.ones_like(p)
     adj[ok] = p_adj
-    rows = []
-    names = rs.models
-    for j in range(ia.size):
-        if not ok[j]:
-            continue
-        row = {
-            "file": rs.path,
-            "a": names[ia[j]],
-            "b": names[ib[j]],
-            "n_items": int(n[j]),
-            "diff": float(diff[j]),
-            "ci_low": float(diff[j] - half[j]),
-            "ci_high": float(diff[j] + half[j]),
-            "p_value": float(p[j]),
-            "test": str(test[j]),
-            "p_adjusted": float(adj[j]),
-            "discordant": int(disc[j]) if binary else None,
-            "a_only": int(n10[j]) if binary else None,
-            "b_only": int(n01[j]) if binary else None,
-            "mde": float(mde[j]),
-            "p_floor": float(floor[j]),
-            "unpaired_ci_low": float(diff[j] - u_half[j]),
-            "unpaired_ci_high": float(diff[j] + u_half[j]),
-            "unpaired_p": float(u_p[j]),
-        }
-        if clustered is not None:
-            row.update(
-                n_clusters=int(clustered["clusters"][j]),
-                clusters_differing=int(clustered["differing"][j]),
-                design_effect=float(clustered["design_effect"][j]),
-                p_item_level=float(item_p[j]),
-                item_level_test="mcnemar-exact" if binary else "sign-flip-permutation",
-            )
-        if not binary:
-            for key in ("discordant", "a_only", "b_only"):
-                row.pop(key)
-            row["nonzero_diffs"] = int(disc[j])
-        rows.append(row)
     pairs = {
         "ia": ia,
         "ib": ib,
@@ -470,7 +433,74 @@ def _comparisons(
         "mde": mde,
         "floor": floor,
     }
-    return rows, pairs
+    extra = {"test": test, "u_half": u_half, "u_p": u_p}
+    if binary:
+        extra.update(n10=n10, n01=n01)
+    if clustered is not None:
+        extra.update(item_p=item_p, **{f"cluster_{k}": v for k, v in clustered.items()})
+    return _pair_table(rs, ok, binary, {**pairs, **extra}), pairs
+
+
+def _pair_table(rs: ResultSet, ok: np.ndarray, binary: bool, v: dict[str, Any]) -> PairTable:
+    """The ``comparisons`` rows of the pairs with shared items, as columns.
+
+    The fields and their order are those of one dict per pair (the JSON shape);
+    ``v`` holds the per-pair arrays computed by :func:`_comparisons`.
+    """
+    keep = np.flatnonzero(ok)
+    names = rs.models
+    ia, ib = v["ia"], v["ib"]
+
+    every = keep.size == ok.size
+
+    def col(x, dtype=np.float64):
+        x = np.asarray(x)
+        return x.astype(dtype, copy=False) if every else x[keep].astype(dtype)
+
+    diff, half, u_half = col(v["diff"]), col(v["half"]), col(v["u_half"])
+    fields: list[tuple[str, Any]] = [
+        ("file", rs.path),
+        ("a", Names(names, col(ia, np.int32))),
+        ("b", Names(names, col(ib, np.int32))),
+        ("n_items", col(v["n"], np.int64)),
+        ("diff", diff),
+        ("ci_low", diff - half),
+        ("ci_high", diff + half),
+        ("p_value", col(v["p"])),
+        ("test", _one_or_many(np.asarray(v["test"])[keep])),
+        ("p_adjusted", col(v["p_adj"])),
+    ]
+    if binary:
+        fields += [
+            ("discordant", col(v["disc"], np.int64)),
+            ("a_only", col(v["n10"], np.int64)),
+            ("b_only", col(v["n01"], np.int64)),
+        ]
+    fields += [
+        ("mde", col(v["mde"])),
+        ("p_floor", col(v["floor"])),
+        ("unpaired_ci_low", diff - u_half),
+        ("unpaired_ci_high", diff + u_half),
+        ("unpaired_p", col(v["u_p"])),
+    ]
+    if "item_p" in v:
+        fields += [
+            ("n_clusters", col(v["cluster_clusters"], np.int64)),
+            ("clusters_differing", col(v["cluster_differing"], np.int64)),
+            ("design_effect", col(v["cluster_design_effect"])),
+            ("p_item_level", col(v["item_p"])),
+            ("item_level_test", "mcnemar-exact" if binary else "sign-flip-permutation"),
+        ]
+    if not binary:
+        fields.append(("nonzero_diffs", col(v["disc"], np.int64)))
+    return PairTable.of(fields, keep.size)
+
+
+def _one_or_many(values: np.ndarray) -> Any:
+    """A constant when every pair ran the same test (the usual case), else the column."""
+    if values.size and all(values[0] == x for x in set(values.tolist())):
+        return str(values[0])
+    return values.astype(str).astype(object)
 
 
 def _cluster_pairs(mx, ia, ib, diff, sum_d2, nn, seed, resamples, alpha):
@@ -579,12 +609,11 @@ def rank_groups(
     better = np.zeros((k, k), dtype=bool)  # better[i, j]: i significantly above j
     if pairs:
         sig = pairs["p_adj"] < alpha
-        for a, b, s, d in zip(pairs["ia"], pairs["ib"], sig, pairs["diff"]):
-            if s:
-                if d > 0:
-                    better[a, b] = True
-                elif d < 0:
-                    better[b, a] = True
+        up, down = sig & (pairs["diff"] > 0), sig & (pairs["diff"] < 0)
+        better[pairs["ia"][up], pairs["ib"][up]] = True
+        better[pairs["ib"][down], pairs["ia"][down]] = True
+    beaten_by = better.sum(axis=0).tolist()  # models significantly above each one
+    beats = better.sum(axis=1).tolist()
     order = sorted(range(k), key=lambda i: (-scores[i], i))
     out = [{} for _ in range(k)]
     group, top = 0, None
@@ -594,17 +623,17 @@ def rank_groups(
             top = i
         out[i] = {
             "rank": rank,
-            "rank_low": 1 + int(better[:, i].sum()),
-            "rank_high": k - int(better[i, :].sum()),
+            "rank_low": 1 + int(beaten_by[i]),
+            "rank_high": k - int(beats[i]),
             "tie_group": group,
         }
     return out
 
 
 def _baseline_rows(
-    rs: ResultSet, models: list[dict], comps: list[dict], base: str
+    rs: ResultSet, models: list[dict], comps: PairTable, base: str
 ) -> list[dict[str, Any]]:
-    by_pair = {(c["a"], c["b"]): c for c in comps}
+    by_pair = {(c["a"], c["b"]): c for c in comps.rows(np.flatnonzero(comps.involves(base)))}
     rows = []
     for r in models:
         row = {
@@ -704,7 +733,7 @@ def _analyse(
         "samples_per_item": float(per_item.mean()) if per_item.size else 0.0,
         "seeds": len(rs.seed.labels) if rs.seed is not None else 1,
         "interval": ", ".join(methods),
-        "paired_test": ", ".join(sorted({c["test"] for c in comps})) or None,
+        "paired_test": ", ".join(comps.distinct("test")) or None,
         "resamples": resamples
         if any(m != "wilson" for m in methods) or not bool(mx.binary_rows().all())
         else None,
@@ -717,9 +746,8 @@ def _analyse(
     task = rs.meta.get("task")
     if task:
         # Harness outputs name their task: rows of several tasks stay apart in a report.
-        models, comps, baseline = (
-            [_with_task(r, task) for r in rows] for rows in (models, comps, baseline)
-        )
+        models, baseline = ([_with_task(r, task) for r in rows] for rows in (models, baseline))
+        comps = comps.with_constant("file", "task", str(task))
         setup = _with_task(setup, task)
     return Analysis(
         path=rs.path,

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from benchaudit.inputs import file_delimiter
 from benchaudit.inputs._columns import FALSE_WORDS as _FALSE
 from benchaudit.inputs._columns import MISSING_WORDS, OPTIONAL, find_columns
 from benchaudit.inputs._columns import TRUE_WORDS as _TRUE
+from benchaudit.inputs._label_table import Collision, LabelTable
 from benchaudit.inputs.limits import cap, exceeded
 from benchaudit.inputs.resultset import Coded, GridResults, ResultSet
 from benchaudit.inputs.tabular import _norm, _scalar_text, plan
@@ -33,6 +36,21 @@ CATEGORICAL = ("model", "item", "cluster", "seed", "sample", "turn", "chosen", "
 NUMERIC = ("score", "points", "max_points", "confidence")
 
 
+def _releasing_pool(read: Any) -> Any:
+    """After ``read``, Arrow's pool gives back the pages of the tables it no longer
+    holds (the size of the parsed file), which it would keep for the rest of the run."""
+
+    @functools.wraps(read)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return read(*args, **kwargs)
+        finally:
+            pa.default_memory_pool().release_unused()
+
+    return wrapper
+
+
+@_releasing_pool
 def read_resultset(
     path: Path,
     display: str,
@@ -62,7 +80,7 @@ def read_resultset(
             data = path.read_bytes()
         except OSError as exc:
             raise InputError(display, f"cannot read: {exc.strerror or exc}") from None
-        if not data.strip():
+        if not data or data.isspace():  # (strip would copy the whole file)
             raise InputError(display, "empty file")
         _check_utf8(data, display)
         if max_rows is not None and data.count(b"\n") > max_rows + 1:
@@ -227,7 +245,8 @@ def _record_lines(data: bytes, skip_header: bool) -> np.ndarray | None:
 
 
 def _header(data: bytes, delim: str, display: str) -> list[str]:
-    first = data.split(b"\n", 1)[0].decode("utf-8-sig").rstrip("\r")
+    end = re.search(rb"[\r\n]", data)  # a line ends at \n, \r\n or \r
+    first = (data[: end.start()] if end else data).decode("utf-8-sig")
     try:
         row = next(csv.reader([first], delimiter=delim))
     except (csv.Error, StopIteration):
@@ -514,13 +533,14 @@ class _CsvStream:
                 if not eof and (cut == 0 or _odd_quotes(data, cut)):
                     rest = data  # no safe cut in this chunk: take in the next one
                     continue
-                view, rest = memoryview(data)[:cut], data[cut:]
+                lo, rest = 0, data[cut:]
                 if header:
                     header = False
-                    end = data.find(b"\n", 0, cut)
-                    view = view[end + 1 :] if end >= 0 else view[cut:]
+                    end = _LINE_END.search(data, 0, cut)
+                    lo = end.end() if end else cut
+                view = memoryview(data)[lo:cut]
                 if len(view):
-                    self.data_lines += _count_byte(view, 10) + int(view[-1] != 10)
+                    self.data_lines += _breaks(data, lo, cut) + int(view[-1] not in (10, 13))
                     table = pcsv.read_csv(
                         pa.py_buffer(view),
                         read_options=read,
@@ -540,6 +560,8 @@ class _CsvStream:
 
 def _count_byte(data: Any, byte: int, stop: int | None = None) -> int:
     """Occurrences of one byte value, a slice at a time (no file-sized temporaries)."""
+    if isinstance(data, bytes):  # counted in place, no temporaries at all
+        return data.count(bytes((byte,)), 0, len(data) if stop is None else stop)
     text = np.frombuffer(data, dtype=np.uint8, count=-1 if stop is None else stop)
     step = 1 << 22
     return sum(int(np.count_nonzero(text[i : i + step] == byte)) for i in range(0, text.size, step))
@@ -549,24 +571,42 @@ def _odd_quotes(data: bytes, stop: int) -> bool:
     return bool(_count_byte(data, 34, stop) % 2)
 
 
+#: Bytes read at a time when counting lines.
+_READ = 16 << 20
+
+_LINE_END = re.compile(rb"\r\n?|\n")
+
+
+def _breaks(data: bytes, start: int = 0, stop: int | None = None) -> int:
+    """Line breaks in ``data[start:stop]`` as :mod:`benchaudit.linebreaks` counts them:
+    ``\n``, ``\r\n`` and a lone ``\r`` are one each."""
+    stop = len(data) if stop is None else stop
+    newlines = data.count(b"\n", start, stop)
+    returns = data.count(b"\r", start, stop)
+    return newlines + returns - (data.count(b"\r\n", start, stop) if returns else 0)
+
+
 def _count_lines(path: Path) -> tuple[int, bool]:
-    """Lines in a file and whether any is blank, in 16 MB reads."""
-    lines, blank, tail, last = 0, False, b"", b"\n"
+    """Lines in a file (ended by ``\n``, ``\r\n`` or ``\r``) and whether any is blank,
+    in 16 MB reads."""
+    lines, blank, last = 0, False, b"\n"
     with open(path, "rb") as fh:
         while True:
-            block = fh.read(16 << 20)
+            block = fh.read(_READ)
             if not block:
                 break
-            text = np.frombuffer(tail + block, dtype=np.uint8)  # with the last two bytes before
-            newline = text == 10
-            lines += int(np.count_nonzero(newline[len(tail) :]))
+            # With the byte before: a \r\n or a blank line across two reads.
+            text = np.frombuffer(last + block, dtype=np.uint8)
+            lines += _breaks(block) - int(last == b"\r" and block[:1] == b"\n")
             if not blank:
-                at = np.flatnonzero(newline)
-                gap = np.diff(at)
-                blank = bool((gap == 1).any() or ((gap == 2) & (text[at[:-1] + 1] == 13)).any())
-            del text, newline
-            tail, last = block[-2:], block[-1:]
-    return lines + (last != b"\n"), blank
+                a, b = text[:-1], text[1:]
+                # A break right after a break (\r\n being one) leaves a line empty; the
+                # first read starts after a virtual \n, so a leading empty line counts.
+                ends_break = (a == 10) | (a == 13)
+                blank = bool((ends_break & ((b == 13) | ((b == 10) & (a == 10)))).any())
+            del text
+            last = block[-1:]
+    return lines + (last not in (b"\n", b"\r")), blank
 
 
 def _stream_csv(
@@ -683,7 +723,14 @@ class _Coder:
     def __init__(self, display: str, role: str) -> None:
         self.display, self.role = display, role
         self.seen: list[tuple[pa.Array, np.ndarray]] = []
-        self.known: pa.Array | None = None  # every dictionary value met so far, by position
+        # Every dictionary value met so far, by code: hashed once into one table, so
+        # a block costs its own labels, not all the labels seen before it.
+        self.table = LabelTable()
+        self.exact: pa.Array | None = None  # after a hash collision: Arrow look-ups
+
+    @property
+    def known(self) -> pa.Array | None:
+        return self.exact if self.exact is not None else self.table.labels
 
     @property
     def size(self) -> int:
@@ -696,6 +743,12 @@ class _Coder:
             if len(ree.values) * 16 <= len(chunk):
                 ends = _np(ree.run_ends).astype(np.int64)
                 return np.repeat(self.add(ree.values), np.diff(ends, prepend=0))
+        text = pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type)
+        if text and not chunk.null_count and self.exact is None:
+            try:  # every row looked up in the one label table: no dictionary per block
+                return self.table.codes(chunk)
+            except Collision:
+                pass
         known = self.known
         if known is not None and chunk.type == known.type and len(chunk) >= len(known):
             # Usually every value is known by now: one lookup per row, no re-encoding.
@@ -703,7 +756,7 @@ class _Coder:
             if not found.null_count:
                 return _np(found).astype(np.int32, copy=False)
         if not pa.types.is_dictionary(chunk.type):
-            if not (pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type)):
+            if not text:
                 try:
                     chunk = pc.cast(chunk, pa.string())
                 except (pa.ArrowNotImplementedError, pa.ArrowInvalid):
@@ -730,17 +783,25 @@ class _Coder:
     def _mapping(self, d: pa.Array) -> np.ndarray:
         mapping = np.empty(len(d) + 1, dtype=np.int32)
         mapping[-1] = -1  # null index
-        if self.known is None:
+        if self.exact is None and not d.null_count:
+            try:
+                mapping[:-1] = self.table.codes(d)
+                return mapping
+            except Collision:
+                pass
+        if self.exact is None:  # from now on: Arrow look-ups against every label
+            self.exact = self.table.labels
+        if self.exact is None:
             mapping[:-1] = np.arange(len(d))
-            self.known = d
+            self.exact = d
             return mapping
-        found = pc.index_in(d, value_set=self.known)
+        found = pc.index_in(d, value_set=self.exact)
         new = _np(found.is_null())
         vals = _primitive(found)  # the slots of new values are ignored
         mapping[:-1][~new] = vals[~new].astype(np.int32)
-        mapping[:-1][new] = len(self.known) + np.arange(int(new.sum()), dtype=np.int32)
+        mapping[:-1][new] = len(self.exact) + np.arange(int(new.sum()), dtype=np.int32)
         if new.any():
-            self.known = pa.concat_arrays([self.known, d.filter(found.is_null())])
+            self.exact = pa.concat_arrays([self.exact, d.filter(found.is_null())])
         return mapping
 
     def finish(
@@ -748,7 +809,7 @@ class _Coder:
     ) -> Coded:
         known = self.known
         raw = known.to_pylist() if known is not None else []
-        if known is not None and _clean_labels(known):
+        if known is not None and _clean_labels(known, distinct=self.exact is None):
             labels: list[str | None] = raw
         else:
             labels = _merge_labels(raw, codes)
@@ -759,8 +820,9 @@ class _Coder:
         )
 
 
-def _clean_labels(known: pa.Array) -> bool:
-    """True when no label is null, blank, padded with blanks, or repeated."""
+def _clean_labels(known: pa.Array, distinct: bool = False) -> bool:
+    """True when no label is null, blank, padded with blanks, or repeated (``distinct``:
+    known to hold no repeat, as the label table's labels are)."""
     if known.null_count:
         return False
     trimmed = pc.utf8_trim_whitespace(known)
@@ -768,7 +830,7 @@ def _clean_labels(known: pa.Array) -> bool:
         return False
     if len(known) and pc.min(pc.utf8_length(known)).as_py() == 0:
         return False  # (no Python scalars here: converting one loads pandas)
-    return pc.count_distinct(known).as_py() == len(known)
+    return distinct or pc.count_distinct(known).as_py() == len(known)
 
 
 def _merge_labels(raw: list, codes: np.ndarray) -> list:
@@ -1261,7 +1323,7 @@ def _grid_scatter(table: Any, cols: dict[str, str], line: Any, display: str) -> 
         line = RowLines(line.first, n)
     if pos != n or models.known is None or items.known is None:
         raise _NotGrid
-    if not (_clean_labels(models.known) and _clean_labels(items.known)):
+    if not all(_clean_labels(c.known, distinct=c.exact is None) for c in (models, items)):
         raise _NotGrid  # blank or padded labels: the per-row reader merges them
     km, ki = models.size, items.size
     order = np.argsort(first[:km], kind="stable")

@@ -20,7 +20,7 @@ from benchaudit import DISTRIBUTION, __version__
 from benchaudit.finding import SUPPRESSED_BY, Finding, Report, _jsonable
 from benchaudit.render.escape import safe as visible
 from benchaudit.render.ruledoc import rule_doc_html
-from benchaudit.render.tables import COLUMNS, result_tables
+from benchaudit.render.tables import COLUMNS, is_rows, result_tables
 
 #: Numbers in a claim, highlighted in the page: 87.3%, 1,319, ±0.1, 95% CI ...
 _NUMBER = re.compile(
@@ -140,7 +140,7 @@ def _sections(report: Report, alpha: float) -> list[dict[str, Any]]:
     tables = {title: (header, rows) for title, header, rows in result_tables(report)}
     out = []
     for key, rows in report.results.items():
-        if not rows or not isinstance(rows, list) or not isinstance(rows[0], dict):
+        if not is_rows(rows):
             continue
         title = COLUMNS.get(key, (key.replace("_", " ").capitalize(), []))[0]
         header, body = tables.get(title, ([], []))

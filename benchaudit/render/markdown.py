@@ -109,19 +109,32 @@ def render(report: Report) -> str:
         ]
     if not report.findings:
         out += ["No findings.", ""]
-    for title, header, rows in result_tables(report):
+    tables = result_tables(report)
+    # The room left after the findings, shared among the tables still to come (the notes
+    # and the suppressed findings after them need some too).
+    tail = sum(len(n) + 8 for n in report.notes) + 400 * (1 + len(tables))
+    for i, (title, header, rows) in enumerate(tables):
+        left = len(tables) - i
         block = [
             f"<details><summary>{_cell(title)} ({len(rows)} row(s))</summary>",
             "",
             "| " + " | ".join(map(_cell, header)) + " |",
             "|" + "---|" * len(header),
         ]
-        block += ["| " + " | ".join(map(_cell, row)) + " |" for row in rows]
-        block += ["", "</details>", ""]
-        if sum(len(x) + 1 for x in out + block) > MAX_CHARS:
+        lines = ["| " + " | ".join(map(_cell, row)) + " |" for row in rows]
+        room = (MAX_CHARS - sum(len(x) + 1 for x in out + block) - tail) // left
+        kept = 0
+        while kept < len(lines) and room - len(lines[kept]) - 1 >= 0:
+            room -= len(lines[kept]) + 1
+            kept += 1
+        if kept < min(len(lines), 5):
             out += [f"*{_cell(title)}: left out, the comment would be too long.*", ""]
             continue
-        out += block
+        block += lines[:kept]
+        if kept < len(lines):
+            # Many models: the rows that fit, and how many did not.
+            block += ["", f"*… and {len(lines) - kept:,} more row(s); run `benchaudit check` for all.*"]
+        out += block + ["", "</details>", ""]
     out += _suppressed(report)
     for note in report.notes:
         out.append(f"> {escape.markdown(note, block=True)}")

@@ -7,6 +7,7 @@ format without touching the writers.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from benchaudit.finding import Report
@@ -23,6 +24,10 @@ COLUMNS: dict[str, tuple[str, list[tuple[str, str]]]] = {
             ("ci_low", "low"),
             ("ci_high", "high"),
             ("ci_method", "method"),
+            ("rank", "rank"),
+            ("rank_low", "best rank"),
+            ("rank_high", "worst rank"),
+            ("tie_group", "group"),
         ],
     ),
     "comparisons": (
@@ -209,14 +214,40 @@ def fmt(key: str, value: Any, percent: bool = True, points: bool = False) -> str
     return str(value)
 
 
-def result_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]]:
+#: Pair tables up to this many rows are printed whole; above it only the significant
+#: pairs (the full table with ``--all-pairs``, and always in JSON).
+FULL_PAIRS = 45
+
+#: Significant pairs printed before the rest are only counted.
+MAX_SIGNIFICANT = 200
+
+
+def is_rows(rows: Any) -> bool:
+    """A section of row dicts: a list, or the column-stored pair table."""
+    return (
+        isinstance(rows, Sequence)
+        and not isinstance(rows, str)
+        and len(rows) > 0
+        and isinstance(rows[0], dict)
+    )
+
+
+def result_tables(
+    report: Report, all_pairs: bool | None = None
+) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The sections as tables; pair tables above ``FULL_PAIRS`` rows keep their
+    significant pairs unless ``all_pairs`` (default: the report's ``all_pairs``)."""
+    if all_pairs is None:
+        all_pairs = bool(getattr(report, "all_pairs", False))
     out = []
     for section, rows in report.results.items():
-        if not rows or not isinstance(rows, list) or not isinstance(rows[0], dict):
+        if not is_rows(rows):
             continue
         title, cols = COLUMNS.get(
             section, (section.replace("_", " ").capitalize(), [(k, k) for k in rows[0]])
         )
+        if section == "comparisons" and not all_pairs and len(rows) > FULL_PAIRS:
+            title, rows = _significant(report, rows)
         cols = [(k, h) for k, h in cols if any(k in r for r in rows)]
         if len({r.get("file") for r in rows}) <= 1:
             cols = [(k, h) for k, h in cols if k != "file"]
@@ -226,3 +257,24 @@ def result_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]
         body = [[fmt(k, r.get(k), pct, pts) for k, _ in cols] for r in rows]
         out.append((title, header, body))
     return out
+
+
+def _significant(report: Report, rows: Any) -> tuple[str, list[dict[str, Any]]]:
+    """The pairs whose Holm-adjusted p is below alpha (the first MAX_SIGNIFICANT)."""
+    setup = report.results.get("setup") or [{}]
+    alpha = round(1 - float(setup[0].get("confidence", 0.95)), 12)
+    column = getattr(rows, "column", None)
+    if callable(column):
+        import numpy as np
+
+        where = np.flatnonzero(column("p_adjusted").astype(float) < alpha)
+        n, shown = int(where.size), rows.rows(where[:MAX_SIGNIFICANT])
+    else:
+        every = [r for r in rows if r.get("p_adjusted") is not None and r["p_adjusted"] < alpha]
+        n, shown = len(every), every[:MAX_SIGNIFICANT]
+    title = (
+        f"Significant pairs (Holm-adjusted p < {alpha:g}): {n:,} of {len(rows):,} pairs"
+        + (f", the first {len(shown):,} shown" if n > len(shown) else "")
+        + "; --all-pairs prints every pair"
+    )
+    return title, shown
