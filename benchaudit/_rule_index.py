@@ -7,7 +7,7 @@ FILES = {
     'broad_suppression': 1889019948,
     'calibration_bins': 1031407016,
     'claim_without_evidence': 2187623508,
-    'clustered_items': 1034267003,
+    'clustered_items': 1041642123,
     'conflicting_repeats': 3689262041,
     'constant_score': 27328510,
     'contamination': 3963130432,
