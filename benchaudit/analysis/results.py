@@ -29,11 +29,13 @@ from benchaudit.stats.multiple import holm_array
 from benchaudit.stats.paired import (
     mcnemar_exact_many,
     nonzero_diffs,
+    normal_two_sided_many,
     sign_flip_many,
     sign_flip_rows,
     sign_flip_test,
 )
 from benchaudit.stats.proportions import wilson, z_for
+from benchaudit.stats.special import norm_sf
 from benchaudit.stats.student import t_interval, t_quantile
 
 if TYPE_CHECKING:
@@ -393,11 +395,9 @@ def _comparisons(
         vb = np.maximum(qb_ - nn * pb_ * pb_, 0.0) / np.maximum(n - 1, 1)
         se0 = np.sqrt((va + vb) / nn)
     u_half = z * np.sqrt(np.maximum(va + vb, 0.0) / nn)
-    from scipy.special import ndtr
-
     with np.errstate(divide="ignore", invalid="ignore"):
         uz = np.where(se0 > 0, (sa - sb) / nn / se0, 0.0)
-    u_p = np.minimum(1.0, 2 * ndtr(-np.abs(uz)))
+    u_p = normal_two_sided_many(uz)
     za, zb = z_for(1 - alpha), z_for(0.6)  # z_{1-a/2} and z_{0.8}
     if binary:
         disc = n10 + n01
@@ -563,8 +563,6 @@ def _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples):
     (:func:`sign_flip_many`), one matrix product per chunk of resamples for all
     pairs; otherwise pairs are tested one by one.
     """
-    from scipy.special import ndtr
-
     size = ia.size
     p = np.ones(size)
     test = np.empty(size, dtype=object)
@@ -593,7 +591,7 @@ def _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples):
     floor[perm] = np.maximum(np.minimum(1.0, 2.0 * 0.5 ** disc[perm]), 1.0 / (resamples + 1))
     for j in np.flatnonzero(~exact):
         se = math.sqrt(max(var_d[j], 0.0) / nn[j])
-        p[j] = 1.0 if se == 0 else float(min(1.0, 2 * ndtr(-abs(diff[j]) / se)))
+        p[j] = 1.0 if se == 0 else float(min(1.0, 2.0 * norm_sf(abs(diff[j]) / se)))
         test[j] = "paired-z"
         floor[j] = 0.0
     return p, test, floor, disc

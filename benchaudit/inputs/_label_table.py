@@ -148,7 +148,7 @@ class LabelTable:
             # Files usually list the same items in the same order for every model: guess
             # that this block goes on where the last one stopped, and check every string.
             guess = ((self._next + np.arange(len(values), dtype=np.int64)) % n).astype(np.int32)
-            if _equal(values, self.labels.take(pa.array(guess))):
+            if _equal(values, self.labels.take(_indices(guess))):
                 self._next = (int(guess[-1]) + 1) % n
                 return guess
         out = self._hashed(values)
@@ -163,7 +163,7 @@ class LabelTable:
         out = np.empty(len(values), dtype=np.int32)
         out[hit] = self._codes[slot[hit]]
         if hit.all():
-            if not _equal(values, self.labels.take(pa.array(out))):
+            if not _equal(values, self.labels.take(_indices(out))):
                 raise Collision
         elif hit.any() and not _same(values, np.flatnonzero(hit), self.labels, out[hit]):
             raise Collision
@@ -177,7 +177,7 @@ class LabelTable:
         code = np.empty(distinct.size, dtype=np.int32)
         code[by_appearance] = len(self) + np.arange(distinct.size, dtype=np.int32)
         out[rows] = code[inverse]
-        added = values.take(pa.array(rows[first[by_appearance]]))
+        added = values.take(_indices(rows[first[by_appearance]]))
         if self.labels is None:
             self.labels = added
         else:
@@ -186,9 +186,16 @@ class LabelTable:
         return out
 
 
+def _indices(ix: np.ndarray) -> pa.Array:
+    """``ix`` as an Arrow int64 array over the same memory: ``pa.array`` would import pandas
+    (pyarrow asks whether its argument is a pandas object), a second on a small file."""
+    ix = np.ascontiguousarray(ix, dtype=np.int64)
+    return pa.Array.from_buffers(pa.int64(), len(ix), [None, pa.py_buffer(ix)])
+
+
 def _same(a: pa.Array, ia: np.ndarray, b: pa.Array, ib: np.ndarray) -> bool:
     """Whether a[ia] and b[ib] are the same strings, position by position."""
-    return _equal(a.take(pa.array(ia)), b.take(pa.array(ib)))
+    return _equal(a.take(_indices(ia)), b.take(_indices(ib)))
 
 
 def _equal(left: pa.Array, right: pa.Array) -> bool:
