@@ -22,7 +22,7 @@ FILES = {
     'misleading_emphasis': 864966503,
     'missing_interval': 49332087,
     'multiple_comparisons': 1910661271,
-    'null_as_equivalence': 2539479765,
+    'null_as_equivalence': 3184374439,
     'null_model_win': 1600900999,
     'overlap_fallacy': 3699516642,
     'p_value_inconsistent': 3219372873,
@@ -40,7 +40,7 @@ FILES = {
     'unpaired_comparison': 890388748,
     'unreachable_score': 3466083322,
     'winners_curse': 1509598913,
-    'within_noise': 1249248739,
+    'within_noise': 3287765526,
     'wrong_chance_level': 831960496,
 }
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from benchaudit.rules._document import claims, emit, num, points, signed, unpaired
 
-from benchaudit.finding import Confidence, Finding, Severity
+from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
 
 if TYPE_CHECKING:
@@ -43,7 +43,10 @@ class NullAsEquivalence(Rule):
     "no degradation" after quantisation or distillation. When the sentence or
     the document's score table gives the two scores, the rule computes the 95%
     interval of the difference (n from the sentence or the registry) and
-    states the largest drop the data cannot rule out.
+    states the largest drop the data cannot rule out. "X is comparable to / on
+    par with Y" is checked against the rows of X and Y in the table it is
+    about: a gap of at least 3 points whose unpaired 95% interval excludes 0
+    (n known) contradicts the parity; smaller gaps are left alone.
 
     **Why.** Failing to reject "no difference" is not evidence of no
     difference, least of all on a small benchmark. A 6.7-point drop on
@@ -82,6 +85,62 @@ class NullAsEquivalence(Rule):
             if f.get("significant") != "no" and not degrade:
                 continue
             yield from _finding(self, c, eq, ctx)
+        yield from _parity_against_tables(self, source, ctx)
+
+
+#: A gap smaller than this many points is left alone: "comparable" in ordinary use.
+MARGIN = 3.0
+
+
+def _parity_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
+    """"X is comparable to / on par with Y" against the rows of X and Y in the table the
+    sentence is about: a gap of at least ``MARGIN`` points whose unpaired 95% interval
+    excludes 0, on a benchmark with a known item count, contradicts the parity."""
+    from benchaudit.claims.access import document_of, score_tables
+    from benchaudit.claims.linking import claimed_pair, pairwise_tables
+    from benchaudit.claims.model_claims import comparisons
+    from benchaudit.inputs.sentences import find_benchmarks
+
+    doc = document_of(source)
+    tables = score_tables(source, ctx) if doc is not None else []
+    for comp in comparisons(doc) if tables else []:
+        if comp.kind != "equivalent" or not comp.subjects or not comp.objects:
+            continue
+        named = {m.benchmark.name for m in find_benchmarks(comp.block.text, ctx.benchmarks)}
+        for st in pairwise_tables(comp, tables, doc, named)[:1]:
+            pair = claimed_pair(comp, st, named, ctx.benchmarks)
+            if pair is None:
+                continue
+            a, rivals, spoken = pair
+            gaps, checked = [], 0
+            for line in spoken or st.lines:
+                by = {c.model: c for c in line.cells}
+                if a not in by or not line.n or line.proportion:
+                    continue
+                for r in rivals:
+                    if r not in by:
+                        continue
+                    checked += 1
+                    u = unpaired(by[a].value, by[r].value, line.n, 1 - ctx.alpha)
+                    if abs(u["diff"]) >= MARGIN and (u["lo"] > 0 or u["hi"] < 0):
+                        gaps.append(
+                            f"{line.label} {by[a].text} vs {r} {by[r].text} ({signed(u['diff'])}; "
+                            f"{signed(u['lo'])} to {signed(u['hi'])}, n = {line.n:,})"
+                        )
+            if not gaps:
+                continue
+            where = f"line {st.table.line}" if doc.format != "pdf" else f"page {st.table.page}"
+            yield rule.finding(
+                Location(source.path, comp.line, None, comp.block.page),
+                f"'{comp.verb}' asserts parity, but the table at {where} shows gaps of at least "
+                f"{num(MARGIN, 0)} points beyond the unpaired 95% noise on {len(gaps)} of {checked} "
+                f"comparison(s): {'; '.join(gaps[:6])}",
+                claim=comp.sentence,
+                suggestion="Say where the models differ and by how much, benchmark by benchmark; "
+                "claim equivalence only with an equivalence test (TOST) against a stated margin",
+                evidence={"model": a, "rivals": rivals, "gaps": gaps, "checked": checked, "margin": MARGIN},
+                confidence=Confidence.MEDIUM,
+            )
 
 
 def _finding(rule: Rule, c: Claim, eq: str, ctx: Context) -> Iterable[Finding]:

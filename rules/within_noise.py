@@ -6,13 +6,18 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from benchaudit.claims.linking import (
+    anchored,
+    claimed_pair,
+    lines_claimed,
+    pairwise_tables,
+    table_about,
+)
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
 
 if TYPE_CHECKING:
-    from benchaudit.claims.model_claims import ModelComparison
-    from benchaudit.claims.scoretable import ScoreCell, ScoreLine, ScoreTable
-    from benchaudit.documents.model import Document
+    from benchaudit.claims.scoretable import ScoreCell, ScoreLine
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
 
@@ -212,7 +217,7 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
     from benchaudit.rules._document import signed, unpaired
 
     from benchaudit.claims.access import document_of, score_tables
-    from benchaudit.claims.model_claims import comparisons, resolve
+    from benchaudit.claims.model_claims import comparisons
     from benchaudit.inputs.sentences import find_benchmarks
 
     doc = document_of(source)
@@ -225,36 +230,15 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
         if comp.kind != "superior" or not comp.subjects or not comp.objects:
             continue
         named = {m.benchmark.name for m in find_benchmarks(comp.block.text, ctx.benchmarks)}
-        chosen = _table_about(comp, tables, doc) or _anchored(comp, tables, named, resolve)
-        if not chosen and (named or comp.general) and not _refers_to_table(comp):
-            # A sentence far from its table ("X outperforms Y on AIME24 and AIME25" in a news
-            # list; "X outperforms Y across benchmarks" in an overview): the one table that
-            # holds both models (and a benchmark it names, when it names one).
-            chosen = [st for st in tables if _holds_claim(st, comp, named, resolve)]
-            chosen = chosen if len(chosen) == 1 else []
+        chosen = pairwise_tables(comp, tables, doc, named)
         for st in chosen[:1]:
-            models = sorted({c.model for line in st.lines for c in line.cells})
-            a = resolve(comp.subjects[-1].text, models)
-            rivals = [r for r in (resolve(o.text, models) for o in comp.objects) if r and r != a]
-            if a is None or not rivals:
+            pair = claimed_pair(comp, st, named, ctx.benchmarks)
+            if pair is None:
                 continue
+            a, rivals, spoken = pair
             losses: list[str] = []
             noisy: list[str] = []
             checked = 0
-            # The lines the sentence names (a registry benchmark or a line's label); all lines
-            # for a claim about every benchmark or one that names none.
-            if _quotes_elsewhere(comp, st, {a}):
-                continue  # the sentence's own score of the model is not in this table
-            # The benchmarks the verb governs, when its clause names any ("outperforms Y on
-            # Aider, but ... on SWE Verified": Aider only); else those of the paragraph.
-            governed = {m.benchmark.name for m in find_benchmarks(comp.scope, ctx.benchmarks)}
-            spoken = (
-                _quoted_lines(comp, st, {a}, governed or named)
-                if comp.general
-                else _lines_claimed(comp, st, governed, {a}) or _lines_claimed(comp, st, named, {a})
-            )
-            if not spoken and named and not comp.general:
-                continue  # it names benchmarks this table does not hold
             rated = st.ratings if comp.general and not spoken else []
             for line in (spoken or st.lines) + rated:
                 by = {c.model: c for c in line.cells}
@@ -324,11 +308,11 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
         if comp.kind != "best" or subject is None or limited(comp):
             continue
         named = {m.benchmark.name for m in find_benchmarks(comp.sentence, ctx.benchmarks)}
-        chosen = _table_about(comp, tables, doc) or _anchored(comp, tables, named, None)
+        chosen = table_about(comp, tables, doc) or anchored(comp, tables, named, None)
         for st in chosen[:1]:
             models = sorted({c.model for line in st.lines for c in line.cells})
             family = set(resolve_family(subject, models))
-            lines = _lines_claimed(comp, st, named, family)
+            lines = lines_claimed(comp, st, named, family)
             if not family or not lines:
                 continue
             behind: list[str] = []
@@ -371,148 +355,4 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
             )
 
 
-def _lines_claimed(
-    comp: ModelComparison, st: ScoreTable, named: set[str], family: set[str] | None = None
-) -> list[ScoreLine]:
-    """The lines of a table a claim is about: those it names (a registry benchmark, or the
-    line's own label when that is a name, not a word like "Other"), those where the subject's
-    cell is a value the sentence quotes, else every line when it speaks of results overall."""
-    from benchaudit.claims.model_claims import fold
-
-    text = fold(comp.scope)
-
-    def names_line(line: ScoreLine) -> bool:
-        if line.benchmark is not None and line.benchmark.name in named:
-            return True
-        label = line.label.split(" / ")[-1].strip()
-        if bool(_LABEL_NAME.search(label)) and len(fold(label)) >= 3 and fold(label) in text:
-            return True
-        # "outperforms Y on Aider" for a line labelled "Aider-Polyglot (Acc.)": the label's
-        # leading name, as a word of the clause.
-        head = re.match(r"[A-Z][A-Za-z]{3,}(?=[-\s(]|$)", label)
-        return head is not None and re.search(rf"\b{head.group(0)}\b", comp.scope) is not None
-
-    quoted = _quoted_lines(comp, st, family or set(), named)
-    if quoted:
-        return quoted  # the cells the sentence quotes are the lines it speaks of
-    picked = [line for line in st.lines if names_line(line)]
-    if picked:
-        return picked
-    return list(st.lines) if comp.general or _OVERALL.search(comp.sentence) else []
-
-
-_SCORE_IN_PROSE = re.compile(
-    r"(?<!\bby\s)(?<![\w.])(\d{1,3}\.\d{1,2})\s*%?(?!\s*(?:points?|pp|pts|percentage|[×x]|times|B\b))"
-)
-
-
-def _quoted_lines(
-    comp: ModelComparison, st: ScoreTable, family: set[str], named: set[str]
-) -> list[ScoreLine]:
-    """Lines where a cell of the subject is a value the sentence quotes; of those, the ones on
-    a benchmark it names when there are any (75.2 on BBH, not the 75.2 on GSM8K)."""
-    stated = {m.group(1) for m in _VALUE_IN_PROSE.finditer(comp.sentence)}
-    found = [
-        line
-        for line in st.lines
-        if any(c.model in family and c.text.strip().rstrip("%") in stated for c in line.cells)
-    ]
-    on_named = [line for line in found if line.benchmark is not None and line.benchmark.name in named]
-    return on_named or found
-
-
-def _quotes_elsewhere(comp: ModelComparison, st: ScoreTable, family: set[str]) -> bool:
-    """The sentence quotes a score of its subject before the verb ("X achieves 36.2%,
-    surpassing Y") that none of the subject's cells in this table shows: the table is not the
-    one the sentence is about."""
-    quoted = {m.group(1) for m in _SCORE_IN_PROSE.finditer(comp.sentence[: comp.verb_at])}
-    if not quoted:
-        return False
-    mine = {c.text.strip().rstrip("%") for line in st.lines for c in line.cells if c.model in family}
-    return not (quoted & mine)
-
-
-#: A label that is a name ("MHPP", "HumanEval+", "GSM8K"), not an ordinary word.
-_LABEL_NAME = re.compile(r"[A-Z].*[A-Z0-9]|\d")
-_OVERALL = re.compile(r"\boverall\b|\bacross\b|\ball\s+(?:the\s+)?(?:benchmarks|tasks|metrics)\b", re.I)
-_TABLE_REF = re.compile(r"\b(?:Table|Tab\.)\s*(\d+)", re.I)
-_FIGURE_REF = re.compile(r"\b(?:Figure|Fig\.)\s*\d+", re.I)
 _HEDGED = re.compile(r"\b(?:nearly|almost|most|majority|many|several|generally|largely)\b", re.I)
-
-
-def _refers_to_table(comp: ModelComparison) -> bool:
-    """Whether the sentence, or its paragraph before it, points at a numbered table."""
-    return bool(_TABLE_REF.search(comp.sentence) or _TABLE_REF.search(comp.block.text[: comp.offset]))
-
-
-def _table_about(comp: ModelComparison, tables: list[ScoreTable], doc: Document) -> list[ScoreTable]:
-    """The table a comparison is about: the one it names, else the one right after it.
-
-    A sentence that points at a figure is about the figure, not a table; with no reference,
-    only a table that directly follows the sentence's paragraph (or that it introduces) counts.
-    """
-    from benchaudit.documents.model import Table
-
-    ref = _TABLE_REF.search(comp.sentence)
-    if ref is None:
-        # "As shown in Table 4, ... . X surpasses Y": the table the paragraph last pointed at.
-        refs = list(_TABLE_REF.finditer(comp.block.text[: comp.offset]))
-        ref = refs[-1] if refs else None
-    if ref:
-        label = re.compile(rf"^\s*(?:Table|Tab\.)\s*{ref.group(1)}\b", re.I)
-        return [st for st in tables if st.table.caption is not None and label.match(st.table.caption.text)]
-    if _FIGURE_REF.search(comp.sentence) or doc.format == "pdf":
-        return []  # a figure's claim, or a PDF sentence naming no table: which table is meant is unsure
-    items = doc.items
-    try:
-        at = next(i for i, item in enumerate(items) if item is comp.block)
-    except StopIteration:
-        return []
-    following = []
-    for item in items[at + 1 : at + 4]:
-        if isinstance(item, Table):
-            following.append(item)
-            break
-        if item.kind == "heading":
-            break
-    chosen = [st for st in tables if any(st.table is t for t in following) or st.table.lead_in is comp.block]
-    return chosen
-
-
-_VALUE_IN_PROSE = re.compile(r"(?<![\w.])(\d{1,3}\.\d{1,2})\s*%?")
-
-
-def _anchored(
-    comp: ModelComparison, tables: list[ScoreTable], named: set[str], resolve
-) -> list[ScoreTable]:
-    """The one table where the subject's cell on a named benchmark is the value the sentence
-    states ("X achieves 79.8% on AIME 2024, surpassing Y"): the sentence quotes that table.
-    A pairwise claim also needs a rival in that table."""
-    from benchaudit.claims.model_claims import resolve_family, subject_of
-
-    stated = {m.group(1) for m in _VALUE_IN_PROSE.finditer(comp.sentence)}
-    subject = subject_of(comp)
-    if not stated or subject is None:
-        return []
-    found = []
-    for st in tables:
-        models = sorted({c.model for line in st.lines for c in line.cells})
-        family = set(resolve_family(subject, models))
-        if comp.kind != "best":
-            a = resolve(subject, models)
-            family = {a} if a is not None else set()
-            if not any(resolve(o.text, models) not in (None, a) for o in comp.objects):
-                continue
-        for line in _lines_claimed(comp, st, named, family) if family else []:
-            if any(c.model in family and c.text.strip().rstrip("%") in stated for c in line.cells):
-                found.append(st)
-                break
-    return found if len(found) == 1 else []
-
-
-def _holds_claim(st: ScoreTable, comp: ModelComparison, named: set[str], resolve) -> bool:
-    models = sorted({c.model for line in st.lines for c in line.cells})
-    a = resolve(comp.subjects[-1].text, models) if comp.subjects else None
-    rivals = [resolve(o.text, models) for o in comp.objects]
-    benches = {line.benchmark.name for line in st.lines if line.benchmark is not None}
-    return a is not None and any(r and r != a for r in rivals) and (not named or bool(benches & named))

@@ -75,9 +75,8 @@ def test_a_sentence_quoting_a_cell_is_checked_against_that_table(tmp_path):
 
 
 def _anchored_tables(path):
-    from benchaudit.rules.within_noise import _anchored
-
     from benchaudit.claims.access import document_of, score_tables
+    from benchaudit.claims.linking import anchored as _anchored
     from benchaudit.claims.model_claims import comparisons, resolve
     from benchaudit.inputs import load
     from benchaudit.inputs.sentences import find_benchmarks

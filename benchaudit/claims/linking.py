@@ -1,0 +1,207 @@
+"""Which table, and which lines of it, a prose claim about models speaks of.
+
+A sentence is tied to a table by the table it names ("Table 4"), the one it introduces or
+that follows it, a cell value it quotes, or, far from any table, the one table that holds
+the models it names; and to the lines of that table by the benchmarks its own clause names,
+the values it quotes, or every line for a claim about results overall.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from benchaudit.benchmarks import Registry
+    from benchaudit.claims.model_claims import ModelComparison
+    from benchaudit.claims.scoretable import ScoreLine, ScoreTable
+    from benchaudit.documents.model import Document
+
+
+def lines_claimed(
+    comp: ModelComparison, st: ScoreTable, named: set[str], family: set[str] | None = None
+) -> list[ScoreLine]:
+    """The lines of a table a claim is about: those it names (a registry benchmark, or the
+    line's own label when that is a name, not a word like "Other"), those where the subject's
+    cell is a value the sentence quotes, else every line when it speaks of results overall."""
+    from benchaudit.claims.model_claims import fold
+
+    text = fold(comp.scope)
+
+    def names_line(line: ScoreLine) -> bool:
+        if line.benchmark is not None and line.benchmark.name in named:
+            return True
+        label = line.label.split(" / ")[-1].strip()
+        if bool(_LABEL_NAME.search(label)) and len(fold(label)) >= 3 and fold(label) in text:
+            return True
+        # "outperforms Y on Aider" for a line labelled "Aider-Polyglot (Acc.)": the label's
+        # leading name, as a word of the clause.
+        head = re.match(r"[A-Z][A-Za-z]{3,}(?=[-\s(]|$)", label)
+        return head is not None and re.search(rf"\b{head.group(0)}\b", comp.scope) is not None
+
+    quoted = quoted_lines(comp, st, family or set(), named)
+    if quoted:
+        return quoted  # the cells the sentence quotes are the lines it speaks of
+    picked = [line for line in st.lines if names_line(line)]
+    if picked:
+        return picked
+    return list(st.lines) if comp.general or _OVERALL.search(comp.sentence) else []
+
+
+_SCORE_IN_PROSE = re.compile(
+    r"(?<!\bby\s)(?<![\w.])(\d{1,3}\.\d{1,2})\s*%?(?!\s*(?:points?|pp|pts|percentage|[×x]|times|B\b))"
+)
+
+
+def quoted_lines(
+    comp: ModelComparison, st: ScoreTable, family: set[str], named: set[str]
+) -> list[ScoreLine]:
+    """Lines where a cell of the subject is a value the sentence quotes; of those, the ones on
+    a benchmark it names when there are any (75.2 on BBH, not the 75.2 on GSM8K)."""
+    stated = {m.group(1) for m in _VALUE_IN_PROSE.finditer(comp.sentence)}
+    found = [
+        line
+        for line in st.lines
+        if any(c.model in family and c.text.strip().rstrip("%") in stated for c in line.cells)
+    ]
+    on_named = [line for line in found if line.benchmark is not None and line.benchmark.name in named]
+    return on_named or found
+
+
+def quotes_elsewhere(comp: ModelComparison, st: ScoreTable, family: set[str]) -> bool:
+    """The sentence quotes a score of its subject before the verb ("X achieves 36.2%,
+    surpassing Y") that none of the subject's cells in this table shows: the table is not the
+    one the sentence is about."""
+    quoted = {m.group(1) for m in _SCORE_IN_PROSE.finditer(comp.sentence[: comp.verb_at])}
+    if not quoted:
+        return False
+    mine = {c.text.strip().rstrip("%") for line in st.lines for c in line.cells if c.model in family}
+    return not (quoted & mine)
+
+
+#: A label that is a name ("MHPP", "HumanEval+", "GSM8K"), not an ordinary word.
+_LABEL_NAME = re.compile(r"[A-Z].*[A-Z0-9]|\d")
+_OVERALL = re.compile(r"\boverall\b|\bacross\b|\ball\s+(?:the\s+)?(?:benchmarks|tasks|metrics)\b", re.I)
+_TABLE_REF = re.compile(r"\b(?:Table|Tab\.)\s*(\d+)", re.I)
+_FIGURE_REF = re.compile(r"\b(?:Figure|Fig\.)\s*\d+", re.I)
+
+
+def refers_to_table(comp: ModelComparison) -> bool:
+    """Whether the sentence, or its paragraph before it, points at a numbered table."""
+    return bool(_TABLE_REF.search(comp.sentence) or _TABLE_REF.search(comp.block.text[: comp.offset]))
+
+
+def table_about(comp: ModelComparison, tables: list[ScoreTable], doc: Document) -> list[ScoreTable]:
+    """The table a comparison is about: the one it names, else the one right after it.
+
+    A sentence that points at a figure is about the figure, not a table; with no reference,
+    only a table that directly follows the sentence's paragraph (or that it introduces) counts.
+    """
+    from benchaudit.documents.model import Table
+
+    ref = _TABLE_REF.search(comp.sentence)
+    if ref is None:
+        # "As shown in Table 4, ... . X surpasses Y": the table the paragraph last pointed at.
+        refs = list(_TABLE_REF.finditer(comp.block.text[: comp.offset]))
+        ref = refs[-1] if refs else None
+    if ref:
+        label = re.compile(rf"^\s*(?:Table|Tab\.)\s*{ref.group(1)}\b", re.I)
+        return [st for st in tables if st.table.caption is not None and label.match(st.table.caption.text)]
+    if _FIGURE_REF.search(comp.sentence) or doc.format == "pdf":
+        return []  # a figure's claim, or a PDF sentence naming no table: which table is meant is unsure
+    items = doc.items
+    try:
+        at = next(i for i, item in enumerate(items) if item is comp.block)
+    except StopIteration:
+        return []
+    following = []
+    for item in items[at + 1 : at + 4]:
+        if isinstance(item, Table):
+            following.append(item)
+            break
+        if item.kind == "heading":
+            break
+    chosen = [st for st in tables if any(st.table is t for t in following) or st.table.lead_in is comp.block]
+    return chosen
+
+
+_VALUE_IN_PROSE = re.compile(r"(?<![\w.])(\d{1,3}\.\d{1,2})\s*%?")
+
+
+def anchored(
+    comp: ModelComparison, tables: list[ScoreTable], named: set[str], resolve
+) -> list[ScoreTable]:
+    """The one table where the subject's cell on a named benchmark is the value the sentence
+    states ("X achieves 79.8% on AIME 2024, surpassing Y"): the sentence quotes that table.
+    A pairwise claim also needs a rival in that table."""
+    from benchaudit.claims.model_claims import resolve_family, subject_of
+
+    stated = {m.group(1) for m in _VALUE_IN_PROSE.finditer(comp.sentence)}
+    subject = subject_of(comp)
+    if not stated or subject is None:
+        return []
+    found = []
+    for st in tables:
+        models = sorted({c.model for line in st.lines for c in line.cells})
+        family = set(resolve_family(subject, models))
+        if comp.kind != "best":
+            a = resolve(subject, models)
+            family = {a} if a is not None else set()
+            if not any(resolve(o.text, models) not in (None, a) for o in comp.objects):
+                continue
+        for line in lines_claimed(comp, st, named, family) if family else []:
+            if any(c.model in family and c.text.strip().rstrip("%") in stated for c in line.cells):
+                found.append(st)
+                break
+    return found if len(found) == 1 else []
+
+
+def holds_claim(st: ScoreTable, comp: ModelComparison, named: set[str], resolve) -> bool:
+    models = sorted({c.model for line in st.lines for c in line.cells})
+    a = resolve(comp.subjects[-1].text, models) if comp.subjects else None
+    rivals = [resolve(o.text, models) for o in comp.objects]
+    benches = {line.benchmark.name for line in st.lines if line.benchmark is not None}
+    return a is not None and any(r and r != a for r in rivals) and (not named or bool(benches & named))
+
+
+def pairwise_tables(
+    comp: ModelComparison, tables: list[ScoreTable], doc: Document, named: set[str]
+) -> list[ScoreTable]:
+    """The table a claim about two models ("X outperforms Y", "X is on par with Y") is about:
+    the one it names or introduces, the one whose cell it quotes, else, for a sentence far
+    from its table ("X outperforms Y on AIME24" in a news list, "across benchmarks" in an
+    overview), the one table that holds both models (and a benchmark it names, if any)."""
+    from benchaudit.claims.model_claims import resolve
+
+    chosen = table_about(comp, tables, doc) or anchored(comp, tables, named, resolve)
+    if not chosen and (named or comp.general) and not refers_to_table(comp):
+        chosen = [st for st in tables if holds_claim(st, comp, named, resolve)]
+        chosen = chosen if len(chosen) == 1 else []
+    return chosen
+
+
+def claimed_pair(
+    comp: ModelComparison, st: ScoreTable, named: set[str], registry: Registry
+) -> tuple[str, list[str], list[ScoreLine]] | None:
+    """The subject's row, its rivals' rows and the lines a pairwise claim speaks of in ``st``
+    (an empty list: every line), or None when the table does not hold the claim.
+
+    The lines are those the verb's own clause names ("outperforms Y on Aider, but ... on SWE
+    Verified": Aider only), else those its paragraph names, else those it quotes."""
+    from benchaudit.claims.model_claims import resolve
+    from benchaudit.inputs.sentences import find_benchmarks
+
+    models = sorted({c.model for line in st.lines for c in line.cells})
+    a = resolve(comp.subjects[-1].text, models) if comp.subjects else None
+    rivals = [r for r in (resolve(o.text, models) for o in comp.objects) if r and r != a]
+    if a is None or not rivals or quotes_elsewhere(comp, st, {a}):
+        return None  # not both models, or the sentence quotes a score this table lacks
+    governed = {m.benchmark.name for m in find_benchmarks(comp.scope, registry)}
+    spoken = (
+        quoted_lines(comp, st, {a}, governed or named)
+        if comp.general
+        else lines_claimed(comp, st, governed, {a}) or lines_claimed(comp, st, named, {a})
+    )
+    if not spoken and named and not comp.general:
+        return None  # it names benchmarks this table does not hold
+    return a, rivals, spoken
