@@ -15,7 +15,7 @@ FILES = {
     'excess_precision': 1429814858,
     'generations_as_items': 3785305618,
     'harness_limit': 3891874717,
-    'interval_mismatch': 2711852113,
+    'interval_mismatch': 3789901282,
     'interval_out_of_range': 4230962514,
     'judge_agreement': 1255868802,
     'metric_mirage': 1667577388,

@@ -114,13 +114,13 @@ class IntervalMismatch(Rule):
             # Too narrow with the protocol unstated: unstated averaging over samples
             # could explain it, as for unreachable-score.
             unstated = narrow and not outside and claim.protocol is None
-            severity = Severity.WARNING if unstated else self.severity
-            unlabelled_pm = claim.plus_minus and not level and not claim.fields.get("pm_kind")
-            if narrow and unlabelled_pm and claim.protocol != "single":
-                # An unlabelled ± is often a spread over runs in ML reports: what it is, is
-                # inferred, so at most a warning.
-                severity = min(severity, Severity.WARNING)
-                unlabelled = True
+            # An unlabelled ± is often a spread over runs in ML reports: what it is, is
+            # inferred, so at most a warning.
+            unlabelled = bool(
+                narrow and claim.plus_minus and not level and not claim.fields.get("pm_kind")
+                and claim.protocol != "single"
+            )
+            severity = Severity.WARNING if unstated or unlabelled else self.severity
             kind = "± 1 SE" if claim.fields.get("pm_kind") == "se" else f"{lvl} interval"
             message = (
                 f"{stated} {S.on_what(claim)} does not fit n = {S.count(n)}: a {kind} "

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from benchaudit.documents.model import TABLE_REF
+
 if TYPE_CHECKING:
     from benchaudit.benchmarks import Registry
     from benchaudit.claims.model_claims import ModelComparison
@@ -82,13 +84,12 @@ def quotes_elsewhere(comp: ModelComparison, st: ScoreTable, family: set[str]) ->
 #: A label that is a name ("MHPP", "HumanEval+", "GSM8K"), not an ordinary word.
 _LABEL_NAME = re.compile(r"[A-Z].*[A-Z0-9]|\d")
 _OVERALL = re.compile(r"\boverall\b|\bacross\b|\ball\s+(?:the\s+)?(?:benchmarks|tasks|metrics)\b", re.I)
-_TABLE_REF = re.compile(r"\b(?:Table|Tab\.)\s*(\d+)", re.I)
 _FIGURE_REF = re.compile(r"\b(?:Figure|Fig\.)\s*\d+", re.I)
 
 
 def refers_to_table(comp: ModelComparison) -> bool:
     """Whether the sentence, or its paragraph before it, points at a numbered table."""
-    return bool(_TABLE_REF.search(comp.sentence) or _TABLE_REF.search(comp.block.text[: comp.offset]))
+    return bool(TABLE_REF.search(comp.sentence) or TABLE_REF.search(comp.block.text[: comp.offset]))
 
 
 def table_about(comp: ModelComparison, tables: list[ScoreTable], doc: Document) -> list[ScoreTable]:
@@ -99,14 +100,13 @@ def table_about(comp: ModelComparison, tables: list[ScoreTable], doc: Document) 
     """
     from benchaudit.documents.model import Table
 
-    ref = _TABLE_REF.search(comp.sentence)
+    ref = TABLE_REF.search(comp.sentence)
     if ref is None:
         # "As shown in Table 4, ... . X surpasses Y": the table the paragraph last pointed at.
-        refs = list(_TABLE_REF.finditer(comp.block.text[: comp.offset]))
+        refs = list(TABLE_REF.finditer(comp.block.text[: comp.offset]))
         ref = refs[-1] if refs else None
     if ref:
-        label = re.compile(rf"^\s*(?:Table|Tab\.)\s*{ref.group(1)}\b", re.I)
-        return [st for st in tables if st.table.caption is not None and label.match(st.table.caption.text)]
+        return [st for st in tables if st.table.numbered(ref.group(1))]
     if _FIGURE_REF.search(comp.sentence) or doc.format == "pdf":
         return []  # a figure's claim, or a PDF sentence naming no table: which table is meant is unsure
     items = doc.items

@@ -64,7 +64,9 @@ _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
 _ACROSS = re.compile(
     r"\b(?:across|all|every|most|various|multiple|many|several|a\s+(?:wide\s+)?range\s+of|majority)\b", re.I
 )
-_SUFFIXES = re.compile(r"(?:instruct|inst|chat|base|preview|it|sft|rl|hf)$")
+#: Words that end a model's name in some spellings of the same model ("-Instruct", "-Chat").
+_SUFFIX_WORDS = "instruct|inst|chat|base|preview|it|sft|rl|hf"
+_SUFFIXES = re.compile(rf"(?:{_SUFFIX_WORDS})$")
 
 
 @dataclass(frozen=True)
@@ -236,7 +238,7 @@ def resolve(name: str, models: list[str]) -> str | None:
 
 #: What may follow a model's name in a longer spelling of the same model: a date or version
 #: code, "instruct" and the like. A size or another family ("-Distill-Qwen-32B") is another model.
-_SAME_MODEL_TAIL = re.compile(r"(?:\d{3,8}|v?\d(?:\d)?|instruct|inst|chat|base|preview|it|sft|rl|hf|latest|turbo)*")
+_SAME_MODEL_TAIL = re.compile(rf"(?:\d{{3,8}}|v?\d(?:\d)?|{_SUFFIX_WORDS}|latest|turbo)*")
 
 
 def extends(longer: str, shorter: str) -> bool:
@@ -244,8 +246,7 @@ def extends(longer: str, shorter: str) -> bool:
     at = longer.find(shorter)
     if at < 0 or len(shorter) < 2:
         return False
-    rest = longer[:at] + "|" + longer[at + len(shorter) :]
-    head, tail = rest.split("|")
+    head, tail = longer[:at], longer[at + len(shorter) :]
     return _SAME_MODEL_TAIL.fullmatch(tail) is not None and (not head or head in _VENDORS)
 
 

@@ -181,8 +181,10 @@ def _line(
     registry: Registry,
     counts: dict[str, int] | None = None,
 ) -> ScoreLine | None:
-    rating = bool(_RATING.search(label)) and not _AGGREGATE.match(label)
-    if (_NOT_SCORE.search(label) and not rating) or _AGGREGATE.match(label):
+    if _AGGREGATE.match(label):
+        return None
+    rating = bool(_RATING.search(label))
+    if _NOT_SCORE.search(label) and not rating:
         return None
     cells: list[ScoreCell] = []
     for model, cell, group in pairs:

@@ -16,6 +16,7 @@ the page (PDF). Nothing here parses numbers or knows a rule.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
@@ -164,6 +165,11 @@ class Table:
                 j += cell.colspan
         return [" / ".join(parts) for parts in labels]
 
+    def numbered(self, number: str) -> bool:
+        """Whether the caption labels this table "Table ``number``" (or "Tab. ``number``")."""
+        text = self.caption.text if self.caption is not None else ""
+        return re.match(rf"\s*(?:Table|Tab\.)\s*{re.escape(number)}\b", text, re.I) is not None
+
     def framing_text(self) -> str:
         """Lead-in, caption and notes: where the table's protocol and unit are stated."""
         parts = [b.text for b in (self.lead_in, self.caption, *self.notes) if b is not None]
@@ -195,3 +201,7 @@ class Document:
 
     def tables(self) -> Iterator[Table]:
         return (i for i in self.items if isinstance(i, Table))
+
+
+#: A reference to a numbered table in prose: "Table 4", "Tab. 2" (the number is group 1).
+TABLE_REF = re.compile(r"\b(?:Table|Tab\.)\s*(\d+)", re.I)

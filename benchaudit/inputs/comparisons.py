@@ -1463,10 +1463,11 @@ def _pdf_table_meant(tables: list[Any], near: Any, c: Claim) -> Any:
     """In a PDF the nearest table by line is often not the one meant: the table the sentence
     names by number, else the nearest one only when it is the only table on the sentence's
     page, a few lines away, and no figure is named."""
-    ref = re.search(r"\bTable\s*(\d+)\b", c.text)
+    from benchaudit.documents.model import TABLE_REF
+
+    ref = TABLE_REF.search(c.text)
     if ref:
-        label = re.compile(rf"^\s*Table\s*{ref.group(1)}\b", re.I)
-        named = [t for t in tables if label.match(_caption_of(t))]
+        named = [t for t in tables if getattr(t, "doc", None) is not None and t.doc.numbered(ref.group(1))]
         return named[0] if len(named) == 1 else None
     on_page = [t for t in tables if t.page is not None and t.page == c.location.page]
     if len(on_page) != 1 or not _same_page_and_close(near, c):
@@ -1481,11 +1482,6 @@ def _models_held(table: Any, names: list[str]) -> int:
     labels = [fold(r[0]) for r in getattr(table, "rows", []) if r] + [fold(h) for h in getattr(table, "header", [])]
     labels = [x for x in labels if len(x) >= 3]
     return sum(1 for n in names if any(extends(x, n) or extends(n, x) for x in labels))
-
-
-def _caption_of(table: Any) -> str:
-    caption = getattr(getattr(table, "doc", None), "caption", None)
-    return caption.text if caption is not None else ""
 
 
 def _same_page_and_close(table: Any, c: Claim) -> bool:

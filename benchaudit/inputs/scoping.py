@@ -75,14 +75,13 @@ _PM_DECLARATION = re.compile(
 )
 
 
-def pm_declared(texts: list[str]) -> str:
-    """What the document's ``±`` denotes, when it says so in exactly one way."""
+def pm_kinds(text: str) -> set[str]:
+    """What ``text`` says the document's ``±`` denotes: {"sd"}, {"se"}, both or none."""
     kinds = set()
-    for text in texts:
-        for m in _PM_DECLARATION.finditer(text):
-            word = (m.group("kind") or m.group("kind2") or m.group("kind3") or "").lower()
-            kinds.add("se" if word.startswith(("standard err", "s.e", "se")) else "sd")
-    return kinds.pop() if len(kinds) == 1 else ""
+    for m in _PM_DECLARATION.finditer(text):
+        word = (m.group("kind") or m.group("kind2") or m.group("kind3") or "").lower()
+        kinds.add("se" if word.startswith(("standard err", "s.e", "se")) else "sd")
+    return kinds
 
 
 _SAMPLE_RANGE = re.compile(
@@ -122,8 +121,12 @@ def scopes(doc: Document) -> dict[int, Scope]:
     where = ""
     repeated = False
     wide: list[_Statement] = []
+    pm: set[str] = set()
     for idx, item in enumerate(doc.items):
         texts = [item.text] if isinstance(item, Block) else [item.framing_text(), *item.header()]
+        # What ± denotes is read from prose, captions and notes (a header's "mean ± std"
+        # speaks for its own column only).
+        pm |= pm_kinds(texts[0])
         for text in texts:
             if not text:
                 continue
@@ -138,9 +141,7 @@ def scopes(doc: Document) -> dict[int, Scope]:
         if isinstance(item, Block) and item.kind != "code" and _single(item.text):
             if _SECTION_WIDE.search(item.text):
                 wide.append(_Statement(item.section, idx, item.text))
-    declared = pm_declared(
-        [t for item in doc.items for t in ([item.text] if isinstance(item, Block) else [item.framing_text()]) if t]
-    )
+    declared = pm.pop() if len(pm) == 1 else ""  # said in exactly one way
     doc_single, doc_where = "", ""
     if wide and not possible and not repeated:
         first = doc.items[wide[0].index]
