@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,13 @@ from benchaudit.claims.scoretable import (
 )
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
+
+#: A caption or note saying the bold marks the authors' own model ("ours in bold").
+_OWN_BOLD_SAID = re.compile(
+    r"\b(?:ours|our (?:models?|method|results?)|this work|proposed)\b[^.]{0,40}\b(?:bold|highlighted|shaded)"
+    r"|\b(?:bold|highlighted|shaded)[^.]{0,40}\b(?:ours|our (?:models?|method|results?)|this work|proposed)\b",
+    re.I,
+)
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -111,6 +119,11 @@ class MisleadingEmphasis(Rule):
             _consistent([c for c in cells if c.group == g], sign) for g in groups
         ):
             return  # the bold marks each group's best
+        # Unless the table says its bold marks the authors' model, a reader takes a bold cell
+        # for the best: two meanings of one mark in one table mislead.
+        # On two or three lines a row bold throughout may as well be the best of its (unlabelled)
+        # size group; only a longer run of bold is plainly the authors' highlight.
+        said = bool(_OWN_BOLD_SAID.search(st.table.framing_text())) or len(st.lines) < 4
         for h in highlighted:
             better = [p for p in plain if sign * p.value > sign * h.value]
             if bold and better:
@@ -125,7 +138,7 @@ class MisleadingEmphasis(Rule):
                     "Mark the authors' own row differently from the best values (e.g. a shaded row "
                     "or an 'ours' label)",
                     {"bold": h.value, "better": [(p.model, p.value) for p in better]},
-                    severity=Severity.INFO,
+                    severity=Severity.INFO if said else None,
                 )
         # Bold on several different values of one line, with no row groups seen: the bold may
         # mark the best of groups the table does not label (model sizes, settings). Only a plain

@@ -51,7 +51,9 @@ class RankTie(Rule):
     **Assumptions.** Intervals are 95% intervals of each row's own score (an
     SE column becomes score ± 1.96·SE). Overlap is the conservative reading:
     two intervals can overlap a little while the difference is significant, so
-    a run is "not shown to be separated", not "shown to be equal". A row with a
+    a run is "not shown to be separated", not "shown to be equal". A run in which every
+    neighbouring gap is outside the unpaired 95% interval of its difference (standard errors
+    taken as the interval width over 2 × 1.96) is information only. A row with a
     zero-width interval counts as its point (see anchored-baseline).
     """
 
@@ -96,11 +98,14 @@ def _leaderboard(rule: Rule, board) -> Iterable[Finding]:
         return
     best, worst = rank_ranges([e.low for e in rows], [e.high for e in rows])
     groups = tie_groups([e.score for e in rows], [e.low for e in rows], [e.high for e in rows])
-    for group in groups:
+    for group in [part for g in groups for part in _split_at_clear_gaps(g, rows)]:
         members = [rows[k] for k in group]
         ranks = {e.rank for e in members}
         # A rank column that already gives the run one shared rank reports the tie.
         shown = bool(board.rank_column) and len(ranks) == 1 and None not in ranks
+        # Overlap is not a test: when every neighbouring gap of the run lies outside the 95%
+        # interval of its own difference, the order may well hold, so the run is information.
+        apart = all(_gap_clear(a, b) for a, b in zip(members, members[1:]))
         first, last = group[0] + 1, group[-1] + 1
         parts = _first(
             [f"{e.model} {_fmt(e.score)} [{_fmt(e.low)}, {_fmt(e.high)}]" for e in members], "; "
@@ -114,10 +119,18 @@ def _leaderboard(rule: Rule, board) -> Iterable[Finding]:
             ],
             ", ",
         )
+        message = (
+            f"{len(members)} neighbours ranked {first}–{last} are not separated: their 95% "
+            f"intervals overlap ({parts})"
+        )
+        if apart:
+            message += (
+                "; each neighbouring gap is outside the 95% interval of its difference "
+                "(unpaired, from the printed intervals), so the order may hold"
+            )
         yield rule.finding(
             Location(board.path, members[0].line),
-            f"{len(members)} neighbours ranked {first}–{last} are not separated: their 95% "
-            f"intervals overlap ({parts})",
+            message,
             claim=_first([e.model for e in members], ", "),
             suggestion=f"Report rank ranges instead of a strict order: {ranges}.",
             evidence={
@@ -131,8 +144,30 @@ def _leaderboard(rule: Rule, board) -> Iterable[Finding]:
                 "interval_from": board.interval_from,
             },
             confidence=Confidence.HIGH if board.interval_from == "ci column" else Confidence.MEDIUM,
-            severity=Severity.INFO if shown else None,
+            severity=Severity.INFO if shown or apart else None,
         )
+
+
+def _split_at_clear_gaps(group: list[int], rows: list) -> list[list[int]]:
+    """A run of overlapping intervals cut where a neighbouring gap is clear of the noise.
+
+    "A ~ B, B clearly above C, C ~ D" is two ties, not one run of four; a run where every gap
+    is clear stays whole (it is reported as information)."""
+    pieces: list[list[int]] = [[group[0]]]
+    for prev, k in zip(group, group[1:]):
+        if _gap_clear(rows[prev], rows[k]):
+            pieces.append([k])
+        else:
+            pieces[-1].append(k)
+    tied = [p for p in pieces if len(p) > 1]
+    return tied if tied else [group]
+
+
+def _gap_clear(a, b) -> bool:
+    """Whether two rows' gap exceeds the unpaired 95% half-width of their difference."""
+    se_a, se_b = (a.high - a.low) / (2 * 1.959964), (b.high - b.low) / (2 * 1.959964)
+    se = (se_a**2 + se_b**2) ** 0.5
+    return se > 0 and abs(a.score - b.score) > 1.959964 * se
 
 
 def _battles(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:

@@ -63,6 +63,39 @@ def test_a_console_table_in_a_code_block_is_a_table():
     assert code.rows[0][2].text == "(-1.8, 1.6)"
 
 
+PANDAS_BOARD = """Results:
+
+```console
+> python show_result.py
+                   Model  Scores (%)         CI (%)
+0          o3-2025-04-16        85.9  (-0.8 / +0.9)
+1  o4-mini-2025-04-16-high      79.1  (-1.4 / +1.2)
+2             gemini-2.5        79.0  (-2.1 / +1.8)
+3     o3-mini-2025-01-31        50.0  (-0.0 / +0.0)
+```
+"""
+
+
+def test_a_pandas_print_out_after_its_command_is_a_table_without_the_index():
+    doc = read_markdown(PANDAS_BOARD, "README.md")
+    [code] = [t for t in doc.tables() if t.origin == "code"]
+    assert code.header() == ["Model", "Scores (%)", "CI (%)"]
+    assert [r[0].text for r in code.rows][:2] == ["o3-2025-04-16", "o4-mini-2025-04-16-high"]
+    assert code.rows[1][2].text == "(-1.4 / +1.2)"
+
+
+def test_a_console_leaderboard_is_checked_for_rank_ties_and_anchors(tmp_path):
+    from benchaudit.config import Config
+    from benchaudit.engine import audit
+
+    path = tmp_path / "README.md"
+    path.write_text(PANDAS_BOARD, encoding="utf-8")
+    report = audit([str(path)], Config(select=["rank-tie", "anchored-baseline"]))
+    found = {(f.name, f.location.line) for f in report.findings}
+    assert ("rank-tie", 7) in found  # 79.1 (-1.4 / +1.2) and 79.0 (-2.1 / +1.8)
+    assert ("anchored-baseline", 9) in found  # 50.0 (-0.0 / +0.0)
+
+
 def test_html_table_with_blank_lines_inside_is_read_whole():
     text = "Intro.\n\n<table>\n<tr><th>Model</th><th>MMLU</th></tr>\n\n<tr><td>A</td><td><b>70.1</b></td></tr>\n\n<tr><td>B</td><td>60.0</td></tr>\n</table>\n"
     doc = read_markdown(text, "card.md")

@@ -53,9 +53,10 @@ def in_claim_free_section(block: Block) -> bool:
     section = block.section
     return section is not None and any(_NOT_CLAIMS.match(s.title) for s in section.path())
 #: A model name: a capitalised word with a digit in it or after it ("Llama2-13B",
-#: "GPT-3.5-Turbo-0125", "Phi-3.5-mini-instruct", "Qwen2.5 72B", "MPT-30B").
+#: "GPT-3.5-Turbo-0125", "Phi-3.5-mini-instruct", "Qwen2.5 72B", "MPT-30B", "DeepSeek R1").
 _MODEL = re.compile(
-    r"(?<![\w.-])(?:[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]*)(?:-[A-Z][A-Za-z]*)*(?:[-\s.]?[vo]?\d[\w.]*)"
+    r"(?<![\w.-])(?:[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]*)(?:-[A-Z][A-Za-z]*)*(?:\s[A-Z](?=\d))?"
+    r"(?:[-\s.]?[vo]?\d[\w.]*)"
     r"(?:-[A-Za-z0-9.]+)*(?![\w-])"
 )
 _GENERIC = re.compile(r"^(?:Our|The|This|These|Its|Their|An?|Each|All|Both|Only|Over|Top|Table|Figure|Fig|Section|Sec|Appendix|Step|Version|Top|Rank|Pass|Avg|Top-\d)\b", re.I)

@@ -13,8 +13,21 @@ from benchaudit.documents.model import Cell, Table, TextLine, marks_of
 
 _RULE = re.compile(r"^[\s─━═\-–+┼╋╬┏┓┗┛┡┩└┘┌┐├┤┬┴╇╈┳┻╭╮╯╰|│┃║:=]*$")
 _VERTICAL = re.compile(r"[│┃║|]")
-_GAP = re.compile(r"\S(?:.*?\S)?(?=\s{2,}|\s*$)")
+#: A cell of an aligned table: words separated by single spaces; two spaces end it.
+_GAP = re.compile(r"\S(?:\S|\s(?=\S))*")
 _NUMBER = re.compile(r"[-+−]?\d+(?:\.\d+)?")
+
+
+_PROMPT = re.compile(r"^\s*(?:[>$%#]|>>>|In \[\d+\]:)\s+\S")
+
+
+def _indexed(rows: list[tuple[TextLine, list[tuple[int, str]]]], width: int) -> bool:
+    """Whether the rows of full width start with the row numbers 0, 1, 2 ... (or 1, 2, 3 ...)."""
+    firsts = [cells[0][1] for _, cells in rows if len(cells) == width]
+    if len(firsts) < 2 or not all(f.isdigit() for f in firsts):
+        return False
+    start = int(firsts[0])
+    return start in (0, 1) and [int(f) for f in firsts] == list(range(start, start + len(firsts)))
 
 
 def _split_vertical(text: str) -> list[tuple[int, str]]:
@@ -38,6 +51,8 @@ def _split_aligned(text: str) -> list[tuple[int, str]]:
 def code_table(lines: list[TextLine]) -> Table | None:
     """The table drawn by the lines of a code block, or None when they draw none."""
     body = [t for t in lines if t.text.strip() and not _RULE.match(t.text)]
+    while body and _PROMPT.match(body[0].text):
+        body = body[1:]  # "> python show_result.py": the command that printed the table
     if len(body) < 3:
         return None
     vertical = sum(1 for t in body if len(_VERTICAL.findall(t.text)) >= 1) >= 0.8 * len(body)
@@ -48,6 +63,10 @@ def code_table(lines: list[TextLine]) -> Table | None:
     if width < 2 or sum(1 for w in widths if w == width) < 0.8 * len(rows):
         return None
     head_line, head_cells = rows[0]
+    if len(head_cells) == width - 1 and _indexed(rows[1:], width):
+        # pandas' to_string(): an unnamed index column of row numbers before the named columns.
+        rows = [rows[0], *((t, cells[1:]) for t, cells in rows[1:])]
+        width -= 1
     if any(_NUMBER.fullmatch(c.replace("%", "")) for _, c in head_cells):
         return None  # a table needs a header of labels
     numeric_rows = sum(

@@ -205,7 +205,7 @@ _FROM_TO = re.compile(
 _VS = re.compile(
     r"(?<![\w\-.])(?P<x>" + _UNUM + r")\s*(?P<xu>%|percent)?\s*(?:\)\s*)?(?:\([^)]{0,40}\)\s*)?"
     r"(?:vs\.?|versus|compared (?:to|with)|against|relative to|over|vis-à-vis|and)\s+"
-    r"(?:(?:the\s+)?[A-Za-z][\w.\-]*(?:\s[A-Za-z][\w.\-]*){0,3}?\s*[(:]?\s*)?(?<![\d.])(?P<y>"
+    r"(?:(?:the\s+)?[A-Za-z][\w.\-]*(?:\s[A-Za-z][\w.\-]*){0,3}?\s*[(:]?\s*)?\[?(?<![\d.])(?P<y>"
     + _UNUM
     + r")\s*(?P<yu>%|percent)?",
     re.I,

@@ -434,13 +434,34 @@ def _pipe_tables(lines: list[str]) -> list[Any]:
     return out
 
 
+@dataclass
+class _CodeTable:
+    """A table drawn in a code block (console output), as the leaderboard reader takes it."""
+
+    header: list[str]
+    rows: list[list[str]]
+    row_lines: list[int | None]
+
+
+def _code_tables(source: Source) -> list[_CodeTable]:
+    """Leaderboards pasted as console output: the document model reads them as tables."""
+    doc = source.data
+    if not callable(getattr(doc, "tables", None)):
+        return []
+    return [
+        _CodeTable(t.header(), [[c.text for c in r] for r in t.rows], [r[0].line if r else None for r in t.rows])
+        for t in doc.tables()
+        if t.origin == "code"
+    ]
+
+
 def _document_boards(source: Source) -> list[Leaderboard]:
     found: list[Leaderboard] = []
     tables = source.meta.get("tables")
     if tables is None and not callable(getattr(source.data, "tables", None)):
         tables = getattr(source.data, "tables", None)
     if tables is None and source.lines:
-        tables = _pipe_tables(source.lines)
+        tables = [*_pipe_tables(source.lines), *_code_tables(source)]
     for t in tables or []:
         header = getattr(t, "header", None)
         rows = getattr(t, "rows", None)

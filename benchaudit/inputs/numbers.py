@@ -52,7 +52,7 @@ _SHOT = re.compile(r"[-‑ ]?shots?\b", re.I)
 #: Nouns that count test items (an item count stated in the text).
 ITEM_NOUNS = (
     r"questions?|problems?|items?|examples?|tasks?|prompts?|instances?|test[ -]cases?"
-    r"|puzzles?|exercises?|challenges?|queries|query|issues?|samples? in the test set"
+    r"|puzzles?|theorems?|bugs?|exercises?|challenges?|queries|query|issues?|samples? in the test set"
 )
 #: Nouns that count samples or repeated runs per item.
 SAMPLE_NOUNS = (
