@@ -19,10 +19,10 @@ FILES = {
     'interval_out_of_range': 4230962514,
     'judge_agreement': 1255868802,
     'metric_mirage': 1667577388,
-    'misleading_emphasis': 762654723,
+    'misleading_emphasis': 3741355175,
     'missing_interval': 49332087,
     'multiple_comparisons': 1910661271,
-    'null_as_equivalence': 3184374439,
+    'null_as_equivalence': 1280583290,
     'null_model_win': 1600900999,
     'overlap_fallacy': 3699516642,
     'p_value_inconsistent': 3219372873,
@@ -40,7 +40,7 @@ FILES = {
     'unpaired_comparison': 890388748,
     'unreachable_score': 3466083322,
     'winners_curse': 1509598913,
-    'within_noise': 3287765526,
+    'within_noise': 156380387,
     'wrong_chance_level': 831960496,
 }
 

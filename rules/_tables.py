@@ -90,8 +90,11 @@ def pairwise_rows(tables: list[Any], ctx: Context, claim: str = "") -> Iterator[
     authors' own, else the newer of two rows or the best on average."""
     from benchaudit.rules._document import unpaired
 
-    from benchaudit.claims.model_claims import model_names, resolve
+    from benchaudit.claims.model_claims import model_names, resolve, verb_at
 
+    # Only a name before the verb is the claimed model: "it outperforms X and Y" claims nothing
+    # for X, and a guessed subject turns a rival's row into the claim.
+    head = claim[: verb_at(claim)]
     for table in tables:
         try:
             models, raw, benches, values = score_matrix(table, ctx)
@@ -99,11 +102,13 @@ def pairwise_rows(tables: list[Any], ctx: Context, claim: str = "") -> Iterator[
             continue
         if len(models) < 2:
             continue
-        named = [resolve(m.text, list(models)) for m in model_names(claim)]
+        named = [resolve(m.text, list(models)) for m in model_names(head)]
         first = next((m for m in named if m is not None), None)
         ours = models.index(first) if first is not None else None
         if ours is None:
             ours = next((i for i, r in enumerate(raw) if _OURS.search(r)), None)
+        if ours is None and model_names(claim):
+            continue  # the sentence names models, none of them as its subject in this table
         if ours is None:
             ours = len(models) - 1 if len(models) == 2 else _best_average(values)
         for j, (bench, n) in enumerate(benches):

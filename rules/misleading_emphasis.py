@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from benchaudit.claims.access import full_text, score_tables
@@ -105,6 +106,7 @@ class MisleadingEmphasis(Rule):
         line: ScoreLine,
         own_rule: tuple[float, str] | None,
         outside: set[str],
+        grouped: bool = False,
     ) -> Iterator[Finding]:
         cells = [c for c in line.cells if c.model not in outside]
         highlighted = [c for c in cells if c.model in st.highlighted]
@@ -114,11 +116,19 @@ class MisleadingEmphasis(Rule):
         if not bold or not plain:
             return
         sign = 1 if line.higher_is_better else -1
-        groups = {c.group for c in cells}
+        groups = set() if grouped else {c.group for c in cells}
         if len(groups) > 1 and not _consistent(cells, sign) and all(
             _consistent([c for c in cells if c.group == g], sign) for g in groups
         ):
             return  # the bold marks each group's best
+        if len(groups) > 1 and len({c.group for c in bold}) > 1 and not _consistent(cells, sign):
+            # Bold in several labelled groups marks each group's best: a bold cell competes with
+            # its own group only ("~7B", "~70B", "Proprietary Models").
+            for g in sorted(groups):
+                pool = [c for c in cells if c.group == g]
+                sub = replace(line, cells=pool)
+                yield from self._line(path, st, sub, own_rule, outside, grouped=True)
+            return
         # Unless the table says its bold marks the authors' model, a reader takes a bold cell
         # for the best: two meanings of one mark in one table mislead.
         # On two or three lines a row bold throughout may as well be the best of its (unlabelled)
@@ -151,13 +161,25 @@ class MisleadingEmphasis(Rule):
                 better = [p for p in better if sign * p.value > best_bold]
             if better:
                 top = max(better, key=lambda p: sign * p.value)
+                message = (
+                    f"{b.text} for {b.model} on {line.label} is set in bold as the best, but "
+                    f"{top.model} has {top.text}{_others(better, top)} and is not"
+                )
+                unsure = unlabelled_groups and not _next_to(cells, b, better)
+                if unsure:
+                    # Which cells compete with this bold one is a guess: a higher cell rows away
+                    # may belong to another group (a reference block of closed models).
+                    message += (
+                        "; the bold marks several different values, so it may mark the best of "
+                        "groups the table does not label"
+                    )
                 yield self._finding(
                     path, line, b,
-                    f"{b.text} for {b.model} on {line.label} is set in bold as the best, but "
-                    f"{top.model} has {top.text}{_others(better, top)} and is not",
+                    message,
                     f"Bold the best value on {line.label} ({top.model} {top.text}), or say what the "
                     "bold marks",
                     {"bold": b.value, "better": [(p.model, p.value) for p in better]},
+                    severity=Severity.INFO if unsure else None,
                 )
                 continue
             ties = [p for p in plain if p.value == b.value]
@@ -218,6 +240,13 @@ def _consistent(cells: list[ScoreCell], sign: int) -> bool:
         return True
     top = max(sign * c.value for c in cells)
     return all(sign * c.value == top for c in bold)
+
+
+def _next_to(cells: list[ScoreCell], cell: ScoreCell, better: list[ScoreCell]) -> bool:
+    """Whether a higher cell is the bold cell's neighbour in the table's order (its own group)."""
+    at = next(i for i, c in enumerate(cells) if c is cell)
+    near = cells[max(0, at - 1) : at + 2]
+    return any(p is c for p in better for c in near)
 
 
 def _others(better: list[ScoreCell], top: ScoreCell) -> str:

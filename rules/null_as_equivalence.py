@@ -97,16 +97,15 @@ def _parity_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable
     sentence is about: a gap of at least ``MARGIN`` points whose unpaired 95% interval
     excludes 0, on a benchmark with a known item count, contradicts the parity."""
     from benchaudit.claims.access import document_of, score_tables
-    from benchaudit.claims.linking import claimed_pair, pairwise_tables
+    from benchaudit.claims.linking import benchmark_keys, claimed_pair, pairwise_tables
     from benchaudit.claims.model_claims import comparisons
-    from benchaudit.inputs.sentences import find_benchmarks
 
     doc = document_of(source)
     tables = score_tables(source, ctx) if doc is not None else []
     for comp in comparisons(doc) if tables else []:
         if comp.kind != "equivalent" or not comp.subjects or not comp.objects:
             continue
-        named = {m.benchmark.name for m in find_benchmarks(comp.block.text, ctx.benchmarks)}
+        named = benchmark_keys(comp.block.text, ctx.benchmarks)
         for st in pairwise_tables(comp, tables, doc, named)[:1]:
             pair = claimed_pair(comp, st, named, ctx.benchmarks)
             if pair is None:

@@ -217,8 +217,8 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
     from benchaudit.rules._document import signed, unpaired
 
     from benchaudit.claims.access import document_of, score_tables
+    from benchaudit.claims.linking import benchmark_keys
     from benchaudit.claims.model_claims import comparisons
-    from benchaudit.inputs.sentences import find_benchmarks
 
     doc = document_of(source)
     if doc is None:
@@ -229,7 +229,7 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
     for comp in comparisons(doc):
         if comp.kind != "superior" or not comp.subjects or not comp.objects:
             continue
-        named = {m.benchmark.name for m in find_benchmarks(comp.block.text, ctx.benchmarks)}
+        named = benchmark_keys(comp.block.text, ctx.benchmarks)
         chosen = pairwise_tables(comp, tables, doc, named)
         for st in chosen[:1]:
             pair = claimed_pair(comp, st, named, ctx.benchmarks)
@@ -298,8 +298,8 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
     from benchaudit.rules._document import unpaired
 
     from benchaudit.claims.access import document_of, score_tables
+    from benchaudit.claims.linking import benchmark_keys
     from benchaudit.claims.model_claims import comparisons, limited, resolve_family, subject_of
-    from benchaudit.inputs.sentences import find_benchmarks
 
     doc = document_of(source)
     tables = score_tables(source, ctx) if doc is not None else []
@@ -307,7 +307,7 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
         subject = subject_of(comp)
         if comp.kind != "best" or subject is None or limited(comp):
             continue
-        named = {m.benchmark.name for m in find_benchmarks(comp.sentence, ctx.benchmarks)}
+        named = benchmark_keys(comp.sentence, ctx.benchmarks)
         chosen = table_about(comp, tables, doc) or anchored(comp, tables, named, None)
         for st in chosen[:1]:
             models = sorted({c.model for line in st.lines for c in line.cells})

@@ -14,10 +14,26 @@ from typing import TYPE_CHECKING
 from benchaudit.documents.model import TABLE_REF
 
 if TYPE_CHECKING:
-    from benchaudit.benchmarks import Registry
+    from benchaudit.benchmarks import Benchmark, Registry
     from benchaudit.claims.model_claims import ModelComparison
     from benchaudit.claims.scoretable import ScoreLine, ScoreTable
     from benchaudit.documents.model import Document
+
+
+def benchmark_keys(text: str, registry: Registry) -> set[str]:
+    """The benchmarks a text names: a variant as "name#variant" ("CRUXEval-I" is CRUXEval's
+    input variant only), a bare name as itself (every variant)."""
+    from benchaudit.inputs.sentences import find_benchmarks
+
+    return {
+        m.benchmark.name + (f"#{m.benchmark.variant}" if m.benchmark.variant else "")
+        for m in find_benchmarks(text, registry)
+    }
+
+
+def names_benchmark(bench: Benchmark, named: set[str]) -> bool:
+    """Whether a line's benchmark is one of ``named`` (see :func:`benchmark_keys`)."""
+    return bench.name in named or (bool(bench.variant) and f"{bench.name}#{bench.variant}" in named)
 
 
 def lines_claimed(
@@ -31,7 +47,7 @@ def lines_claimed(
     text = fold(comp.scope)
 
     def names_line(line: ScoreLine) -> bool:
-        if line.benchmark is not None and line.benchmark.name in named:
+        if line.benchmark is not None and names_benchmark(line.benchmark, named):
             return True
         label = line.label.split(" / ")[-1].strip()
         if bool(_LABEL_NAME.search(label)) and len(fold(label)) >= 3 and fold(label) in text:
@@ -66,7 +82,7 @@ def quoted_lines(
         for line in st.lines
         if any(c.model in family and c.text.strip().rstrip("%") in stated for c in line.cells)
     ]
-    on_named = [line for line in found if line.benchmark is not None and line.benchmark.name in named]
+    on_named = [line for line in found if line.benchmark is not None and names_benchmark(line.benchmark, named)]
     return on_named or found
 
 
@@ -189,14 +205,13 @@ def claimed_pair(
     The lines are those the verb's own clause names ("outperforms Y on Aider, but ... on SWE
     Verified": Aider only), else those its paragraph names, else those it quotes."""
     from benchaudit.claims.model_claims import resolve
-    from benchaudit.inputs.sentences import find_benchmarks
 
     models = sorted({c.model for line in st.lines for c in line.cells})
     a = resolve(comp.subjects[-1].text, models) if comp.subjects else None
     rivals = [r for r in (resolve(o.text, models) for o in comp.objects) if r and r != a]
     if a is None or not rivals or quotes_elsewhere(comp, st, {a}):
         return None  # not both models, or the sentence quotes a score this table lacks
-    governed = {m.benchmark.name for m in find_benchmarks(comp.scope, registry)}
+    governed = benchmark_keys(comp.scope, registry)
     spoken = (
         quoted_lines(comp, st, {a}, governed or named)
         if comp.general

@@ -165,7 +165,8 @@ def _comparison(block: Block, sentence: str, offset: int) -> ModelComparison | N
             continue
         names = model_names(sentence)
         subjects = tuple(n for n in names if n.end <= m.start())
-        objects = tuple(n for n in names if n.start >= m.end())
+        end = _clause_end(sentence, m.end())
+        objects = tuple(n for n in names if m.end() <= n.start < end)
         if kind == "superior" and not objects:
             best = _BEST.search(sentence)
             if best is not None:
@@ -177,6 +178,24 @@ def _comparison(block: Block, sentence: str, offset: int) -> ModelComparison | N
             bool(_ACROSS.search(sentence[m.end():])),
         )
     return None
+
+
+def verb_at(sentence: str) -> int:
+    """Where a sentence's comparative verb starts ("outperforms", "comparable to"), or its end."""
+    found = [m.start() for p in (_SUPERIOR, _EQUIVALENT) for m in [p.search(sentence)] if m]
+    return min(found, default=len(sentence))
+
+
+def _clause_end(sentence: str, after: int) -> int:
+    """Where the verb's clause ends: at a contrasting clause ("..., but Z lags behind W"), and
+    in a sentence opened by a concession ("While X outperforms Y, Z ...") at its comma."""
+    c = _CONTRAST.search(sentence, after)
+    end = c.start() if c else len(sentence)
+    if _CONCESSIVE.match(sentence.lstrip()):
+        comma = sentence.find(",", after)
+        if comma >= 0:
+            end = min(end, comma)
+    return end
 
 
 _NAME_LIKE = re.compile(r"(?<![\w-])[A-Z][\w.+]*(?:-[\w.+]+)+|(?<![\w-])[A-Z][a-z]+[A-Z][\w.+]*")

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from benchaudit.claims.label_counts import items_in_label
 from benchaudit.documents.model import Cell, Table
 
 if TYPE_CHECKING:
@@ -23,10 +24,6 @@ if TYPE_CHECKING:
 
 _VALUE = re.compile(r"^[*_\s]*(?P<v>[-+−]?\d+(?:\.\d+)?)\s*(?P<pct>%)?(?:\s*/\s*(?P<of>\d+))?")
 _MISSING = re.compile(r"^\s*(?:-|–|—|n/?a|/|×|x|✗|\?)?\s*$", re.I)
-_N_IN_LABEL = re.compile(
-    r"\(\s*(?:n\s*=\s*)?(\d[\d,]*)\s*(?:items?|questions?|problems?|tasks?|prompts?)?\s*\)|\bn\s*=\s*(\d[\d,]*)",
-    re.I,
-)
 _LOWER_BETTER = re.compile(
     r"\b(?:error|err|perplexity|ppl|wer|cer|loss|latency|time|cost|price|rank|bpb|bits per byte|"
     r"lower is better)\b|↓",
@@ -134,9 +131,9 @@ def _n_of(
     registry: Registry,
     counts: dict[str, int] | None = None,
 ) -> int | None:
-    m = _N_IN_LABEL.search(label)
-    if m:
-        return int((m.group(1) or m.group(2)).replace(",", ""))
+    stated = items_in_label(label)
+    if stated is not None:
+        return stated
     fractions = {re.search(r"/\s*(\d+)", c.text).group(1) for c in cells if re.search(r"\d\s*/\s*\d+", c.text)}
     if len(fractions) == 1:
         return int(fractions.pop())
@@ -189,8 +186,8 @@ def _line(
     cells: list[ScoreCell] = []
     for model, cell, group in pairs:
         value = parse_value(cell.text)
-        if value is None or not model.strip():
-            continue
+        if value is None or not model.strip() or cell.struck:
+            continue  # a struck-through number is withdrawn by the authors: not a score
         cells.append(
             ScoreCell(
                 model.strip(), cell.text, value, cell.bold, cell.underline, cell.marks, group,

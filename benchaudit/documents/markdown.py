@@ -109,7 +109,7 @@ def _parser() -> Any:
     if _PARSER is None:
         from markdown_it import MarkdownIt
 
-        _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
+        _PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
     return _PARSER
 
 
@@ -345,11 +345,13 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 def _cell(inline: Token, line: int, column: int | None) -> Cell:
     """A pipe-table cell from its inline tokens: text, emphasis and marks."""
     plain: list[str] = []
-    emph: dict[str, list[str]] = {"bold": [], "italic": [], "underline": []}
-    depth = {"bold": 0, "italic": 0, "underline": 0}
+    emph: dict[str, list[str]] = {"bold": [], "italic": [], "underline": [], "struck": []}
+    depth = {"bold": 0, "italic": 0, "underline": 0, "struck": 0}
     for c in inline.children or []:
         tag = c.type
-        if tag == "strong_open":
+        if tag in ("s_open", "s_close"):
+            depth["struck"] += 1 if tag == "s_open" else -1
+        elif tag == "strong_open":
             depth["bold"] += 1
         elif tag == "strong_close":
             depth["bold"] -= 1
@@ -358,11 +360,12 @@ def _cell(inline: Token, line: int, column: int | None) -> Cell:
         elif tag == "em_close":
             depth["italic"] -= 1
         elif tag == "html_inline":
-            m = re.match(r"<(/?)\s*(b|strong|u|ins|i|em)\b", c.content, re.I)
+            m = re.match(r"<(/?)\s*(b|strong|u|ins|i|em|del|s|strike)\b", c.content, re.I)
             if m:
-                name = {"b": "bold", "strong": "bold", "u": "underline", "ins": "underline"}.get(
-                    m.group(2).lower(), "italic"
-                )
+                name = {
+                    "b": "bold", "strong": "bold", "u": "underline", "ins": "underline",
+                    "del": "struck", "s": "struck", "strike": "struck",
+                }.get(m.group(2).lower(), "italic")
                 depth[name] += -1 if m.group(1) else 1
         elif tag in ("text", "code_inline"):
             plain.append(c.content)
@@ -390,6 +393,7 @@ def _cell(inline: Token, line: int, column: int | None) -> Cell:
         italic=covers("italic"),
         underline=covers("underline"),
         marks=marks_of(text),
+        struck=covers("struck"),
     )
 
 

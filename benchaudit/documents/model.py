@@ -106,6 +106,9 @@ class Cell:
     underline: bool = False
     marks: tuple[str, ...] = ()
     colspan: int = 1
+    #: Struck through (``~~26.3~~``, ``<del>``, a rule through the glyphs of a PDF): a number the
+    #: authors withdraw (contaminated, superseded), not a score to compare.
+    struck: bool = False
 
     @property
     def emphasised(self) -> bool:

@@ -998,7 +998,12 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
                 ln.base - 0.1 * ln.size <= y <= ln.base + 0.45 * ln.size and min(b, x1) - max(a, x0) >= 0.7 * (x1 - x0) and b - a <= x1 - x0 + 1.2 * ln.size
                 for a, b, y in region.rules
             )
-            cells.append(Cell(text, bold=all(w.bold for w in alnum), italic=all(w.italic for w in alnum), underline=under, marks=marks_of(text), colspan=span))
+            # A rule through the middle of the glyphs, as wide as the cell's text: struck through.
+            struck = not head and any(
+                ln.base - 0.5 * ln.size <= y <= ln.base - 0.15 * ln.size and min(b, x1) - max(a, x0) >= 0.8 * (x1 - x0) and b - a <= x1 - x0 + 1.2 * ln.size
+                for a, b, y in region.rules
+            )
+            cells.append(Cell(text, bold=all(w.bold for w in alnum), italic=all(w.italic for w in alnum), underline=under, marks=marks_of(text), colspan=span, struck=struck))
             k += span
         return cells
 

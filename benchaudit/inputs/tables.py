@@ -133,10 +133,6 @@ _CELL = re.compile(
     # a change against a baseline after the score: "(+2.1)", "↑2.1", "+2.1"
     rf"(?:\s*\(\s*[+\-−↑↓▲▼]\s*{_N}\s*%?\s*\)|\s+[+↑↓▲▼]\s*{_N}\s*%?)?$"
 )
-_HEADER_N = re.compile(
-    r"\(\s*(?:n\s*=\s*)?(\d[\d,]*)\s*(?:items?|questions?|problems?|tasks?)?\s*\)|\bn\s*=\s*(\d[\d,]*)",
-    re.I,
-)
 _AGGREGATE = re.compile(r"^\s*(?:avg|average|mean|overall|total|all|sum|rank|#)\b", re.I)
 _NON_SCORE_HEADER = re.compile(
     r"\b(?:params?|parameters|size|#?\s*tokens?|year|date|cost|price|latency|time|context|"
@@ -150,10 +146,9 @@ def clean_cell(cell: str) -> str:
 
 
 def _header_n(header: str) -> int | None:
-    m = _HEADER_N.search(header)
-    if not m:
-        return None
-    return int((m.group(1) or m.group(2)).replace(",", ""))
+    from benchaudit.claims.label_counts import items_in_label
+
+    return items_in_label(header)
 
 
 def numbers_in(tables: list[Table]) -> int:
