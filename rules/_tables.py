@@ -21,15 +21,10 @@ _OURS = re.compile(r"\b(ours|our|proposed|this work)\b|\*\*", re.I)
 
 
 _VALUE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%?(?:\s|$|[(\[±])")
-_N_IN_HEADER = re.compile(
-    r"\(\s*(?:n\s*=\s*)?(\d[\d,]*)\s*(?:items?|questions?|problems?|tasks?)?\s*\)|\bn\s*=\s*(\d[\d,]*)",
-    re.I,
-)
-
-
 def _n_in(text: str) -> int | None:
-    m = _N_IN_HEADER.search(text)
-    return int((m.group(1) or m.group(2)).replace(",", "")) if m else None
+    from benchaudit.claims.label_counts import items_in_label
+
+    return items_in_label(text)
 
 
 def _value(cell: str) -> float | None:
