@@ -19,7 +19,7 @@ FILES = {
     'interval_out_of_range': 4230962514,
     'judge_agreement': 1255868802,
     'metric_mirage': 1667577388,
-    'misleading_emphasis': 3741355175,
+    'misleading_emphasis': 464654410,
     'missing_interval': 49332087,
     'multiple_comparisons': 1910661271,
     'null_as_equivalence': 1280583290,
@@ -40,7 +40,7 @@ FILES = {
     'unpaired_comparison': 890388748,
     'unreachable_score': 3466083322,
     'winners_curse': 1509598913,
-    'within_noise': 156380387,
+    'within_noise': 1992707606,
     'wrong_chance_level': 831960496,
 }
 

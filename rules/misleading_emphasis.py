@@ -40,9 +40,13 @@ class MisleadingEmphasis(Rule):
     two equal values of which only one is bold; and, when the document states
     its own rule ("gaps not exceeding 0.3 are considered the same level"), a
     plain cell within that gap of a bold one. Row groups are compared within
-    themselves when the bold follows them. A row bold in every column is a
-    highlighted row (the authors' model), not a claim of being best, and is
-    left alone.
+    themselves when the bold follows them. A model bold in every line is a
+    highlighted row or column (the authors' model): where bold also marks the
+    best values elsewhere, each of its cells that is not the best is flagged;
+    where it is the only bold and is not the best in most lines, one finding
+    for the table says so. Either is information when the table says its bold
+    marks "ours"; with fewer than four lines such a row may be the best of an
+    unlabelled group and is information.
 
     **Why.** Readers take bold as "the best result" and read no further. A
     bold cell that is not the best, or a tie shown as a win, states a ranking
@@ -98,6 +102,44 @@ class MisleadingEmphasis(Rule):
                             "something else (say what in the caption)"
                         )
                     yield f
+            yield from self._only_own_bold(source.path, st, outside)
+
+    def _only_own_bold(self, path: str, st: ScoreTable, outside: set[str]) -> Iterator[Finding]:
+        """A table whose only bold is one model's cells in every line, most of them not the best.
+
+        One finding for the table (the cause is shared): readers take the bold for the best."""
+        if len(st.highlighted) != 1 or len(st.lines) < 5:
+            return
+        (own,) = st.highlighted
+        if any(c.bold for line in st.lines for c in line.cells if c.model != own):
+            return  # bold also marks other cells: the line checks report it cell by cell
+        beaten = []
+        for line in st.lines:
+            sign = 1 if line.higher_is_better else -1
+            cells = [c for c in line.cells if c.model not in outside]
+            mine = next((c for c in cells if c.model == own), None)
+            if mine is None:
+                continue
+            top = max(cells, key=lambda c: sign * c.value)
+            if sign * top.value > sign * mine.value:
+                beaten.append((line, mine, top))
+        if len(beaten) * 2 <= len(st.lines):
+            return  # mostly the best: the bold reads as a best mark and the line checks apply
+        said = bool(_OWN_BOLD_SAID.search(st.table.framing_text()))
+        listed = "; ".join(f"{line.label} {m.text} vs {t.model} {t.text}" for line, m, t in beaten[:6])
+        more = f" and {len(beaten) - 6} more" if len(beaten) > 6 else ""
+        first = beaten[0][1]
+        yield self.finding(
+            Location(path, first.line, first.column, first.page),
+            f"the table sets {own}'s values in bold in every line, but they are not the best in "
+            f"{len(beaten)} of {len(st.lines)} lines ({listed}{more}); readers take bold for the best",
+            claim=f"{own} | {len(beaten)} lines",
+            suggestion=f"Mark {own}'s column another way (a shaded column, an 'ours' label) and keep "
+            "bold for the best value of each line, or say in the caption what the bold marks",
+            evidence={"model": own, "beaten": [(line.label, m.value, t.model, t.value) for line, m, t in beaten]},
+            severity=Severity.INFO if said else None,
+            confidence=Confidence.MEDIUM,
+        )
 
     def _line(
         self,

@@ -141,6 +141,22 @@ def _bold_leads(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
                 yield from _bold_lead(rule, source, ctx, line, pool, sign)
 
 
+def _largest_n(line: ScoreLine) -> tuple[int, str]:
+    """The item count to test a lead against, and words saying why when it is not the line's.
+
+    A benchmark with several splits and a header naming none is tested on its largest split:
+    a lead inside the noise there is inside it on every split."""
+    bench = line.benchmark
+    n = line.n or 0
+    splits = dict(getattr(bench, "splits", None) or {}) if bench is not None else {}
+    if bench is None or getattr(bench, "variant", "") or len(splits) < 2 or n != bench.n:
+        return n, ""
+    largest = max(splits.values())
+    if largest <= n:
+        return n, ""
+    return largest, f" (its largest split; {bench.name}'s split is not named)"
+
+
 def _bold_lead(
     rule: Rule, source: Source, ctx: Context, line: ScoreLine, cells: list[ScoreCell], sign: int
 ) -> Iterable[Finding]:
@@ -165,13 +181,14 @@ def _bold_lead(
     a_pts, r_pts = b.value * scale, r.value * scale
     if not (0 <= a_pts <= 100 and 0 <= r_pts <= 100) or a_pts == r_pts:
         return
-    u = unpaired(a_pts, r_pts, line.n, 1 - ctx.alpha)
+    n, unsure_split = _largest_n(line)
+    u = unpaired(a_pts, r_pts, n, 1 - ctx.alpha)
     if not (u["lo"] <= 0 <= u["hi"]):
         return
     lead = abs(a_pts - r_pts)
     # Both values are rounded: the lead in items is at most this (half a unit each way).
     unit = 10.0 ** -max(b.decimals, r.decimals) * scale
-    items = (lead + unit) * line.n / 100
+    items = (lead + unit) * n / 100
     # With a lead of at most m items no pairing can make the gap significant when McNemar's
     # floor 2·(1/2)^m is not below alpha; above it, a gap only just inside the unpaired
     # interval might be separated by a paired test, so it is said as information.
@@ -179,7 +196,7 @@ def _bold_lead(
     severity = Severity.WARNING if never or u["p"] >= 0.2 else Severity.INFO
     message = (
         f"{b.model} is set in bold as the best on {line.label} with {b.text}, "
-        f"{lead:.3g} points ahead of {r.model} ({r.text}); on {line.n:,} items the "
+        f"{lead:.3g} points ahead of {r.model} ({r.text}); on {n:,} items{unsure_split} the "
         f"{level(ctx.alpha)} interval of that difference is {signed(u['lo'])} to "
         f"{signed(u['hi'])} points (unpaired: the table has no per-item results), so the lead "
         "is inside the noise"
@@ -201,7 +218,7 @@ def _bold_lead(
         ),
         evidence={
             "benchmark": line.label,
-            "n": line.n,
+            "n": n,
             "best": b.value,
             "runner_up": r.value,
             **u,
