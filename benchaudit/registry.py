@@ -1,6 +1,7 @@
 """Rules: the base class, automatic discovery and selection.
 
-Every module in ``benchaudit.rules`` (the top-level ``rules/`` folder) that
+Every module in a family folder of ``benchaudit.rules`` (the top-level
+``rules/`` folder: ``rules/reporting/``, ``rules/comparisons/`` ...) that
 defines a :class:`Rule` subclass with a ``code`` is registered on import.
 Third-party rule packs register through the ``benchaudit.rules`` entry-point
 group, each entry point naming a module to import.
@@ -141,9 +142,23 @@ def all_rules() -> dict[str, type[Rule]]:
 
 
 def _rule_module_names() -> list[str]:
+    """``family.module`` of every rule module (the family folders, ``_`` helpers left out)."""
+    return sorted(_rule_module_files())
+
+
+def _rule_module_files() -> dict[str, str]:
+    """``family.module`` -> path of every rule module in the family folders."""
     import benchaudit.rules as pkg
 
-    return [info.name for info in pkgutil.iter_modules(pkg.__path__) if not info.name.startswith("_")]
+    out: dict[str, str] = {}
+    for family in pkgutil.iter_modules(pkg.__path__):
+        if not family.ispkg or family.name.startswith("_"):
+            continue
+        folder = os.path.join(getattr(family.module_finder, "path", ""), family.name)
+        for info in pkgutil.iter_modules([folder]):
+            if not info.ispkg and not info.name.startswith("_"):
+                out[f"{family.name}.{info.name}"] = os.path.join(folder, info.name + ".py")
+    return out
 
 
 # --- the catalogue: names, codes and kinds without importing the rules -----------
@@ -175,12 +190,7 @@ _INDEX_INPUTS = ("evidence.py",)
 
 def _index_files() -> dict[str, str]:
     """Module or file name -> path of every file the index is computed from."""
-    import benchaudit.rules as pkg
-
-    out: dict[str, str] = {}
-    for info in pkgutil.iter_modules(pkg.__path__):
-        if not info.name.startswith("_"):
-            out[info.name] = os.path.join(getattr(info.module_finder, "path", ""), info.name + ".py")
+    out = _rule_module_files()
     here = os.path.dirname(__file__)
     for name in _INDEX_INPUTS:
         out[name] = os.path.join(here, name)

@@ -74,8 +74,8 @@ class WithinNoise(Rule):
     name = "within-noise"
     severity = Severity.WARNING
     branches = {
-        "leaderboard": "benchaudit.rules.within_noise:_leaderboard",
-        "document": "benchaudit.rules.within_noise:_document",
+        "leaderboard": "benchaudit.rules.comparisons.within_noise:_leaderboard",
+        "document": "benchaudit.rules.comparisons.within_noise:_document",
     }
 
 

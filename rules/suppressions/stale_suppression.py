@@ -34,7 +34,7 @@ class StaleSuppression(Rule):
 
     The Bad example needs no other rule to run (the name is misspelt), but the
     finding is information only, so the documentation test cannot see it;
-    ``tests/rules/cases/stale-suppression.yaml`` checks it.
+    ``tests/rules/cases/suppressions/stale-suppression.yaml`` checks it.
 
     **Assumptions**: the findings are counted after per-file ignores, so a
     comment made redundant by a per-file ignore is reported as stale too.

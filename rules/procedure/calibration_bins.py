@@ -64,9 +64,9 @@ class CalibrationBins(Rule):
     }
     severity = Severity.WARNING
     branches = {
-        "calibration": "benchaudit.rules.calibration_bins:_check_file",
-        "results": "benchaudit.rules.calibration_bins:_check_results",
-        "document": "benchaudit.rules.calibration_bins:_check_document",
+        "calibration": "benchaudit.rules.procedure.calibration_bins:_check_file",
+        "results": "benchaudit.rules.procedure.calibration_bins:_check_results",
+        "document": "benchaudit.rules.procedure.calibration_bins:_check_document",
     }
 
 
