@@ -88,7 +88,7 @@ def pairwise_rows(tables: list[Any], ctx: Context, claim: str = "") -> Iterator[
 
     The claimed model is the row the sentence names first, else a row marked as the
     authors' own, else the newer of two rows or the best on average."""
-    from benchaudit.rules._document import unpaired
+    from benchaudit.rules._claims import unpaired
 
     from benchaudit.claims.model_claims import model_names, resolve
 

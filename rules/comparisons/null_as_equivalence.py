@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from benchaudit.rules._document import claims, emit, num, points, signed, unpaired
+from benchaudit.rules._claims import claims, emit, points, unpaired
+from benchaudit.rules._wording import num, signed
 
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
@@ -75,7 +76,7 @@ class NullAsEquivalence(Rule):
     severity = Severity.WARNING
     reads = ("document",)
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
         for c in claims(source, "comparison"):
             f = c.fields
             eq = (f.get("equivalence") or "").lower()

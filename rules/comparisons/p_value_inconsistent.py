@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from benchaudit.rules._document import claims, emit, points
+from benchaudit.rules._claims import claims, emit, points
 
 from benchaudit.finding import Finding, Severity
 from benchaudit.registry import Rule
@@ -56,7 +56,7 @@ class PValueInconsistent(Rule):
     severity = Severity.WARNING
     reads = ("document",)
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
         for c in claims(source, "comparison"):
             yield from _check(self, c, ctx.alpha)
 

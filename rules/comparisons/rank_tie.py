@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from benchaudit.rules._results import analysis, first_line
+from benchaudit.rules._wording import percent
 
 from benchaudit.finding import Confidence, Finding, Location, Severity
-from benchaudit.registry import Rule
+from benchaudit.registry import Output, Rule
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -60,19 +63,53 @@ class RankTie(Rule):
     severity = Severity.WARNING
     reads = ("leaderboard", "document", "battles", "results")
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
-        if source.kind == "battles":
-            yield from _battles(self, source, ctx)
-            return
-        if source.kind == "results":
-            from benchaudit.rules._results import check_rank_tie
+    def on_battles(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        return _battles(self, source, ctx)
 
-            yield from check_rank_tie(self, source, ctx)
-            return
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        """A document's score tables with intervals are leaderboards too."""
+        return self.on_leaderboard(source, ctx)
+
+    def on_leaderboard(self, source: Source, ctx: Context) -> Iterable[Finding]:
         from benchaudit.inputs.leaderboard import leaderboards_of
 
         for board in leaderboards_of(source):
             yield from _leaderboard(self, board)
+
+    def on_results(self, source: Source, ctx: Context) -> Iterable[Output]:
+        """Models the paired, Holm-adjusted tests cannot order."""
+        a = analysis(source, ctx)
+        groups: dict[int, list[dict[str, Any]]] = {}
+        for row in a.models:
+            if row.get("tie_group") is not None and row.get("score") is not None:
+                groups.setdefault(row["tie_group"], []).append(row)
+        for members in groups.values():
+            if len(members) < 2:
+                continue
+            members.sort(key=lambda r: r["rank"])
+            ranges = ", ".join(
+                f"{r['model']} {percent(r['score'])} (rank {r['rank_low']}–{r['rank_high']})"
+                if r["rank_low"] != r["rank_high"]
+                else f"{r['model']} (rank {r['rank_low']})"
+                for r in members
+            )
+            yield self.finding(
+                Location(source.path, first_line(source, members[0]["model"])),
+                f"{len(members)} models ranked {members[0]['rank']}–{members[-1]['rank']} are not "
+                "separated by the paired tests on their shared items (Holm-adjusted, "
+                f"α = {ctx.alpha}): " + ", ".join(r["model"] for r in members),
+                claim=", ".join(r["model"] for r in members),
+                suggestion=f"Report rank ranges instead of a strict order: {ranges}.",
+                # A per-item file states no ranking: the tie is advice on how to report
+                # it, not a misleading claim (a leaderboard that ranks them gets a warning).
+                severity=Severity.INFO,
+                evidence={
+                    "models": [r["model"] for r in members],
+                    "scores": [r["score"] for r in members],
+                    "rank_low": [r["rank_low"] for r in members],
+                    "rank_high": [r["rank_high"] for r in members],
+                },
+            )
 
 
 def _fmt(x: float) -> str:

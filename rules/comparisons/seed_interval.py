@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
-from benchaudit.finding import Severity
-from benchaudit.registry import Rule
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from benchaudit.rules._claims import claims, emit
+from benchaudit.rules._results import analysis, first_line
+from benchaudit.rules._wording import interval, level, num, percent
+
+from benchaudit.finding import Location, Severity
+from benchaudit.registry import Output, Rule
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+    from benchaudit.evidence import Source
 
 
 class SeedInterval(Rule):
@@ -41,7 +52,111 @@ class SeedInterval(Rule):
     code = "BA209"
     name = "seed-interval"
     severity = Severity.WARNING
-    branches = {
-        "document": "benchaudit.rules._document:check_seeds",
-        "results": "benchaudit.rules._results:check_seed_interval",
-    }
+
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Output]:
+        from benchaudit.stats.student import t_quantile
+
+        for c in claims(source, "seeds"):
+            f = c.fields
+            k = f["k"]
+            if k >= 30 or f.get("t_quantile"):
+                continue
+            t = t_quantile(0.95, k - 1)
+            ev: dict[str, Any] = {"seeds": k, "z": 1.96, "t": round(t, 3), "widen": t / 1.96}
+            if f.get("z196"):
+                if c.plus_minus and c.value:
+                    h = float(c.plus_minus) * t / 1.96
+                    ev.update({"stated_halfwidth": float(c.plus_minus), "t_halfwidth": h})
+                    fix = (
+                        f"{c.value} ± {num(h, 2)} (95% t-interval over {k} {f['unit']}, "
+                        f"t({k - 1}) = {t:.2f})"
+                    )
+                else:
+                    fix = (
+                        f"Use the t({k - 1}) quantile {t:.2f} instead of 1.96: the 95% interval "
+                        f"over {k} {f['unit']} is {t / 1.96:.2f}× wider than stated."
+                    )
+                yield emit(
+                    self,
+                    c,
+                    f"a 95% interval over {k} {f['unit']} with z = 1.96; with {k - 1} degrees of "
+                    f"freedom it needs t = {t:.2f} ({t / 1.96:.2f}× wider)",
+                    suggestion=fix,
+                    evidence=ev,
+                )
+            elif f.get("ci95") and not f.get("sd"):
+                yield emit(
+                    self,
+                    c,
+                    f"a 95% interval over {k} {f['unit']} without saying how it was computed; "
+                    f"with {k - 1} degrees of freedom it needs t = {t:.2f}, not 1.96",
+                    suggestion=f"State the interval as a t-interval: mean ± {t:.2f} × sd / √{k}.",
+                    evidence=ev,
+                    severity=Severity.INFO,
+                )
+
+    def on_results(self, source: Source, ctx: Context) -> Iterable[Output]:
+        """Over seeds: the t(k-1) interval, and the seed spread against the item SE."""
+        from benchaudit.stats.special import z_for
+        from benchaudit.stats.student import t_quantile
+
+        a = analysis(source, ctx)
+        z, conf = z_for(1 - ctx.alpha), level(ctx.alpha)
+        for row in a.models:
+            k = row.get("seeds") or 0
+            if k < 2 or row.get("seed_sd") is None:
+                continue
+            sd, item_se = row["seed_sd"], row["item_se"]
+            t = t_quantile(1 - ctx.alpha, k - 1)
+            z_half = z * sd / k**0.5
+            t_half = t * sd / k**0.5
+            evidence = {
+                "model": row["model"],
+                "seeds": k,
+                "seed_sd": sd,
+                "item_se": item_se,
+                "t": t,
+                "t_halfwidth": t_half,
+                "z_halfwidth": z_half,
+                "ci_low": row["ci_low"],
+                "ci_high": row["ci_high"],
+            }
+            wording = (
+                f"{row['model']}: {percent(row['score'])} ± {100 * t_half:.1f} points "
+                f"(mean of {k} seeds, {conf} t({k - 1}) interval, t = {t:.2f})"
+            )
+            if row.get("ci_method") == "items-and-seeds":
+                # The interval that counts both samples: the items and the seeds.
+                wording = (
+                    f"{row['model']}: {percent(row['score'])} ({conf} CI "
+                    f"{interval(100 * row['ci_low'], 100 * row['ci_high'])} over "
+                    f"{row['n_items']:,} items and {k} seeds)"
+                )
+                evidence.update(
+                    item_part_se=row["item_part_se"], seed_part_se=row["seed_part_se"], df=row["df"]
+                )
+            if sd > item_se:
+                yield self.finding(
+                    Location(source.path, first_line(source, row["model"])),
+                    f"{row['model']}: the spread across {k} seeds (SD {100 * sd:.2f} points) exceeds "
+                    f"the item-level SE ({100 * item_se:.2f} points); an interval from one run's "
+                    "items understates the uncertainty",
+                    claim=row["model"],
+                    suggestion=f"Report {wording}, and add seeds rather than items.",
+                    evidence=evidence,
+                )
+            else:
+                need = (
+                    f"an interval needs both the items and the seeds (t({k - 1}) = {t:.2f} "
+                    f"over seeds alone, not {z:.2f})"
+                    if row.get("ci_method") == "items-and-seeds"
+                    else f"an interval over seeds needs t({k - 1}) = {t:.2f}, not {z:.2f}"
+                )
+                yield self.finding(
+                    Location(source.path, first_line(source, row["model"])),
+                    f"{row['model']}: {k} seeds; {need}",
+                    claim=row["model"],
+                    suggestion=f"Report {wording}.",
+                    evidence=evidence,
+                    severity=Severity.INFO,
+                )

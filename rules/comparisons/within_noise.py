@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from benchaudit.rules._claims import claims, emit, points, unpaired
+from benchaudit.rules._wording import interval, level, num, signed
 
 from benchaudit.claims.linking import (
     anchored,
@@ -14,12 +17,12 @@ from benchaudit.claims.linking import (
     table_about,
 )
 from benchaudit.finding import Confidence, Finding, Location, Severity
-from benchaudit.registry import Rule
+from benchaudit.registry import Note, Output, Rule
 
 if TYPE_CHECKING:
     from benchaudit.claims.scoretable import ScoreCell, ScoreLine
     from benchaudit.engine import Context
-    from benchaudit.evidence import Source
+    from benchaudit.evidence import Claim, Source
 
 
 class WithinNoise(Rule):
@@ -73,10 +76,12 @@ class WithinNoise(Rule):
     code = "BA201"
     name = "within-noise"
     severity = Severity.WARNING
-    branches = {
-        "leaderboard": "benchaudit.rules.comparisons.within_noise:_leaderboard",
-        "document": "benchaudit.rules.comparisons.within_noise:_document",
-    }
+
+    def on_leaderboard(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        return _leaderboard(self, source, ctx)
+
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Output]:
+        return _document(self, source, ctx)
 
 
 def _leaderboard(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
@@ -105,10 +110,8 @@ def _leaderboard(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
         )
 
 
-def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
-    from benchaudit.rules._document import check_within_noise
-
-    yield from check_within_noise(rule, source, ctx)
+def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Output]:
+    yield from _comparison_claims(rule, source, ctx)
     yield from _bold_leads(rule, source, ctx)
     yield from _prose_against_tables(rule, source, ctx)
     yield from _best_against_tables(rule, source, ctx)
@@ -145,8 +148,6 @@ def _bold_lead(
     rule: Rule, source: Source, ctx: Context, line: ScoreLine, cells: list[ScoreCell], sign: int
 ) -> Iterable[Finding]:
     """One pool of cells (a line, or a row group of it): does its bold best lead in the noise?"""
-    from benchaudit.rules._document import level, signed, unpaired
-
     from benchaudit.stats.paired import mcnemar_floor
 
     bold = [c for c in cells if c.bold]
@@ -214,8 +215,6 @@ def _bold_lead(
 
 def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
     """ "X outperforms Y (across benchmarks)" checked against the rows of X and Y in a table."""
-    from benchaudit.rules._document import signed, unpaired
-
     from benchaudit.claims.access import document_of, score_tables
     from benchaudit.claims.model_claims import comparisons
     from benchaudit.inputs.sentences import find_benchmarks
@@ -295,8 +294,6 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
     """ "X achieves the best results (on B)" checked against X's cells in the table it is about:
     another model ahead, or level with it, contradicts "best"; a lead inside the noise of n
     items does not establish it."""
-    from benchaudit.rules._document import unpaired
-
     from benchaudit.claims.access import document_of, score_tables
     from benchaudit.claims.model_claims import comparisons, limited, resolve_family, subject_of
     from benchaudit.inputs.sentences import find_benchmarks
@@ -356,3 +353,182 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
 
 
 _HEDGED = re.compile(r"\b(?:nearly|almost|most|majority|many|several|generally|largely)\b", re.I)
+
+
+# --- claims of a difference in prose: a p, two scores, two intervals, a table ------
+
+
+def _comparison_claims(rule: Rule, source: Source, ctx: Context) -> Iterable[Output]:
+    """A claimed improvement, ranking or "significant" difference inside the noise.
+
+    Checked in order: a reported p at or above alpha; two scores whose unpaired
+    interval of the difference contains 0; two stated intervals likewise; a
+    score table with "improves on every benchmark", row by row.
+    """
+    unchecked: list[Claim] = []
+    for c in claims(source, "comparison"):
+        f = c.fields
+        if (
+            f.get("a_value")
+            and f.get("b_value")
+            and not c.n
+            and f.get("direction") in ("better", "worse")
+        ):
+            unchecked.append(c)
+        yield from _within_noise_claim(rule, c, ctx)
+    if unchecked:
+        # Say what could not be checked rather than passing it silently.
+        yield Note(
+            f"within-noise: {len(unchecked)} comparison(s) of two scores in {source.path} name no item "
+            f"count (e.g. line {unchecked[0].location.line}); name the benchmark or pass --n NAME=N "
+            "to check them"
+        )
+
+
+def _within_noise_claim(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]:
+    f, alpha = c.fields, ctx.alpha
+    claims_win = f.get("direction") in ("better", "worse") or f.get("significant") == "yes"
+    if not claims_win or f.get("direction") == "equal":
+        return
+    exact = [p for p in f.get("pvalues", []) if p["op"] in ("=", ">", ">=")]
+    said_not_significant = f.get("significant") == "no" and f.get("significant_from") == "words"
+    if (
+        exact
+        and all(_at_least(p, alpha) for p in exact)
+        and not (f.get("hedged") or said_not_significant)
+    ):
+        p = exact[0]
+        yield emit(
+            rule,
+            c,
+            f"claimed as a difference, but the reported p {p['op']} {p['value']} is "
+            f"not below α = {alpha:g}",
+            suggestion=f"The difference is not statistically significant (p {p['op']} "
+            f"{p['value']}); report it as inconclusive rather than as an improvement.",
+            evidence={"p": float(p["value"]), "alpha": alpha},
+        )
+        return
+    if f.get("significant") == "no":
+        return
+    if any(
+        (p["op"] in ("<", "<=") and float(p["value"]) <= alpha)
+        or (p["op"] == "=" and float(p["value"]) < alpha)
+        for p in f.get("pvalues", [])
+    ):
+        return
+    if f.get("discordant") or f.get("stats") or f.get("paired_test"):
+        return
+    a, b = f.get("a_value"), f.get("b_value")
+    if a and b and c.n:
+        yield from _two_scores(rule, c, a, b, alpha)
+        return
+    ivs = [iv for iv in f.get("intervals", []) if "lo" in iv or "pm" in iv]
+    if len(ivs) == 2:
+        yield from _two_intervals(rule, c, ivs)
+    elif f.get("tables") and f.get("every"):
+        yield from _table_rows(rule, c, ctx)
+
+
+def _at_least(p: dict[str, str], alpha: float) -> bool:
+    """A reported p is at or above alpha for every value that rounds to it
+    ("p = .05" may be 0.046; "p > .05" and "p = .21" are not below alpha)."""
+    from benchaudit.stats.significance import decimals
+
+    value = float(p["value"])
+    if p["op"] != "=":
+        return value >= alpha
+    return value - 0.5 * 10 ** -decimals(p["value"]) >= alpha
+
+
+def _two_scores(rule: Rule, c: Claim, a: str, b: str, alpha: float) -> Iterable[Finding]:
+    x, y = points(a, b), points(b, a)
+    if c.fields.get("pair") == "from-to":
+        x, y = y, x  # "from 70 to 73": the new score is the second
+    if not (0 <= x <= 100 and 0 <= y <= 100) or x == y:
+        return
+    if c.fields.get("pair") == "two-values" and c.fields.get("direction") == "better" and x < y:
+        x, y = y, x  # "compared with B (53.6%), A reaches 55.1%": the claimed winner is the higher
+    u = unpaired(x, y, c.n, 1 - alpha)
+    if u["lo"] > 0 or u["hi"] < 0:
+        return
+    where = f"the same {c.n} questions" if c.fields.get("same_items") else f"{c.n} items"
+    src = "" if c.n_source == "sentence" else f" (n = {c.n} from the {c.n_source})"
+    conf = c.confidence
+    if c.n_source not in ("sentence", "registry"):
+        conf = min(conf, Confidence.MEDIUM)
+    yield emit(
+        rule,
+        c,
+        f"{num(x)}% vs {num(y)}% is {signed(u['diff'])} points; the unpaired {level(alpha)} interval "
+        f"{interval(u['lo'], u['hi'], sign=True)} contains 0 (unpaired bound; pairing not "
+        f"assumed){src}",
+        suggestion=f"{num(x)}% vs {num(y)}% on {where}: {signed(u['diff'])} points; the unpaired "
+        f"{level(alpha)} interval is {interval(u['lo'], u['hi'], sign=True)} and a paired analysis needs the "
+        f"per-item results.",
+        evidence={**u, "a": x, "b": y, "n_source": c.n_source, "bound": "unpaired"},
+        confidence=conf,
+    )
+
+
+def _mean_halfwidth(iv: dict[str, str]) -> tuple[float, float]:
+    """(centre, half-width) of a parsed ``lo–hi`` or ``value ± pm`` interval."""
+    if "pm" in iv:
+        return float(iv["value"]), float(iv["pm"])
+    lo, hi = float(iv["lo"]), float(iv["hi"])
+    return (lo + hi) / 2, (hi - lo) / 2
+
+
+def _two_intervals(rule: Rule, c: Claim, ivs: list[dict[str, str]]) -> Iterable[Finding]:
+    (m1, h1), (m2, h2) = _mean_halfwidth(ivs[0]), _mean_halfwidth(ivs[1])
+    d, h = m1 - m2, (h1 * h1 + h2 * h2) ** 0.5
+    if abs(d) > h or h == 0:
+        return
+    yield emit(
+        rule,
+        c,
+        f"the stated intervals give a difference of {signed(d)} ± {num(h)} points, which "
+        f"contains 0 (unpaired bound from the two intervals)",
+        suggestion=f"The difference is {signed(d)} points (95% interval {interval(d - h, d + h, sign=True)}"
+        f", unpaired); the data do not show one model is better.",
+        evidence={"diff": d, "halfwidth": h, "bound": "unpaired"},
+        confidence=min(c.confidence, Confidence.MEDIUM),
+    )
+
+
+def _table_rows(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]:
+    from benchaudit.rules._tables import pairwise_rows
+
+    rows = list(pairwise_rows(c.fields["tables"], ctx, c.text))
+    noisy = [r for r in rows if r["lo"] <= 0 <= r["hi"] and r["diff"] > 0]
+    behind = [r for r in rows if r["diff"] <= 0]
+    if not rows or not (noisy or behind):
+        return
+    pct = level(ctx.alpha)
+
+    def part(r: dict[str, Any]) -> str:
+        return (
+            f"{r['benchmark']} {num(r['a'])} vs {num(r['b'])} ({signed(r['diff'])}; {interval(r['lo'], r['hi'], sign=True)}"
+            f", n = {r['n']})"
+        )
+
+    said = []
+    if behind:
+        said.append(f"{len(behind)} of {len(rows)} are not gains at all: {'; '.join(map(part, behind))}")
+    if noisy:
+        said.append(
+            f"{len(noisy)} of {len(rows)} gains have a {pct} interval containing 0: "
+            f"{'; '.join(map(part, noisy))}"
+        )
+    clear = len(rows) - len(noisy) - len(behind)
+    weak = [r["benchmark"] for r in [*behind, *noisy]]
+    yield emit(
+        rule,
+        c,
+        "checked benchmark by benchmark with n from the registry (unpaired bound, model minus "
+        f"comparator): {'; '.join(said)}",
+        suggestion=f"Improves on {clear} of {len(rows)} benchmarks beyond "
+        f"sampling noise (unpaired {pct} intervals); on "
+        f"{', '.join(weak)} it does not.",
+        evidence={"rows": rows, "bound": "unpaired"},
+        confidence=Confidence.MEDIUM,
+    )

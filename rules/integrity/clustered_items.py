@@ -72,7 +72,7 @@ class ClusteredItems(Rule):
     severity = Severity.WARNING
     reads = ("results",)
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_results(self, source: Source, ctx: Context) -> Iterable[Finding]:
         import numpy as np
 
         from benchaudit.analysis.results import analyse

@@ -60,11 +60,11 @@ class HarnessLimit(Rule):
     severity = Severity.WARNING
     reads = ("harness-summary", "results")
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
-        if source.kind == "harness-summary":
-            yield from _check_summary(self, source)
-        elif source.kind == "results":
-            yield from _check_item_log(self, source)
+    def on_harness_summary(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        return _check_summary(self, source)
+
+    def on_results(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        return _check_item_log(self, source)
 
 
 def _primary(task: TaskResult) -> tuple[str, float] | None:

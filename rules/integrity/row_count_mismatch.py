@@ -57,7 +57,7 @@ class RowCountMismatch(Rule):
     severity = Severity.ERROR
     reads = ("results",)
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_results(self, source: Source, ctx: Context) -> Iterable[Finding]:
         import numpy as np
 
         from benchaudit.analysis.results import analyse

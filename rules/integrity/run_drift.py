@@ -57,7 +57,7 @@ class RunDrift(Rule):
     severity = Severity.WARNING
     reads = ("results",)
 
-    def check_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
+    def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
         from benchaudit.inputs.joining import same_configuration
 
         runs = [s for s in sources if s.kind == "results" and s.data is not None]

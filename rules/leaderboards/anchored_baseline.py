@@ -53,7 +53,11 @@ class AnchoredBaseline(Rule):
     severity = Severity.WARNING
     reads = ("leaderboard", "document")
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        """A document's score tables with intervals are leaderboards too."""
+        return self.on_leaderboard(source, ctx)
+
+    def on_leaderboard(self, source: Source, ctx: Context) -> Iterable[Finding]:
         from benchaudit.inputs.leaderboard import leaderboards_of
 
         for board in leaderboards_of(source):

@@ -49,7 +49,7 @@ class ConflictingRepeats(Rule):
     severity = Severity.WARNING
     reads = ("battles",)
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_battles(self, source: Source, ctx: Context) -> Iterable[Finding]:
         data = source.data
         rep = data.repeats()
         if not rep["repeated"]:

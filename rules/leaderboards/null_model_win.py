@@ -91,7 +91,7 @@ class NullModelWin(Rule):
     severity = Severity.WARNING
     reads = ("judgments",)
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_judgments(self, source: Source, ctx: Context) -> Iterable[Finding]:
         data = source.data
         if getattr(data, "layout", None) != "preferences":
             return

@@ -59,7 +59,7 @@ class PositionConfound(Rule):
     severity = Severity.WARNING
     reads = ("battles",)
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_battles(self, source: Source, ctx: Context) -> Iterable[Finding]:
         data = source.data
         minimum = int(self.options.get("min-battles", MIN_BATTLES))
         as_a, as_b = data.slots()

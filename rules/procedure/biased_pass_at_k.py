@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from benchaudit.rules._claims import claims, emit
+
 from benchaudit.config import Option
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
@@ -75,16 +77,87 @@ class BiasedPassAtK(Rule):
     severity = Severity.WARNING
     reads = ("samples", "document")
 
-    def check_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
+    def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
         # A pass@k summary ({"pass@1": ...}) is checked against the samples given with it.
         samples = [s for s in sources if s.kind == "samples" and hasattr(s.data, "n")]
         for source in sources:
             if source.kind == "samples" and not hasattr(source.data, "n"):
                 yield from _check_summary(self, source, samples)
+
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        from benchaudit.stats.passk import plugin_expectation
+
+        for c in claims(source, "pass-at-k"):
+            if c.fields.get("unbiased_named"):
                 continue
-            branch = _BRANCHES.get(source.kind)
-            if branch is not None:
-                yield from branch(self, source, ctx)
+            true, plug, _ = plugin_expectation(0.05, 20, 10)
+            yield emit(
+                self,
+                c,
+                f"pass@k by the plug-in formula {c.fields['formula']} is biased low: at a per-sample "
+                f"rate of 0.05 with n = 20, pass@10 is {true:.3f} but the plug-in averages {plug:.3f}",
+                suggestion="Estimate pass@k with the unbiased estimator 1 − C(n−c, k)/C(n, k) per "
+                "problem (n samples, c correct), averaged over problems.",
+                evidence={
+                    "formula": c.fields["formula"],
+                    "true_pass10": true,
+                    "plugin_mean": plug,
+                    "p": 0.05,
+                    "n": 20,
+                    "k": 10,
+                },
+            )
+
+    def on_samples(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        if not hasattr(source.data, "n"):
+            return  # a summary of stated values, checked by on_run with its samples
+        import numpy as np
+
+        from benchaudit.inputs.samples import _ks_option
+
+        data = source.data
+        n_min, m = data.samples_min, len(data.problems)
+        stated = _stated(self, data)
+        asked = set(_ks_option(self.options.get("k"))) | {k for k, *_ in stated}
+        for k in sorted(asked):
+            where = Location(source.path, 1 if data.layout == "counts" else None)
+            short = int(np.sum(data.n < k))
+            if short:
+                yield self.finding(
+                    where,
+                    f"pass@{k} is undefined: {short} of {m} problems have fewer than {k} "
+                    f"samples (fewest {n_min})",
+                    severity=Severity.ERROR,
+                    claim=f"pass@{k}",
+                    suggestion=f"Report pass@k only for k <= {n_min}, or draw at least {2 * k} "
+                    f"samples per problem before reporting pass@{k}.",
+                    evidence={"k": k, "samples_min": n_min, "problems_short": short},
+                )
+            elif n_min < 2 * k:
+                yield self.finding(
+                    where,
+                    f"pass@{k} from as few as {n_min} samples per problem: n < 2k leaves "
+                    f"the estimator little to average (at n = k it is just 'any sample passed')",
+                    claim=f"pass@{k}",
+                    evidence={"k": k, "samples_min": n_min},
+                    suggestion=f"Draw at least {2 * k} samples per problem (the Codex paper used "
+                    f"n = 200 for k <= 100), or report "
+                    + (f"pass@k for k <= {n_min // 2}." if n_min >= 2 else "pass@1 only."),
+                )
+        for k in data.requested_ks(None):
+            # pass@1 is the plain share of passing samples, unbiased at any n; the n < 2k
+            # caution is for k >= 2.
+            if k not in asked and k >= 2 and k <= n_min < 2 * k:
+                yield self.finding(
+                    Location(source.path, None),
+                    f"pass@{k} (in the results) rests on {n_min} "
+                    f"samples per problem: n < 2k, so it says little beyond 'any sample passed'",
+                    severity=Severity.INFO,
+                    claim=f"pass@{k}",
+                    evidence={"k": k, "samples_min": n_min},
+                    suggestion=f"Quote pass@k for k <= {n_min // 2} from these samples.",
+                )
+        yield from _compare(self, source.path, data, stated)
 
 
 def _stated(rule: Rule, data: Any) -> list[tuple[int, Any, int | None, str]]:
@@ -97,56 +170,6 @@ def _stated(rule: Rule, data: Any) -> list[tuple[int, Any, int | None, str]]:
         if digits:
             out.append((int(digits), float(value), None, f"reported {key}"))
     return out
-
-
-def _check_samples(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
-    import numpy as np
-
-    from benchaudit.inputs.samples import _ks_option
-
-    data = source.data
-    n_min, m = data.samples_min, len(data.problems)
-    stated = _stated(rule, data)
-    asked = set(_ks_option(rule.options.get("k"))) | {k for k, *_ in stated}
-    for k in sorted(asked):
-        where = Location(source.path, 1 if data.layout == "counts" else None)
-        short = int(np.sum(data.n < k))
-        if short:
-            yield rule.finding(
-                where,
-                f"pass@{k} is undefined: {short} of {m} problems have fewer than {k} "
-                f"samples (fewest {n_min})",
-                severity=Severity.ERROR,
-                claim=f"pass@{k}",
-                suggestion=f"Report pass@k only for k <= {n_min}, or draw at least {2 * k} "
-                f"samples per problem before reporting pass@{k}.",
-                evidence={"k": k, "samples_min": n_min, "problems_short": short},
-            )
-        elif n_min < 2 * k:
-            yield rule.finding(
-                where,
-                f"pass@{k} from as few as {n_min} samples per problem: n < 2k leaves "
-                f"the estimator little to average (at n = k it is just 'any sample passed')",
-                claim=f"pass@{k}",
-                evidence={"k": k, "samples_min": n_min},
-                suggestion=f"Draw at least {2 * k} samples per problem (the Codex paper used "
-                f"n = 200 for k <= 100), or report "
-                + (f"pass@k for k <= {n_min // 2}." if n_min >= 2 else "pass@1 only."),
-            )
-    for k in data.requested_ks(None):
-        # pass@1 is the plain share of passing samples, unbiased at any n; the n < 2k
-        # caution is for k >= 2.
-        if k not in asked and k >= 2 and k <= n_min < 2 * k:
-            yield rule.finding(
-                Location(source.path, None),
-                f"pass@{k} (in the results) rests on {n_min} "
-                f"samples per problem: n < 2k, so it says little beyond 'any sample passed'",
-                severity=Severity.INFO,
-                claim=f"pass@{k}",
-                evidence={"k": k, "samples_min": n_min},
-                suggestion=f"Quote pass@k for k <= {n_min // 2} from these samples.",
-            )
-    yield from _compare(rule, source.path, data, stated)
 
 
 def _compare(
@@ -233,12 +256,3 @@ def _check_summary(rule: Rule, source: Source, samples: list[Source]) -> Iterabl
                 suggestion=f"Drop pass@{k}, or draw at least {2 * k} samples per problem.",
             )
     yield from _compare(rule, source.path, data, stated)
-
-
-def _check_document(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
-    from benchaudit.rules._document import check_passk
-
-    yield from check_passk(rule, source, ctx)
-
-
-_BRANCHES = {"samples": _check_samples, "document": _check_document}

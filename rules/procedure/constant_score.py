@@ -62,7 +62,7 @@ class ConstantScore(Rule):
     severity = Severity.WARNING
     reads = ("scaling", "harness-summary")
 
-    def check_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
+    def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
         from benchaudit.inputs.scaling import from_harness
 
         for data in [s.data for s in sources if s.kind == "scaling"] + from_harness(sources):

@@ -10,7 +10,7 @@ from benchaudit import fs, limits
 from benchaudit.config import MAX_DOCS, MAX_WORKERS, Option
 from benchaudit.errors import ConfigError
 from benchaudit.finding import Confidence, Finding, Location, Severity
-from benchaudit.registry import Rule
+from benchaudit.registry import Note, Output, Rule
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -64,10 +64,10 @@ class Contamination(Rule):
     severity = Severity.WARNING
     reads = ()
 
-    def check_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
+    def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Output]:
         cfg = ctx.config
         if not cfg.corpus:
-            return []
+            return
         if not cfg.benchmark:
             raise ConfigError("config names a corpus but no benchmark file for contamination")
         from benchaudit.contamination.audit import Settings, run
@@ -89,8 +89,8 @@ class Contamination(Rule):
         outcome = run(settings)
         for section, rows in outcome.results.items():
             ctx.add_results(section, rows)
-        ctx.notes.extend(outcome.notes)
-        return item_findings(self, outcome, cfg.benchmark)
+        yield from map(Note, outcome.notes)
+        yield from item_findings(self, outcome, cfg.benchmark)
 
 
 def _bases(config_source: str | None, sources: list[Source]) -> list[str]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from benchaudit.rules._claims import claims, emit
+
 from benchaudit.config import Option
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
@@ -88,7 +90,9 @@ class MetricMirage(Rule):
     severity = Severity.WARNING
     reads = ("scaling", "harness-summary", "document")
 
-    def check_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
+    def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
+        """The scaling curves of the run: scaling files, and harness summaries of one
+        family at several sizes taken together."""
         from benchaudit.inputs.scaling import from_harness
 
         groups = [s.data for s in sources if s.kind == "scaling"]
@@ -97,10 +101,38 @@ class MetricMirage(Rule):
             ctx.add_results("scaling", data.report_results(ctx)["scaling"])
         for data in groups + built:
             yield from _check_curves(self, data)
-        for source in sources:
-            branch = _BRANCHES.get(source.kind)
-            if branch is not None:
-                yield from branch(self, source, ctx)
+
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        for c in claims(source, "emergence"):
+            f = c.fields
+            if f.get("continuous") or f.get("doc_continuous"):
+                continue
+            metric = f.get("metric")
+            conf = c.confidence
+            if metric is None:
+                conf = Confidence.LOW
+            elif f.get("metric_from") == "document":
+                conf = min(conf, Confidence.MEDIUM)
+            m = metric or "an all-or-nothing metric"
+            yield emit(
+                self,
+                c,
+                f"'{f['word']}' on {m}: an all-or-nothing metric turns a smooth per-token gain into a "
+                f"jump (exact match of L tokens scores p^L; at L = 10, p 0.80 → 0.95 moves it 0.11 → 0.60)",
+                suggestion=f"Re-score with a continuous metric (token edit distance, log-likelihood of "
+                f"the answer, Brier score) and more model sizes before calling the {m} curve "
+                f"emergent.",
+                evidence={
+                    "word": f["word"],
+                    "metric": metric,
+                    "example_L": 10,
+                    "p_low": 0.8,
+                    "p_high": 0.95,
+                    "em_low": 0.8**10,
+                    "em_high": 0.95**10,
+                },
+                confidence=conf,
+            )
 
 
 def _check_curves(rule: Rule, data: ScalingData) -> Iterable[Finding]:
@@ -155,11 +187,3 @@ def _check_curves(rule: Rule, data: ScalingData) -> Iterable[Finding]:
             f"{size(lo.size)} to {size(hi.size)} emergent.",
         )
 
-
-def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
-    from benchaudit.rules._document import check_mirage
-
-    yield from check_mirage(rule, source, ctx)
-
-
-_BRANCHES: dict = {"document": _document}

@@ -74,7 +74,7 @@ class PositionBias(Rule):
     severity = Severity.WARNING
     reads = ("results",)
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_results(self, source: Source, ctx: Context) -> Iterable[Finding]:
         import numpy as np
 
         from benchaudit.stats.proportions import binom_cdf

@@ -58,7 +58,7 @@ class ClaimWithoutEvidence(Rule):
     severity = Severity.WARNING
     reads = ("document",)
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
         doc = document_of(source)
         if doc is None:
             return

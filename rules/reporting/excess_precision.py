@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from benchaudit.rules import _scores as S
+from benchaudit.rules._wording import severity_for
 
 from benchaudit.finding import Finding, Severity
 from benchaudit.inputs.premises import capped, premises_of
@@ -64,7 +65,7 @@ class ExcessPrecision(Rule):
     severity = Severity.WARNING
     reads = ("document",)
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
         for claim in S.scores(source):
             if not claim.n or not S.on_grid(claim):
                 continue
@@ -99,6 +100,6 @@ class ExcessPrecision(Rule):
                     "step": step,
                     "supported_decimals": places,
                 },
-                severity=S.severity_for(claim, self._severity(claim, ctx)),
+                severity=severity_for(claim.confidence, self._severity(claim, ctx)),
                 confidence=claim.confidence,
             )

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from benchaudit.rules import _scores as S
+from benchaudit.rules._wording import severity_for
 
 from benchaudit.finding import Finding, Severity
 from benchaudit.registry import Rule
@@ -58,7 +59,7 @@ class IntervalMismatch(Rule):
     severity = Severity.ERROR
     reads = ("document",)
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
         for claim in S.scores(source):
             if not claim.n or not (claim.interval or claim.plus_minus):
                 continue
@@ -147,6 +148,6 @@ class IntervalMismatch(Rule):
                 "expected": {m: list(b) for m, b in v.expected.items()},
                 "matches_one_se": v.only_as_se,
             },
-            severity=S.severity_for(claim, severity),
+            severity=severity_for(claim.confidence, severity),
             confidence=claim.confidence,
         )

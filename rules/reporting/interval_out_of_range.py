@@ -46,7 +46,7 @@ class IntervalOutOfRange(Rule):
     severity = Severity.ERROR
     reads = ("document",)
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
         for claim in S.scores(source):
             if claim.fields.get("grid") is False:
                 continue

@@ -64,7 +64,7 @@ class MisleadingEmphasis(Rule):
     severity = Severity.WARNING
     reads = ("document",)
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
         tables = score_tables(source, ctx)
         framed = [same_level_threshold(st.table.framing_text()) for st in tables]
         # A gap is in the units of the table whose caption or notes state it: it carries to

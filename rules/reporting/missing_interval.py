@@ -43,7 +43,7 @@ class MissingInterval(Rule):
     severity = Severity.INFO
     reads = ("document",)
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
         for claim in S.scores(source):
             if claim.interval or claim.plus_minus or not claim.n:
                 continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from benchaudit.rules import _scores as S
+from benchaudit.rules._wording import severity_for
 
 from benchaudit.finding import Finding, Severity
 from benchaudit.registry import Rule
@@ -47,7 +47,7 @@ class PercentVsPoints(Rule):
     severity = Severity.WARNING
     reads = ("document",)
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
         for claim in source.claims:
             f = claim.fields
             if claim.kind != "change" or f.get("relative_stated") or f.get("absolute_stated"):
@@ -80,6 +80,6 @@ class PercentVsPoints(Rule):
                     "points": round(diff, 6),
                     "relative_percent": round(rel, 6),
                 },
-                severity=S.severity_for(claim, self.severity),
+                severity=severity_for(claim.confidence, self.severity),
                 confidence=claim.confidence,
             )

@@ -7,10 +7,11 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from benchaudit.rules import _scores as S
+from benchaudit.rules._wording import severity_for
 
 from benchaudit.finding import Finding, Severity
 from benchaudit.inputs.premises import capped, premises_of
-from benchaudit.registry import Rule
+from benchaudit.registry import Note, Output, Rule
 from benchaudit.stats import granularity as G
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ class UnreachableScore(Rule):
     severity = Severity.ERROR
     reads = ("document",)
 
-    def check_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
+    def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Output]:
         no_power: list[Claim] = []
         no_n = 0
         for source in sources:
@@ -90,13 +91,13 @@ class UnreachableScore(Rule):
             yield from self._by_table(found, columns, source.path)
         if no_power:
             c = no_power[0]
-            ctx.notes.append(
+            yield Note(
                 f"{self.name}: {len(no_power)} score(s) could not be checked because n × samples "
                 f"≥ 10^decimals, so every value at that precision is reachable (e.g. "
                 f"{S.as_written(c, c.value)} {S.on_what(c)})"
             )
         if no_n:
-            ctx.notes.append(
+            yield Note(
                 f"{self.name}: {no_n} score(s) had no known item count (state n, name a "
                 "benchmark in the registry, or pass --n NAME=N)"
             )
@@ -276,7 +277,7 @@ class UnreachableScore(Rule):
             claim=claim,
             suggestion=fix,
             evidence=evidence,
-            severity=S.severity_for(claim, severity),
+            severity=severity_for(claim.confidence, severity),
             confidence=claim.confidence,
         )
 
@@ -294,7 +295,7 @@ class UnreachableScore(Rule):
             claim=claim,
             suggestion=f"Report {S.as_written(claim, right)} ({k}/{S.count(claim.n)})",
             evidence={"value": claim.value, "n": claim.n, "k": k, "k_gives": right},
-            severity=S.severity_for(claim, Severity.ERROR),
+            severity=severity_for(claim.confidence, Severity.ERROR),
             confidence=claim.confidence,
         )
 

@@ -50,8 +50,11 @@ class BroadSuppression(Rule):
     severity = Severity.WARNING
     reads = KINDS
 
-    def check_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
-        yield from super().check_run(sources, ctx)
+    def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
+        """The comments of every source read, then the configuration's refused keys."""
+        for source in sources:
+            if source.kind in self.reads:
+                yield from self._comments(source, ctx)
         for r in ctx.config.refused:
             what = (
                 "fail-on = never would pass every finding"
@@ -67,7 +70,7 @@ class BroadSuppression(Rule):
                 evidence={"key": r.key, "value": r.value},
             )
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
+    def _comments(self, source: Source, ctx: Context) -> Iterable[Finding]:
         if ctx.config.allow_broad_ignores:
             return
         for sup in suppressions(source):

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from benchaudit.evidence import KINDS, Source
-from benchaudit.finding import Finding, Severity
-from benchaudit.registry import Rule
-from benchaudit.suppress import mark_stale_check
+from benchaudit.finding import Severity
+from benchaudit.registry import AfterSuppressions, Output, Rule
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
 
 
 class StaleSuppression(Rule):
@@ -45,9 +48,7 @@ class StaleSuppression(Rule):
     severity = Severity.INFO
     reads = KINDS
 
-    def check(self, source: Source, ctx) -> Iterable[Finding]:
+    def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Output]:
         # Whether a comment was used is known only once every rule has run, so
         # the findings are made where suppressions are applied.
-        if source.lines:
-            mark_stale_check(source, self, ctx)
-        return ()
+        return [AfterSuppressions(s) for s in sources if s.kind in self.reads and s.lines]

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from benchaudit.evidence import KINDS, Source
 from benchaudit.finding import Finding, Location, Severity
 from benchaudit.registry import Rule
 from benchaudit.suppress import suppressions
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
 
 
 class SuppressionWithoutReason(Rule):
@@ -42,7 +46,13 @@ class SuppressionWithoutReason(Rule):
     severity = Severity.WARNING
     reads = KINDS
 
-    def check(self, source: Source, ctx) -> Iterable[Finding]:
+    def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
+        """The comments of every source read (they are the same in every kind)."""
+        for source in sources:
+            if source.kind in self.reads:
+                yield from self._comments(source)
+
+    def _comments(self, source: Source) -> Iterable[Finding]:
         for sup in suppressions(source):
             if sup.valid:
                 continue

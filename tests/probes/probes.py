@@ -37,8 +37,8 @@ PROBES: list[Probe] = [
         "P02",
         "rules/comparisons/rank_tie.py",
         "rank-tie's battles branch deleted",
-        "            yield from _battles(self, source, ctx)\n",
-        "            pass\n",
+        "        return _battles(self, source, ctx)\n",
+        "        return ()\n",
         (f"{CASES}[rank-tie:7:battles ratings with overlapping intervals are information only]",),
     ),
     Probe(
