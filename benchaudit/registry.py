@@ -131,7 +131,7 @@ class Rule:
         confidence: Confidence = Confidence.HIGH,
     ) -> Finding:
         """Build a finding for this rule; ``claim`` may be a Claim or its text."""
-        text = getattr(claim, "text", claim)
+        text = claim if claim is None or isinstance(claim, str) else claim.text
         return Finding(
             code=self.code,
             name=self.name,

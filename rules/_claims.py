@@ -66,3 +66,10 @@ def emit(
         confidence=conf,
     )
 
+
+def mean_halfwidth(iv: dict[str, str]) -> tuple[float, float]:
+    """(centre, half-width) of a parsed ``lo–hi`` or ``value ± pm`` interval."""
+    if "pm" in iv:
+        return float(iv["value"]), float(iv["pm"])
+    lo, hi = float(iv["lo"]), float(iv["hi"])
+    return (lo + hi) / 2, (hi - lo) / 2

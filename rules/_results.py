@@ -31,4 +31,5 @@ def first_line(source: Source, model: str | None = None) -> int | None:
         first = rs.first_rows()
         return {name: int(rs.line[int(r)]) for name, r in zip(rs.models, first) if r < rs.n_rows}
 
-    return source.cached("first-line-of-model", compute).get(model)
+    line: int | None = source.cached("first-line-of-model", compute).get(model)
+    return line

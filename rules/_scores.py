@@ -23,13 +23,20 @@ def scores(source: Source) -> Iterator[Claim]:
             yield c
 
 
+def written(claim: Claim) -> str:
+    """The score as its author wrote it (every claim :func:`scores` yields has one)."""
+    if claim.value is None:
+        raise ValueError(f"a score claim without a value at {claim.location}")
+    return claim.value
+
+
 def scale(claim: Claim) -> int:
     """100 for percentages and points, 1 for proportions."""
     return 1 if claim.unit == "proportion" else 100
 
 
 def proportion(claim: Claim) -> float:
-    return float(claim.value.replace(",", "")) / scale(claim)
+    return float(written(claim).replace(",", "")) / scale(claim)
 
 
 def on_grid(claim: Claim) -> bool:

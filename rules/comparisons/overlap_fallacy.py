@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from benchaudit.rules._claims import claims, emit
+from benchaudit.rules._claims import claims, emit, mean_halfwidth
 from benchaudit.rules._wording import num, signed
 
 from benchaudit.finding import Finding, Severity
@@ -68,7 +68,7 @@ class OverlapFallacy(Rule):
             if f.get("overlap") != "null":
                 continue
             ivs = [iv for iv in f.get("intervals", []) if "lo" in iv or "pm" in iv]
-            ev: dict = {}
+            ev: dict[str, Any] = {}
             tail = ""
             fix = (
                 "The 95% intervals overlap, which does not show the models are equal; test the "
@@ -76,7 +76,7 @@ class OverlapFallacy(Rule):
                 "the same items) and report its interval."
             )
             if len(ivs) == 2:
-                (m1, h1), (m2, h2) = (_mh(iv) for iv in ivs)
+                (m1, h1), (m2, h2) = (mean_halfwidth(iv) for iv in ivs)
                 d, h = m2 - m1, (h1 * h1 + h2 * h2) ** 0.5
                 ev = {
                     "diff": d,
@@ -109,10 +109,3 @@ class OverlapFallacy(Rule):
                 suggestion=fix,
                 evidence=ev,
             )
-
-
-def _mh(iv: dict) -> tuple[float, float]:
-    if "pm" in iv:
-        return float(iv["value"]), float(iv["pm"])
-    lo, hi = float(iv["lo"]), float(iv["hi"])
-    return (lo + hi) / 2, (hi - lo) / 2

@@ -125,7 +125,7 @@ def _first(items: list[str], sep: str) -> str:
     return sep.join(items[:SHOWN]) + (f"{sep}and {more} more" if more > 0 else "")
 
 
-def _leaderboard(rule: Rule, board) -> Iterable[Finding]:
+def _leaderboard(rule: Rule, board: Any) -> Iterable[Finding]:
     from benchaudit.stats.ranks import rank_ranges, tie_groups
 
     rows = board.ranked()

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from benchaudit.rules._claims import claims, emit, points, unpaired
+from benchaudit.rules._claims import claims, emit, mean_halfwidth, points, unpaired
 from benchaudit.rules._wording import interval, level, num, signed
 
 from benchaudit.claims.linking import (
@@ -420,7 +420,7 @@ def _within_noise_claim(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]
         return
     a, b = f.get("a_value"), f.get("b_value")
     if a and b and c.n:
-        yield from _two_scores(rule, c, a, b, alpha)
+        yield from _two_scores(rule, c, a, b, c.n, alpha)
         return
     ivs = [iv for iv in f.get("intervals", []) if "lo" in iv or "pm" in iv]
     if len(ivs) == 2:
@@ -437,10 +437,12 @@ def _at_least(p: dict[str, str], alpha: float) -> bool:
     value = float(p["value"])
     if p["op"] != "=":
         return value >= alpha
-    return value - 0.5 * 10 ** -decimals(p["value"]) >= alpha
+    return bool(value - 0.5 * 10 ** -decimals(p["value"]) >= alpha)
 
 
-def _two_scores(rule: Rule, c: Claim, a: str, b: str, alpha: float) -> Iterable[Finding]:
+def _two_scores(
+    rule: Rule, c: Claim, a: str, b: str, n: int, alpha: float
+) -> Iterable[Finding]:
     x, y = points(a, b), points(b, a)
     if c.fields.get("pair") == "from-to":
         x, y = y, x  # "from 70 to 73": the new score is the second
@@ -448,7 +450,7 @@ def _two_scores(rule: Rule, c: Claim, a: str, b: str, alpha: float) -> Iterable[
         return
     if c.fields.get("pair") == "two-values" and c.fields.get("direction") == "better" and x < y:
         x, y = y, x  # "compared with B (53.6%), A reaches 55.1%": the claimed winner is the higher
-    u = unpaired(x, y, c.n, 1 - alpha)
+    u = unpaired(x, y, n, 1 - alpha)
     if u["lo"] > 0 or u["hi"] < 0:
         return
     where = f"the same {c.n} questions" if c.fields.get("same_items") else f"{c.n} items"
@@ -470,16 +472,8 @@ def _two_scores(rule: Rule, c: Claim, a: str, b: str, alpha: float) -> Iterable[
     )
 
 
-def _mean_halfwidth(iv: dict[str, str]) -> tuple[float, float]:
-    """(centre, half-width) of a parsed ``lo–hi`` or ``value ± pm`` interval."""
-    if "pm" in iv:
-        return float(iv["value"]), float(iv["pm"])
-    lo, hi = float(iv["lo"]), float(iv["hi"])
-    return (lo + hi) / 2, (hi - lo) / 2
-
-
 def _two_intervals(rule: Rule, c: Claim, ivs: list[dict[str, str]]) -> Iterable[Finding]:
-    (m1, h1), (m2, h2) = _mean_halfwidth(ivs[0]), _mean_halfwidth(ivs[1])
+    (m1, h1), (m2, h2) = mean_halfwidth(ivs[0]), mean_halfwidth(ivs[1])
     d, h = m1 - m2, (h1 * h1 + h2 * h2) ** 0.5
     if abs(d) > h or h == 0:
         return

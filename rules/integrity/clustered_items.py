@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from benchaudit.rules._wording import interval, percent, signed_points
 
 from benchaudit.finding import Finding, Location, Severity
 from benchaudit.registry import Rule
@@ -96,8 +98,8 @@ class ClusteredItems(Rule):
                 f"(clustered SE {100 * row['clustered_se']:.2f} points vs naive "
                 f"{100 * row['se']:.2f})",
                 claim=row["model"],
-                suggestion=f"Report {row['model']} as {100 * row['score']:.1f}% (95% cluster "
-                f"bootstrap CI {100 * row['ci_low']:.1f}–{100 * row['ci_high']:.1f}, {n:,} "
+                suggestion=f"Report {row['model']} as {percent(row['score'])} (95% cluster "
+                f"bootstrap CI {interval(100 * row['ci_low'], 100 * row['ci_high'])}, {n:,} "
                 f"items in {g:,} clusters, design effect {de:.1f}).",
                 evidence={
                     "model": row["model"],
@@ -114,7 +116,7 @@ class ClusteredItems(Rule):
             )
         yield from self._comparisons(source, a, ctx.alpha)
 
-    def _comparisons(self, source: Source, a, alpha: float) -> Iterable[Finding]:
+    def _comparisons(self, source: Source, a: Any, alpha: float) -> Iterable[Finding]:
         """Pairs that the item-level test separates and the cluster-level test does not."""
         import numpy as np
 
@@ -128,14 +130,14 @@ class ClusteredItems(Rule):
             g, de = c["n_clusters"], c["design_effect"]
             yield self.finding(
                 Location(source.path, None),
-                f"{c['a']} vs {c['b']}: {100 * c['diff']:+.1f} points looks significant item "
+                f"{c['a']} vs {c['b']}: {signed_points(c['diff'])} points looks significant item "
                 f"by item ({c['item_level_test']} p = {item_p:.2g}) but not cluster by cluster "
                 f"(sign-flip over {g} clusters p = {c['p_value']:.3g}; the difference has "
                 f"design effect {de:.1f}): the gap comes from {c['clusters_differing']} of "
                 f"{g} clusters",
                 claim=f"{c['a']} vs {c['b']}",
-                suggestion=f"Report {c['a']} vs {c['b']} as {100 * c['diff']:+.1f} points (95% "
-                f"cluster CI {100 * c['ci_low']:+.1f} to {100 * c['ci_high']:+.1f}, cluster "
+                suggestion=f"Report {c['a']} vs {c['b']} as {signed_points(c['diff'])} points (95% "
+                f"cluster CI {interval(100 * c['ci_low'], 100 * c['ci_high'], sign=True)}, cluster "
                 f"sign-flip p = {c['p_value']:.3g}, {g} clusters), not p = {item_p:.2g}.",
                 evidence={
                     "a": c["a"],

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from benchaudit.rules._wording import interval
 
 from benchaudit.finding import Finding, Location, Severity
 from benchaudit.registry import Rule
@@ -84,11 +86,11 @@ def _interval(value: float, n: int) -> tuple[float, float]:
     return wilson(value * n, n)
 
 
-def _subset_words(metric: str, value: float, used: int, total: int) -> tuple[str, dict]:
+def _subset_words(metric: str, value: float, used: int, total: int) -> tuple[str, dict[str, Any]]:
     lo, hi = _interval(value, used)
     text = (
         f"{metric} {value:.3f} on {used:,} of {total:,} items "
-        f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
+        f"(95% CI {interval(100 * lo, 100 * hi)}%)"
     )
     return text, {"metric": metric, "value": value, "ci_low": lo, "ci_high": hi}
 
@@ -133,8 +135,7 @@ def _check_summary(rule: Rule, source: Source) -> Iterable[Finding]:
                 message = (
                     f"{task.name} was scored on {task.n_effective:,} of "
                     f"{task.n_original:,} items: {head[0]} {head[1]:.3f} has a 95% "
-                    f"interval of {100 * extra['ci_low']:.1f}-"
-                    f"{100 * extra['ci_high']:.1f}%"
+                    f"interval of {interval(100 * extra['ci_low'], 100 * extra['ci_high'])}%"
                 )
                 suggestion = (
                     f"Re-run {task.name} on all {task.n_original:,} items, or report "
@@ -165,7 +166,7 @@ def _na_finding(
 ) -> Finding:
     names = ", ".join(missing)
     kind = "group" if task.is_group else "task"
-    evidence: dict = {"task": task.name, "metrics": missing, "is_group": task.is_group}
+    evidence: dict[str, Any] = {"task": task.name, "metrics": missing, "is_group": task.is_group}
     value = task.metrics.get(missing[0])
     n = task.n
     per_instruction = missing[0].startswith("inst_level")
@@ -230,7 +231,7 @@ def _check_item_log(rule: Rule, source: Source) -> Iterable[Finding]:
         yield from _check_part(rule, rs, meta, part)
 
 
-def _part_score(rs, models: list[str]) -> float | None:
+def _part_score(rs: Any, models: list[str]) -> float | None:
     """The part's mean score when it is one model's 0/1 scores, one row per item."""
     if len(models) != 1 or rs.sample is not None or rs.variant is not None or not rs.binary:
         return None
@@ -239,7 +240,9 @@ def _part_score(rs, models: list[str]) -> float | None:
     return float(scores.mean()) if scores.size else None
 
 
-def _check_part(rule: Rule, rs, meta: dict, part: dict) -> Iterable[Finding]:
+def _check_part(
+    rule: Rule, rs: Any, meta: dict[str, Any], part: dict[str, Any]
+) -> Iterable[Finding]:
     total = part.get("n_original")
     limit = part.get("limit")
     task = part.get("task") or meta.get("task") or "the task"
@@ -272,7 +275,7 @@ def _check_part(rule: Rule, rs, meta: dict, part: dict) -> Iterable[Finding]:
     )
 
 
-def _helm_limit(rule: Rule, part: dict, task: str, used: int, limit: int) -> Finding:
+def _helm_limit(rule: Rule, part: dict[str, Any], task: str, used: int, limit: int) -> Finding:
     """HELM samples at most ``max_eval_instances`` instances; the scenario's size is not in
     the run folder, so the finding says the cap, not a fraction."""
     return rule.finding(

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from benchaudit.rules._wording import interval, percent
+
 from benchaudit.finding import Finding, Location, Severity
 from benchaudit.registry import Rule
 
@@ -85,8 +87,8 @@ class PartialCredit(Rule):
         if unequal:
             kind.append(f"max points range from {rs.max_points.min():g} to {rs.max_points.max():g}")
         wording = "; ".join(
-            f"{r['model']} {100 * r['score']:.1f}% (95% {r['ci_method']} CI "
-            f"{100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f}"
+            f"{r['model']} {percent(r['score'])} (95% {r['ci_method']} CI "
+            f"{interval(100 * r['ci_low'], 100 * r['ci_high'])}"
             + (", Σ points / Σ max points" if weighted else ", mean item score")
             + f", n = {r['n_items']:,} items)"
             for r in rows[:4]

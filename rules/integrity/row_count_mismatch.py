@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from benchaudit.finding import Finding, Location, Severity
 from benchaudit.registry import Rule
@@ -94,7 +94,9 @@ class RowCountMismatch(Rule):
             if missing.size:
                 yield self._missing(source, model, missing, summary)
 
-    def _duplicates(self, source, model, rows, summary) -> Finding:
+    def _duplicates(
+        self, source: Source, model: str, rows: Any, summary: dict[str, Any]
+    ) -> Finding:
         rs = source.data
         by_item: dict[str, list[int]] = {}
         for r in rows:
@@ -122,7 +124,9 @@ class RowCountMismatch(Rule):
             },
         )
 
-    def _missing(self, source, model, missing, summary) -> Finding:
+    def _missing(
+        self, source: Source, model: str, missing: Any, summary: dict[str, Any]
+    ) -> Finding:
         import numpy as np
 
         rs = source.data

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from benchaudit.rules._wording import percent, signed_points
 
 from benchaudit.finding import Finding, Location, Severity
 from benchaudit.registry import Rule
@@ -112,12 +114,12 @@ class RunDrift(Rule):
             yield self.finding(
                 Location(f2, min(ln for ln in lines if ln) if any(lines) else None),
                 f"{model}: {changed.size} of {n:,} items changed between {f1} and "
-                f"{f2} ({shown}{more}); score {100 * s_1:.1f}% → {100 * s_2:.1f}% "
-                f"({100 * delta:+.1f} points, {'within' if within else 'outside'} its 95% "
+                f"{f2} ({shown}{more}); score {percent(s_1)} → {percent(s_2)} "
+                f"({signed_points(delta)} points, {'within' if within else 'outside'} its 95% "
                 f"interval of ±{100 * half:.1f}; McNemar p = {p:.3g})",
                 claim=model,
                 suggestion=f"Report {model} with its run-to-run spread "
-                f"({100 * s_1:.1f}% and {100 * s_2:.1f}% on two runs) or pin what changed "
+                f"({percent(s_1)} and {percent(s_2)} on two runs) or pin what changed "
                 "(seed, decoding, grader, data) and re-run; treat gaps under "
                 f"{abs(100 * delta):.1f} points as noise.",
                 evidence={
@@ -139,7 +141,7 @@ class RunDrift(Rule):
             )
 
 
-def _lines(rs, model_code: int, item_codes) -> list[int | None]:
+def _lines(rs: Any, model_code: int, item_codes: Any) -> list[int | None]:
     """The first line of each (model, item) row in ``rs``."""
     import numpy as np
 

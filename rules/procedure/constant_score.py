@@ -103,6 +103,7 @@ def _check(rule: Rule, data: ScalingData) -> Iterable[Finding]:
             )
         else:
             chance, lo, hi = flat.chance, min(values), max(values)
+            assert chance is not None  # a flat curve that is not one repeated score sits at chance
             yield rule.finding(
                 where,
                 f"{flat.name} stays at chance ({chance:.3g}) at every size of "

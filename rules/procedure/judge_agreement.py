@@ -70,7 +70,7 @@ class JudgeAgreement(Rule):
 
         for c in claims(source, "agreement"):
             f = c.fields
-            if f.get("kappa") or f.get("doc_kappa"):
+            if f.get("kappa") or f.get("doc_kappa") or c.value is None:
                 continue
             po = float(c.value) / 100
             if not 0 < po <= 1:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from benchaudit.rules._wording import percent
+
 from benchaudit.finding import Finding, Location, Severity
 from benchaudit.registry import Rule
 
@@ -122,11 +124,11 @@ class PositionBias(Rule):
                 Location(source.path, line),
                 f"{model} chose option {options[j]} in {counts[j]} of {n} answers: over-choice "
                 f"ratio R = {ratios[j]:.1f} (chosen, ratio: {table}{gold_text}); chance level "
-                f"of single-asking guessing is {100 / k:.1f}%, P = {p:.2g}",
+                f"of single-asking guessing is {percent(1 / k)}, P = {p:.2g}",
                 claim=model,
                 suggestion=f"Score the option text or take a majority over {k} cyclic rotations "
                 f"of the options, and report {model}'s score next to its position-only "
-                f"baseline (always '{options[j]}' scores {100 * acc_if_always:.1f}% here).",
+                f"baseline (always '{options[j]}' scores {percent(acc_if_always)} here).",
                 evidence={
                     "model": model,
                     "options": options,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from benchaudit.claims.access import document_of
 from benchaudit.claims.model_claims import comparisons, fold, mentioned
@@ -110,7 +110,7 @@ def _evidence(doc: Document, claim_sentence: str) -> str:
     return fold(" ".join(parts))
 
 
-def _section_has_image(doc: Document, block, raw: list[str]) -> bool:
+def _section_has_image(doc: Document, block: Any, raw: list[str]) -> bool:
     section = block.section
     if not raw:
         return False

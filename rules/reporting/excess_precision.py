@@ -15,7 +15,7 @@ from benchaudit.stats import granularity as G
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
-    from benchaudit.evidence import Source
+    from benchaudit.evidence import Claim, Source
 
 #: Digits beyond those that tell every possible score apart that are tolerated:
 #: one (87.20% on HumanEval, 46.7% on AIME) is common style, two are not.
@@ -51,12 +51,12 @@ class ExcessPrecision(Rule):
     k > 1) are not checked.
     """
 
-    def _severity(self, claim, ctx: Context) -> Severity:
+    def _severity(self, claim: Claim, ctx: Context) -> Severity:
         """A table cell that is the exact rounding of some k/n (59.09 = 13/22) is the house
         style of a table printed at one precision, not a wrong digit: information. Otherwise
         a warning, capped by the claim's premises."""
-        samples = claim.samples or 1
-        if claim.fields.get("table") and G.is_reachable(claim.value, claim.n, samples, S.scale(claim)):
+        samples, n = claim.samples or 1, claim.n or 0
+        if claim.fields.get("table") and G.is_reachable(S.written(claim), n, samples, S.scale(claim)):
             return Severity.INFO
         return capped(self.severity, premises_of(claim, ctx.benchmarks).cap())
 
@@ -71,16 +71,16 @@ class ExcessPrecision(Rule):
                 continue
             samples = claim.samples or 1
             sc = S.scale(claim)
-            extra = G.excess_digits(claim.value, claim.n, samples, sc)
+            extra = G.excess_digits(S.written(claim), claim.n, samples, sc)
             if extra <= TOLERATED:
                 continue
             total = claim.n * samples
             places = max(0, G.needed_decimals(claim.n, samples) - (2 if sc == 100 else 0))
-            k = round(G.exact(claim.value) / sc * total)
+            k = round(G.exact(S.written(claim)) / sc * total)
             better = G.format_at(k, total, places, sc)
             step = 100 / total if sc == 100 else 1 / total
             message = (
-                f"{S.as_written(claim, claim.value)} {S.on_what(claim)} has {extra} more digit(s) "
+                f"{S.as_written(claim, S.written(claim))} {S.on_what(claim)} has {extra} more digit(s) "
                 f"than the test can produce: its scores move in steps of {step:.3g}"
                 f"{' points' if sc == 100 else ''}"
             )

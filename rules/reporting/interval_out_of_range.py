@@ -51,15 +51,15 @@ class IntervalOutOfRange(Rule):
             if claim.fields.get("grid") is False:
                 continue
             sc = S.scale(claim)
-            v = float(claim.value)
+            v = float(S.written(claim))
             if claim.plus_minus:
                 h = float(claim.plus_minus)
                 lo, hi = v - h, v + h
-                stated = f"{S.as_written(claim, claim.value)} ± {claim.plus_minus}"
+                stated = f"{S.as_written(claim, S.written(claim))} ± {claim.plus_minus}"
             elif claim.interval:
                 lo, hi = float(claim.interval[0]), float(claim.interval[1])
                 stated = (
-                    f"{S.as_written(claim, claim.value)} ({claim.interval[0]}–{claim.interval[1]})"
+                    f"{S.as_written(claim, S.written(claim))} ({claim.interval[0]}–{claim.interval[1]})"
                 )
             else:
                 continue
@@ -79,10 +79,10 @@ class IntervalOutOfRange(Rule):
                 "the mark of a Wald interval near the edge"
             )
             if n:
-                fix = f"{S.as_written(claim, claim.value)} ({S.wilson_wording(claim, p, n, level)})"
+                fix = f"{S.as_written(claim, S.written(claim))} ({S.wilson_wording(claim, p, n, level)})"
             else:
                 fix = (
-                    f"{S.as_written(claim, claim.value)} with a Wilson or Clopper–Pearson "
+                    f"{S.as_written(claim, S.written(claim))} with a Wilson or Clopper–Pearson "
                     "interval, which stays inside 0–100%"
                 )
             yield self.finding(

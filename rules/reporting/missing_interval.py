@@ -55,9 +55,9 @@ class MissingInterval(Rule):
             wording = S.wilson_wording(claim, p, claim.n)
             yield self.finding(
                 claim.location,
-                f"{S.as_written(claim, claim.value)} {S.on_what(claim)} has no interval",
+                f"{S.as_written(claim, S.written(claim))} {S.on_what(claim)} has no interval",
                 claim=claim,
-                suggestion=f"{S.as_written(claim, claim.value)} {S.on_what(claim)} ({wording})",
+                suggestion=f"{S.as_written(claim, S.written(claim))} {S.on_what(claim)} ({wording})",
                 evidence={
                     "value": claim.value,
                     "n": claim.n,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from benchaudit.rules._wording import severity_for
+from benchaudit.rules._wording import severity_for, signed
 
 from benchaudit.finding import Finding, Severity
 from benchaudit.registry import Rule
@@ -66,7 +66,7 @@ class PercentVsPoints(Rule):
             off_abs, off_rel = abs(d - abs(diff)), abs(d - abs(rel))
             if off_abs > tol or off_rel <= unit or off_abs >= off_rel:
                 continue
-            points = f"{diff:+.1f} points ({rel:+.1f}% relative)".replace("-", "−")
+            points = f"{signed(diff)} points ({signed(rel)}% relative)"
             yield self.finding(
                 claim.location,
                 f"the {delta}% change from {before}% to {after}% is the difference in points; "
