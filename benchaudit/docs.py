@@ -15,12 +15,15 @@ import importlib
 import inspect
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from benchaudit.registry import Rule
 
 START = "<!-- rules:start -->"
 END = "<!-- rules:end -->"
 
-def family(cls: Any) -> str:
+def family(cls: type[Rule]) -> str:
     """A rule's family: the heading of its folder's docstring (``rules/reporting/``
     gives "Reporting and emphasis"); a rule pack's rules are "Other rules"."""
     parts = cls.__module__.split(".")
@@ -30,7 +33,7 @@ def family(cls: Any) -> str:
     return doc.strip().splitlines()[0].rstrip(".")
 
 
-def _rules():
+def _rules() -> list[type[Rule]]:
     from benchaudit.registry import all_rules
 
     return list(all_rules().values())
@@ -61,7 +64,7 @@ def rules_page() -> str:
         "",
         rule_table().replace("(docs/rules.md#", "(#"),
     ]
-    groups: dict[str, list[Any]] = {}
+    groups: dict[str, list[type[Rule]]] = {}
     for cls in _rules():  # code order; a family's rules under its folder's heading
         groups.setdefault(family(cls), []).append(cls)
     for heading, members in groups.items():
@@ -71,7 +74,7 @@ def rules_page() -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def _rule_section(cls: Any) -> list[str]:
+def _rule_section(cls: type[Rule]) -> list[str]:
     """One rule's section of docs/rules.md."""
     doc = cls.documentation()
     body = doc.split("\n", 1)[1].strip("\n") if "\n" in doc else ""

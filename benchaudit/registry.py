@@ -84,6 +84,11 @@ class Rule:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if "branches" in vars(cls):  # the old dispatch table would be ignored without a word
+            raise TypeError(
+                f"{cls.__name__}: 'branches' is no longer read; define on_<kind>(self, source, ctx) "
+                "methods (on_document, on_results, ...) instead"
+            )
         if "reads" not in vars(cls):
             from benchaudit.evidence import KINDS
 

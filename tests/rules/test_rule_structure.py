@@ -90,3 +90,11 @@ def test_the_base_class_dispatches_by_kind_and_the_engine_collects_notes():
         ("r.json", "summary seen"),
     ]
     assert ctx.notes == ["read r.json"]
+
+
+def test_a_rule_pack_with_the_old_dispatch_table_is_refused():
+    with pytest.raises(TypeError, match="on_<kind>"):
+
+        class Old(Rule):
+            code, name = "BA998", "old"
+            branches = {"document": "pack.module:function"}
