@@ -11,23 +11,29 @@ file is out of date (``tests/test_docs_sync.py`` runs the same comparison).
 from __future__ import annotations
 
 import argparse
+import importlib
+import inspect
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from benchaudit.registry import Rule
 
 START = "<!-- rules:start -->"
 END = "<!-- rules:end -->"
 
-FAMILIES = {
-    "1": "Reporting and granularity",
-    "2": "Comparisons",
-    "3": "Result-file integrity",
-    "4": "Measurement procedure",
-    "5": "Leaderboards, arenas and judges",
-    "9": "Suppressions",
-}
+def family(cls: type[Rule]) -> str:
+    """A rule's family: the heading of its folder's docstring (``rules/reporting/``
+    gives "Reporting and emphasis"); a rule pack's rules are "Other rules"."""
+    parts = cls.__module__.split(".")
+    if parts[:2] != ["benchaudit", "rules"] or len(parts) < 4:
+        return "Other rules"
+    doc = inspect.getdoc(importlib.import_module(".".join(parts[:3]))) or parts[2]
+    return doc.strip().splitlines()[0].rstrip(".")
 
 
-def _rules():
+def _rules() -> list[type[Rule]]:
     from benchaudit.registry import all_rules
 
     return list(all_rules().values())
@@ -58,25 +64,31 @@ def rules_page() -> str:
         "",
         rule_table().replace("(docs/rules.md#", "(#"),
     ]
-    family = None
-    for cls in _rules():
-        fam = cls.code[2:3]
-        if fam != family:
-            family = fam
-            out += [f"## {FAMILIES.get(fam, f'BA{fam}xx')}", ""]
-        doc = cls.documentation()
-        body = doc.split("\n", 1)[1].strip("\n") if "\n" in doc else ""
-        out += [
-            f"### {cls.code} {cls.name}",
-            "",
-            f"*Default severity: {cls.severity.label}. Reads: {', '.join(cls.reads) or 'any input'}.*",
-            "",
-            cls.summary(),
-            "",
-        ]
-        if body:
-            out += [body, ""]
+    groups: dict[str, list[type[Rule]]] = {}
+    for cls in _rules():  # code order; a family's rules under its folder's heading
+        groups.setdefault(family(cls), []).append(cls)
+    for heading, members in groups.items():
+        out += [f"## {heading}", ""]
+        for cls in members:
+            out += _rule_section(cls)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _rule_section(cls: type[Rule]) -> list[str]:
+    """One rule's section of docs/rules.md."""
+    doc = cls.documentation()
+    body = doc.split("\n", 1)[1].strip("\n") if "\n" in doc else ""
+    out = [
+        f"### {cls.code} {cls.name}",
+        "",
+        f"*Default severity: {cls.severity.label}. Reads: {', '.join(cls.reads) or 'any input'}.*",
+        "",
+        cls.summary(),
+        "",
+    ]
+    if body:
+        out += [body, ""]
+    return out
 
 
 CONFIG_START = "<!-- config:start -->"

@@ -18,7 +18,7 @@ from benchaudit.config import Config
 from benchaudit.errors import BenchauditError, InputError, UnknownKindError
 from benchaudit.evidence import Claim, Source
 from benchaudit.finding import Finding, Report, Suppressed, assign_fingerprints
-from benchaudit.registry import Rule, load_entry, select, selected
+from benchaudit.registry import AfterSuppressions, Note, Rule, load_entry, select, selected
 
 
 @dataclass
@@ -106,11 +106,20 @@ def _file_ignore(f: Finding, cfg: Config) -> str | None:
 
 
 def run_rules(rules: list[Rule], sources: list[Source], ctx: Context) -> list[Finding]:
+    """The rules' findings; the notes they return go to ``ctx.notes`` (rules write nothing)."""
     findings: list[Finding] = []
     for rule in rules:
         if not any(s.kind in rule.reads for s in sources) and rule.reads:
             continue
-        findings.extend(rule.check_run(sources, ctx))
+        for out in rule.check_run(sources, ctx):
+            if isinstance(out, Note):
+                ctx.notes.append(out.text)
+            elif isinstance(out, AfterSuppressions):
+                from benchaudit.suppress import mark_stale_check
+
+                mark_stale_check(out.source, rule, ctx)
+            else:
+                findings.append(out)
     return findings
 
 

@@ -1,6 +1,7 @@
 """Rules: the base class, automatic discovery and selection.
 
-Every module in ``benchaudit.rules`` (the top-level ``rules/`` folder) that
+Every module in a family folder of ``benchaudit.rules`` (the top-level
+``rules/`` folder: ``rules/reporting/``, ``rules/comparisons/`` ...) that
 defines a :class:`Rule` subclass with a ``code`` is registered on import.
 Third-party rule packs register through the ``benchaudit.rules`` entry-point
 group, each entry point naming a module to import.
@@ -13,7 +14,7 @@ import inspect
 import os
 import pkgutil
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -25,25 +26,57 @@ if TYPE_CHECKING:
     from benchaudit.evidence import Claim, Source
 
 
+def hook(kind: str) -> str:
+    """The method a rule defines to read sources of ``kind``: ``on_document``,
+    ``on_harness_summary`` (for ``harness-summary``)."""
+    return "on_" + kind.replace("-", "_")
+
+
+@dataclass(frozen=True)
+class Note:
+    """A sentence for the report's notes (what a rule could not check), returned
+    beside the findings; the engine collects it."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class AfterSuppressions:
+    """Asks for the rule's check of ``source`` once inline suppressions have been
+    applied (whether a comment suppressed anything is known only then)."""
+
+    source: Source
+
+
+#: What a rule's hooks return: findings, and notes or requests for the engine.
+Output = Finding | Note | AfterSuppressions
+
+
 class Rule:
     """Base class of every rule.
 
     A subclass sets ``code`` (``BA101``), ``name`` (``unreachable-score``),
-    ``severity`` (its default), ``reads`` (source kinds) and a docstring whose
-    first line is the summary; the rest of the docstring is what
-    ``benchaudit explain`` prints. It overrides :meth:`check` (one source at a
-    time) or :meth:`check_run` (all sources of a run together).
+    ``severity`` (its default) and a docstring whose first line is the summary;
+    the rest of the docstring is what ``benchaudit explain`` prints.
+
+    Its logic is in methods named for the evidence they read, one per source
+    kind: ``on_document(source, ctx)``, ``on_results``, ``on_leaderboard``,
+    ``on_battles``, ``on_judgments``, ``on_scaling``, ``on_samples``,
+    ``on_calibration``, ``on_harness_summary`` (see :data:`benchaudit.evidence.KINDS`).
+    :meth:`check` calls the one for the source's kind; ``reads`` (the kinds) is
+    derived from them unless the class sets it. Evidence that spans the sources
+    of a run (two runs of one configuration, a summary and its samples, harness
+    files that together make a scaling curve) is read by ``on_run(sources, ctx)``;
+    such a rule sets ``reads``. A hook returns findings and, when it must say
+    what it could not check, :class:`Note` values; it never writes to ``ctx`` or
+    to a source. Modules that only some hooks need (numpy for per-item files)
+    are imported inside those hooks, so a markdown run never pays for them.
     """
 
     code: ClassVar[str] = ""
     name: ClassVar[str] = ""
     severity: ClassVar[Severity] = Severity.WARNING
     reads: ClassVar[tuple[str, ...]] = ()
-    #: For a rule that reads several kinds of source: kind -> "module:function"
-    #: called as ``function(rule, source, ctx)``. The module is imported only when
-    #: a source of that kind is checked, so a markdown run never imports the
-    #: per-item branch (and numpy with it).
-    branches: ClassVar[dict[str, str]] = {}
     #: Options the rule reads from ``[tool.benchaudit.rules.<name>]``, name ->
     #: :class:`benchaudit.config.Option`; the configuration refuses any other.
     #: ``None`` (a rule pack that declares nothing) accepts any.
@@ -51,8 +84,15 @@ class Rule:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if cls.branches and not cls.reads:
-            cls.reads = tuple(cls.branches)
+        if "branches" in vars(cls):  # the old dispatch table would be ignored without a word
+            raise TypeError(
+                f"{cls.__name__}: 'branches' is no longer read; define on_<kind>(self, source, ctx) "
+                "methods (on_document, on_results, ...) instead"
+            )
+        if "reads" not in vars(cls):
+            from benchaudit.evidence import KINDS
+
+            cls.reads = tuple(k for k in KINDS if callable(getattr(cls, hook(k), None))) or cls.reads
 
     def __init__(self, options: dict[str, Any] | None = None) -> None:
         self.options = options or {}
@@ -66,14 +106,20 @@ class Rule:
     def documentation(cls) -> str:
         return inspect.getdoc(cls) or ""
 
-    def check(self, source: Source, ctx: Context) -> Iterable[Finding]:
-        target = self.branches.get(source.kind)
-        if target is None:
-            return ()
-        module, _, function = target.partition(":")
-        return getattr(importlib.import_module(module), function)(self, source, ctx)
+    def check(self, source: Source, ctx: Context) -> Iterable[Output]:
+        """What the rule makes of one source: its ``on_<kind>`` hook, if it has one."""
+        method: Callable[[Source, Context], Iterable[Output]] | None = getattr(
+            self, hook(source.kind), None
+        )
+        return method(source, ctx) if method is not None else ()
 
-    def check_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
+    def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Output]:
+        """Evidence that spans the sources of a run; nothing unless a rule reads it."""
+        return ()
+
+    def check_run(self, sources: list[Source], ctx: Context) -> Iterator[Output]:
+        """Everything the rule makes of a run: :meth:`on_run`, then each source read."""
+        yield from self.on_run(sources, ctx)
         for source in sources:
             if source.kind in self.reads:
                 yield from self.check(source, ctx)
@@ -90,7 +136,7 @@ class Rule:
         confidence: Confidence = Confidence.HIGH,
     ) -> Finding:
         """Build a finding for this rule; ``claim`` may be a Claim or its text."""
-        text = getattr(claim, "text", claim)
+        text = claim if claim is None or isinstance(claim, str) else claim.text
         return Finding(
             code=self.code,
             name=self.name,
@@ -141,9 +187,23 @@ def all_rules() -> dict[str, type[Rule]]:
 
 
 def _rule_module_names() -> list[str]:
+    """``family.module`` of every rule module (the family folders, ``_`` helpers left out)."""
+    return sorted(_rule_module_files())
+
+
+def _rule_module_files() -> dict[str, str]:
+    """``family.module`` -> path of every rule module in the family folders."""
     import benchaudit.rules as pkg
 
-    return [info.name for info in pkgutil.iter_modules(pkg.__path__) if not info.name.startswith("_")]
+    out: dict[str, str] = {}
+    for family in pkgutil.iter_modules(pkg.__path__):
+        if not family.ispkg or family.name.startswith("_"):
+            continue
+        folder = os.path.join(getattr(family.module_finder, "path", ""), family.name)
+        for info in pkgutil.iter_modules([folder]):
+            if not info.ispkg and not info.name.startswith("_"):
+                out[f"{family.name}.{info.name}"] = os.path.join(folder, info.name + ".py")
+    return out
 
 
 # --- the catalogue: names, codes and kinds without importing the rules -----------
@@ -175,12 +235,7 @@ _INDEX_INPUTS = ("evidence.py",)
 
 def _index_files() -> dict[str, str]:
     """Module or file name -> path of every file the index is computed from."""
-    import benchaudit.rules as pkg
-
-    out: dict[str, str] = {}
-    for info in pkgutil.iter_modules(pkg.__path__):
-        if not info.name.startswith("_"):
-            out[info.name] = os.path.join(getattr(info.module_finder, "path", ""), info.name + ".py")
+    out = _rule_module_files()
     here = os.path.dirname(__file__)
     for name in _INDEX_INPUTS:
         out[name] = os.path.join(here, name)

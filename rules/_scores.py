@@ -1,5 +1,6 @@
 """What the reporting rules (BA101–BA106) share: reading a score claim's scale
-and item count, wording numbers, and the Wilson interval a suggestion quotes.
+and item count, writing a value in the claim's own unit, and the Wilson interval
+a suggestion quotes (numbers themselves are written by :mod:`benchaudit.rules._wording`).
 
 Standard library only: this runs when checking a README.
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from benchaudit.finding import Confidence, Severity
+from benchaudit.rules._wording import level, num
 
 if TYPE_CHECKING:
     from benchaudit.evidence import Claim, Source
@@ -22,13 +23,20 @@ def scores(source: Source) -> Iterator[Claim]:
             yield c
 
 
+def written(claim: Claim) -> str:
+    """The score as its author wrote it (every claim :func:`scores` yields has one)."""
+    if claim.value is None:
+        raise ValueError(f"a score claim without a value at {claim.location}")
+    return claim.value
+
+
 def scale(claim: Claim) -> int:
     """100 for percentages and points, 1 for proportions."""
     return 1 if claim.unit == "proportion" else 100
 
 
 def proportion(claim: Claim) -> float:
-    return float(claim.value.replace(",", "")) / scale(claim)
+    return float(written(claim).replace(",", "")) / scale(claim)
 
 
 def on_grid(claim: Claim) -> bool:
@@ -40,11 +48,6 @@ def on_grid(claim: Claim) -> bool:
     if claim.fields.get("grid") is False or claim.protocol == "pass@k":
         return False
     return not (claim.protocol == "averaged" and not claim.samples)
-
-
-def severity_for(claim: Claim, default: Severity) -> Severity:
-    """A low-confidence parse gives info, never an error or a warning."""
-    return Severity.INFO if claim.confidence is Confidence.LOW else default
 
 
 def count(n: int) -> str:
@@ -69,16 +72,11 @@ def on_what(claim: Claim) -> str:
     return f"on {n} items"
 
 
-def pct(x: float, digits: int = 1) -> str:
-    """A proportion as a percentage: ``0.9433`` → ``94.3``."""
-    return f"{100 * x:.{digits}f}"
-
-
 def in_scale(claim: Claim, x: float, digits: int = 1) -> str:
     """A proportion written in the claim's unit, without the sign."""
     if scale(claim) == 1:
         return f"{x:.{digits + 2}f}"
-    return pct(x, digits)
+    return num(100 * x, digits)
 
 
 def wilson_wording(claim: Claim, p: float, n: int, confidence: float = 0.95) -> str:
@@ -86,5 +84,4 @@ def wilson_wording(claim: Claim, p: float, n: int, confidence: float = 0.95) -> 
     from benchaudit.stats.proportions import wilson
 
     lo, hi = wilson(p * n, n, confidence)
-    level = f"{round(confidence * 100):d}%"
-    return f"{level} CI {in_scale(claim, lo)}–{in_scale(claim, hi)}{unit_sign(claim)}, Wilson, n = {count(n)}"
+    return f"{level(1 - confidence)} CI {in_scale(claim, lo)}–{in_scale(claim, hi)}{unit_sign(claim)}, Wilson, n = {count(n)}"

@@ -47,10 +47,12 @@ def score_matrix(
     row_marks = [find_benchmarks(r[0], reg) if r else [] for r in table.rows]
     transposed = sum(1 for m in row_marks if m) > sum(1 for m in col_marks[1:] if m)
 
-    def bench(name: str, marks: list) -> tuple[str, int | None]:
+    def bench(name: str, marks: list[Any]) -> tuple[str, int | None]:
         b = marks[0].benchmark if marks else None
-        binary = b is not None and getattr(b, "metric", "binary") == "binary"
-        return (b.name if b else clean_cell(name), _n_in(name) or (b.n if binary else None))
+        if b is None:
+            return clean_cell(name), _n_in(name) or None
+        binary = getattr(b, "metric", "binary") == "binary"
+        return b.name, _n_in(name) or (b.n if binary else None)
 
     if transposed:
         models = [clean_cell(h) for h in header[1:]]
@@ -70,11 +72,11 @@ def score_matrix(
         ]
     # A column of proportions (all <= 1) is scaled to points.
     for j in range(len(benches)):
-        col = [v[j] for v in values if j < len(v) and v[j] is not None]
+        col = [x for v in values if j < len(v) and (x := v[j]) is not None]
         if col and all(x <= 1 for x in col):
             for v in values:
-                if j < len(v) and v[j] is not None:
-                    v[j] = v[j] * 100
+                if j < len(v) and (x := v[j]) is not None:
+                    v[j] = x * 100
     return models, raw_models, benches, values
 
 
@@ -83,7 +85,7 @@ def pairwise_rows(tables: list[Any], ctx: Context, claim: str = "") -> Iterator[
 
     The claimed model is the row the sentence names first, else a row marked as the
     authors' own, else the newer of two rows or the best on average."""
-    from benchaudit.rules._document import unpaired
+    from benchaudit.rules._claims import unpaired
 
     from benchaudit.claims.model_claims import model_names, resolve, verb_at
 
@@ -111,9 +113,9 @@ def pairwise_rows(tables: list[Any], ctx: Context, claim: str = "") -> Iterator[
                 continue
             mine = values[ours][j] if j < len(values[ours]) else None
             others = [
-                (values[i][j], models[i])
+                (x, models[i])
                 for i in range(len(models))
-                if i != ours and j < len(values[i]) and values[i][j] is not None
+                if i != ours and j < len(values[i]) and (x := values[i][j]) is not None
             ]
             if mine is None or not others:
                 continue

@@ -99,8 +99,8 @@ def _read(path: Path, display: str, ctx) -> Source:
 
 
 def install(monkeypatch) -> None:
-    import benchaudit.rules.stale_suppression as stale
-    import benchaudit.rules.suppression_without_reason as no_reason
+    import benchaudit.rules.suppressions.stale_suppression as stale
+    import benchaudit.rules.suppressions.suppression_without_reason as no_reason
 
     reader = inputs.Reader("document", _sniff, _read, "test documents")
     monkeypatch.setattr(inputs, "_READERS", [reader])

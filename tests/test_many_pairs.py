@@ -129,9 +129,9 @@ def test_results_of_two_analyses_join_without_touching_either(tmp_path):
 
 
 def test_multiple_comparisons_evidence_lists_at_most_a_hundred_pairs(tmp_path, monkeypatch):
-    from benchaudit.rules import _results
+    from benchaudit.rules.comparisons import multiple_comparisons
 
-    monkeypatch.setattr(_results, "EVIDENCE_PAIRS", 1)
+    monkeypatch.setattr(multiple_comparisons, "EVIDENCE_PAIRS", 1)
     report = audit([str(write_models(tmp_path / "s.csv", 12, 80))], Config())
     found = [f for f in report.findings if f.name == "multiple-comparisons"]
     if not found:

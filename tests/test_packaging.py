@@ -38,8 +38,8 @@ def test_wheel_contents(tmp_path):
     assert "benchaudit/benchmarks.toml" in names
     assert "benchaudit/rules/__init__.py" in names
     assert "benchaudit/reports/__init__.py" in names
-    rule_modules = {p.name for p in (ROOT / "rules").glob("*.py")}
-    assert {n.split("/")[-1] for n in names if n.startswith("benchaudit/rules/")} >= rule_modules
+    rule_modules = {f"benchaudit/rules/{p.relative_to(ROOT / 'rules').as_posix()}" for p in (ROOT / "rules").rglob("*.py")}
+    assert not rule_modules - names, f"rule modules missing from the wheel: {sorted(rule_modules - names)}"
     for tpl in (ROOT / "reports").glob("*.j2"):
         assert f"benchaudit/reports/{tpl.name}" in names
     for pkg in (ROOT / "benchaudit").rglob("__init__.py"):

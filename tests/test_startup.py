@@ -104,7 +104,12 @@ def test_a_markdown_check_loads_only_the_rules_for_documents(tmp_path):
         "loaded = [m for m in {heavy!r} if m in sys.modules]",
         "loaded = [m for m in {heavy!r} if 'benchaudit.rules.' + m in sys.modules]",
     )
-    only_other_kinds = ("position_confound", "conflicting_repeats", "run_drift", "position_bias")
+    only_other_kinds = (
+        "leaderboards.position_confound",
+        "leaderboards.conflicting_repeats",
+        "integrity.run_drift",
+        "procedure.position_bias",
+    )
     proc = subprocess.run(
         [sys.executable, "-c", probe.format(heavy=only_other_kinds), str(card)],
         cwd=card.parent,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchaudit.rules.contamination import shorten
+from benchaudit.rules.procedure.contamination import shorten
 
 from benchaudit.finding import Report
 from benchaudit.render import render

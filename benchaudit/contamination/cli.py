@@ -159,7 +159,7 @@ def contamination(
     from benchaudit.finding import Report, assign_fingerprints
     from benchaudit.registry import lookup
     from benchaudit.render import render
-    from benchaudit.rules.contamination import item_findings
+    from benchaudit.rules.procedure.contamination import item_findings
 
     cfg = config_mod.load(config_path)
     corpus = [*corpus, *more_shards]

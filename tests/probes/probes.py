@@ -35,15 +35,15 @@ PROBES: list[Probe] = [
     ),
     Probe(
         "P02",
-        "rules/rank_tie.py",
+        "rules/comparisons/rank_tie.py",
         "rank-tie's battles branch deleted",
-        "            yield from _battles(self, source, ctx)\n",
-        "            pass\n",
+        "        return _battles(self, source, ctx)\n",
+        "        return ()\n",
         (f"{CASES}[rank-tie:7:battles ratings with overlapping intervals are information only]",),
     ),
     Probe(
         "P03",
-        "rules/run_drift.py",
+        "rules/integrity/run_drift.py",
         "run-drift's McNemar p fixed at 1.0",
         "            p = mcnemar_exact(up, down)",
         "            p = 1.0",
@@ -190,7 +190,7 @@ PROBES: list[Probe] = [
     # Rules (through their case files).
     Probe(
         "P21",
-        "rules/interval_out_of_range.py",
+        "rules/reporting/interval_out_of_range.py",
         "no interval is ever out of range",
         "            if lo >= 0 and hi <= sc:",
         "            if True:",
@@ -198,7 +198,7 @@ PROBES: list[Probe] = [
     ),
     Probe(
         "P22",
-        "rules/excess_precision.py",
+        "rules/reporting/excess_precision.py",
         "any number of extra digits tolerated",
         "            if extra <= TOLERATED:",
         "            if True:",
@@ -206,7 +206,7 @@ PROBES: list[Probe] = [
     ),
     Probe(
         "P23",
-        "rules/percent_vs_points.py",
+        "rules/reporting/percent_vs_points.py",
         "a change is never read as percent-for-points",
         "            if off_abs > tol or off_rel <= unit or off_abs >= off_rel:",
         "            if True:",

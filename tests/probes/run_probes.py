@@ -146,8 +146,8 @@ CASE_FILE = "tests/rules/test_rule_cases.py"
 _LIST_RULES = """
 from benchaudit.registry import Rule, all_rules
 for name, cls in sorted(all_rules().items()):
-    # Rules that replace the per-source dispatch (check_run) are out of this sweep's reach.
-    if cls.check_run is Rule.check_run:
+    # What a rule reads in on_run (the run's sources together) is out of this sweep's reach.
+    if cls.on_run is Rule.on_run:
         print(name, " ".join(cls.reads))
 """
 

@@ -1,6 +1,8 @@
 """Run every YAML case file in tests/rules/cases against its rule.
 
-A case file names one rule and lists cases. Each case writes its input file(s)
+A case file names one rule and lists cases; it sits in the folder of the rule's
+family (``tests/rules/cases/reporting/unreachable-score.yaml`` for
+``rules/reporting/unreachable_score.py``). Each case writes its input file(s)
 into a temporary folder, runs the engine with only that rule selected, and
 compares the rule's findings with ``expect``::
 
@@ -60,7 +62,7 @@ def _floor(case: dict) -> Severity:
 
 
 def _load():
-    for path in sorted(CASES.glob("*.yaml")):
+    for path in sorted(CASES.glob("*/*.yaml"), key=lambda p: p.name):
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
         for i, case in enumerate(doc.get("cases", [])):
             yield pytest.param(doc["rule"], case, id=f"{path.stem}:{i}:{case.get('name', '')}")
@@ -113,9 +115,14 @@ def test_rule_case(rule, case, tmp_path):
             assert f.suggestion, f"{rule}: a warning or error needs a suggestion"
 
 
-def test_every_rule_has_a_case_file():
+def test_every_rule_has_a_case_file_in_its_family_folder():
+    """``rules/<family>/<module>.py`` is tested by ``tests/rules/cases/<family>/<name>.yaml``."""
     from benchaudit.registry import all_rules
 
-    have = {p.stem for p in CASES.glob("*.yaml")}
-    missing = sorted(set(all_rules()) - have)
-    assert not missing, f"rules without tests/rules/cases/<name>.yaml: {missing}"
+    have = {p.stem: p.parent.name for p in CASES.glob("*/*.yaml")}
+    missing = sorted(set(all_rules()) - set(have))
+    assert not missing, f"rules without tests/rules/cases/<family>/<name>.yaml: {missing}"
+    for name, cls in all_rules().items():
+        family = cls.__module__.split(".")[2]
+        assert have[name] == family, f"{name}'s case file belongs in tests/rules/cases/{family}/"
+    assert not list(CASES.glob("*.yaml")), "case files go in the folder of their rule's family"

@@ -1,0 +1,5 @@
+"""Comparisons
+
+Rules on claims that one model differs from another: noise, pairing, tests,
+power, multiplicity, selection and ranks (BA2xx).
+"""

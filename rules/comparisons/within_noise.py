@@ -1,0 +1,545 @@
+"""BA201 within-noise: a claimed improvement, ranking or "#1" the numbers do not support."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from benchaudit.rules._claims import claims, emit, mean_halfwidth, points, unpaired
+from benchaudit.rules._wording import interval, level, num, signed
+
+from benchaudit.claims.linking import (
+    anchored,
+    claimed_pair,
+    lines_claimed,
+    pairwise_tables,
+    table_about,
+)
+from benchaudit.finding import Confidence, Finding, Location, Severity
+from benchaudit.registry import Note, Output, Rule
+
+if TYPE_CHECKING:
+    from benchaudit.claims.scoretable import ScoreCell, ScoreLine
+    from benchaudit.engine import Context
+    from benchaudit.evidence import Claim, Source
+
+
+class WithinNoise(Rule):
+    """A claimed improvement, ranking or "#1" lies inside the noise of its own numbers.
+
+    **What.** Leaderboards: a row marked as the winner ("#1", "SOTA", "state of
+    the art", "best", a medal, bold) whose interval overlaps the runner-up's is
+    flagged with both intervals and the rank range of the top row.
+
+    **Why.** "#1" is a claim that the top row beats the second. When the two
+    intervals overlap, the data do not establish the order: another draw of
+    the same evaluation could swap them.
+
+    Bad (leaderboard.csv)::
+
+        model,score,95% CI
+        our-model (SOTA),82.6,"(-1.7, 1.9)"
+        rival,81.9,"(-2.1, 2.4)"
+        older,60.4,"(-2.5, 2.5)"
+
+    Better (leaderboard.csv)::
+
+        model,score,95% CI
+        our-model,82.6,"(-1.7, 1.9)"
+        rival,81.9,"(-2.1, 2.4)"
+        older,60.4,"(-2.5, 2.5)"
+
+    Documents: a sentence saying one model outperforms, improves on or is
+    significantly better than another is checked against its own numbers: a
+    reported p at or above alpha; two scores whose unpaired 95% interval of the
+    difference contains zero (n from the sentence, the paragraph or the
+    benchmark registry); two stated intervals likewise; a score table with
+    "improves on every benchmark", benchmark by benchmark. The message says
+    the verdict used the unpaired bound (a paired analysis needs per-item
+    results). 73.0% vs 70.0% on 500 questions is +3.0 points, unpaired 95%
+    interval -2.6 to +8.6.
+
+    Bad::
+
+        On the same 500 questions, model A (73.0%) outperforms model B (70.0%).
+
+    Better::
+
+        On the same 500 questions, model A (73.0%) scores 3.0 points above model B
+        (70.0%); a paired McNemar test gives p = 0.036.
+
+    **Assumptions.** Intervals are 95% intervals of each row (an SE column
+    becomes ± 1.96·SE); overlap is the conservative reading of "not separated".
+    """
+
+    code = "BA201"
+    name = "within-noise"
+    severity = Severity.WARNING
+
+    def on_leaderboard(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        return _leaderboard(self, source, ctx)
+
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Output]:
+        return _document(self, source, ctx)
+
+
+def _leaderboard(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
+    from benchaudit.inputs.leaderboard import TOP_MARKERS, leaderboards_of, top_within_noise
+
+    for board in leaderboards_of(source):
+        rows = board.ranked()
+        if len(rows) < 2 or not any(TOP_MARKERS.search(c) for c in rows[0].cells):
+            continue
+        got = top_within_noise(board)
+        if got is None:
+            continue
+        top, second = rows[0], rows[1]
+        yield rule.finding(
+            Location(board.path, top.line),
+            f"{top.model} is marked as the top model, but its 95% interval "
+            f"[{top.low:g}, {top.high:g}] overlaps {second.model}'s [{second.low:g}, "
+            f"{second.high:g}]: the lead of {top.score - second.score:.3g} is within noise",
+            claim=" ".join(top.cells),
+            suggestion=(
+                f'Drop the "#1" wording: "{top.model} and {second.model} are statistically '
+                f"tied for first ({top.score:g} vs {second.score:g}; rank range "
+                f'{got["rank_low"]}–{got["rank_high"]})".'
+            ),
+            evidence=got,
+        )
+
+
+def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Output]:
+    yield from _comparison_claims(rule, source, ctx)
+    yield from _bold_leads(rule, source, ctx)
+    yield from _prose_against_tables(rule, source, ctx)
+    yield from _best_against_tables(rule, source, ctx)
+
+
+def _bold_leads(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
+    """A bold "best" cell whose lead over the runner-up is inside the noise of n items."""
+
+    from benchaudit.claims.access import score_tables
+    from benchaudit.claims.scoretable import references
+
+    for st in score_tables(source, ctx):
+        if not st.bold_means_best:
+            continue  # the bold is not a "best" mark in this table: no lead is claimed
+        outside = references(st)
+        for line in st.lines:
+            if not line.n or line.n < 2:
+                continue
+            if line.benchmark is not None and getattr(line.benchmark, "metric", "binary") != "binary":
+                continue
+            sign = 1 if line.higher_is_better else -1
+            cells = [c for c in line.cells if c.model not in outside and c.model not in st.highlighted]
+            groups = {c.group for c in cells}
+            if len(groups) > 1 and all(any(c.bold for c in cells if c.group == g) for g in groups):
+                # Bold marks each row group's best ("closed" / "open" models): test within groups.
+                pools = [[c for c in cells if c.group == g] for g in sorted(groups)]
+            else:
+                pools = [cells]
+            for pool in pools:
+                yield from _bold_lead(rule, source, ctx, line, pool, sign)
+
+
+def _largest_n(line: ScoreLine) -> tuple[int, str]:
+    """The item count to test a lead against, and words saying why when it is not the line's.
+
+    A benchmark with several splits and a header naming none is tested on its largest split:
+    a lead inside the noise there is inside it on every split."""
+    bench = line.benchmark
+    n = line.n or 0
+    splits = dict(getattr(bench, "splits", None) or {}) if bench is not None else {}
+    if bench is None or getattr(bench, "variant", "") or len(splits) < 2 or n != bench.n:
+        return n, ""
+    largest = max(splits.values())
+    if largest <= n:
+        return n, ""
+    return largest, f" (its largest split; {bench.name}'s split is not named)"
+
+
+def _bold_lead(
+    rule: Rule, source: Source, ctx: Context, line: ScoreLine, cells: list[ScoreCell], sign: int
+) -> Iterable[Finding]:
+    """One pool of cells (a line, or a row group of it): does its bold best lead in the noise?"""
+    from benchaudit.stats.paired import mcnemar_floor
+
+    bold = [c for c in cells if c.bold]
+    if not bold or len(cells) < 2:
+        return
+    top = max(sign * c.value for c in cells)
+    best = [c for c in bold if sign * c.value == top]
+    rest = [c for c in cells if c not in best]
+    if len(best) != 1 or not rest:
+        return
+    b = best[0]
+    r = max(rest, key=lambda c: sign * c.value)
+    if r.bold:
+        return  # the runner-up is bold too: the table marks them alike, no lead is claimed
+    scale = 100.0 if line.proportion else 1.0
+    a_pts, r_pts = b.value * scale, r.value * scale
+    if not (0 <= a_pts <= 100 and 0 <= r_pts <= 100) or a_pts == r_pts:
+        return
+    n, unsure_split = _largest_n(line)
+    u = unpaired(a_pts, r_pts, n, 1 - ctx.alpha)
+    if not (u["lo"] <= 0 <= u["hi"]):
+        return
+    lead = abs(a_pts - r_pts)
+    # Both values are rounded: the lead in items is at most this (half a unit each way).
+    unit = 10.0 ** -max(b.decimals, r.decimals) * scale
+    items = (lead + unit) * n / 100
+    # With a lead of at most m items no pairing can make the gap significant when McNemar's
+    # floor 2·(1/2)^m is not below alpha; above it, a gap only just inside the unpaired
+    # interval might be separated by a paired test, so it is said as information.
+    never = mcnemar_floor(int(items)) >= ctx.alpha
+    severity = Severity.WARNING if never or u["p"] >= 0.2 else Severity.INFO
+    message = (
+        f"{b.model} is set in bold as the best on {line.label} with {b.text}, "
+        f"{lead:.3g} points ahead of {r.model} ({r.text}); on {n:,} items{unsure_split} the "
+        f"{level(ctx.alpha)} interval of that difference is {signed(u['lo'])} to "
+        f"{signed(u['hi'])} points (unpaired: the table has no per-item results), so the lead "
+        "is inside the noise"
+    )
+    if never:
+        needed = next(m for m in range(1, 64) if mcnemar_floor(m) < ctx.alpha)
+        message += (
+            f"; a lead of at most {items:.1f} items can never reach p < {ctx.alpha:g} in a "
+            f"paired McNemar test, which needs at least {needed} discordant items"
+        )
+    yield rule.finding(
+        Location(source.path, b.line, b.column, b.page),
+        message,
+        claim=f"{b.model} | {line.label}: {b.text}",
+        suggestion=(
+            f"Mark {b.model} ({b.text}) and {r.model} ({r.text}) alike on {line.label}, or "
+            "say they are tied within noise; a paired test on per-item results could "
+            "separate them"
+        ),
+        evidence={
+            "benchmark": line.label,
+            "n": n,
+            "best": b.value,
+            "runner_up": r.value,
+            **u,
+            "bound": "unpaired",
+        },
+        severity=severity,
+        confidence=Confidence.MEDIUM,
+    )
+
+
+def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
+    """ "X outperforms Y (across benchmarks)" checked against the rows of X and Y in a table."""
+    from benchaudit.claims.access import document_of, score_tables
+    from benchaudit.claims.linking import benchmark_keys
+    from benchaudit.claims.model_claims import comparisons
+
+    doc = document_of(source)
+    if doc is None:
+        return
+    tables = score_tables(source, ctx)
+    if not tables:
+        return
+    for comp in comparisons(doc):
+        if comp.kind != "superior" or not comp.subjects or not comp.objects:
+            continue
+        named = benchmark_keys(comp.block.text, ctx.benchmarks)
+        chosen = pairwise_tables(comp, tables, doc, named)
+        for st in chosen[:1]:
+            pair = claimed_pair(comp, st, named, ctx.benchmarks)
+            if pair is None:
+                continue
+            a, rivals, spoken = pair
+            losses: list[str] = []
+            noisy: list[str] = []
+            checked = 0
+            rated = st.ratings if comp.general and not spoken else []
+            for line in (spoken or st.lines) + rated:
+                by = {c.model: c for c in line.cells}
+                if a not in by:
+                    continue
+                sign = 1 if line.higher_is_better else -1
+                for r in rivals:
+                    if r not in by:
+                        continue
+                    checked += 1
+                    mine, theirs = by[a], by[r]
+                    if sign * mine.value < sign * theirs.value:
+                        losses.append(f"{line.label} {mine.text} vs {r} {theirs.text}")
+                    elif line.n and not line.proportion and sign * mine.value > sign * theirs.value:
+                        u = unpaired(mine.value, theirs.value, line.n, 1 - ctx.alpha)
+                        if u["lo"] <= 0 <= u["hi"]:
+                            noisy.append(
+                                f"{line.label} {mine.text} vs {theirs.text} ({signed(u['lo'])} to "
+                                f"{signed(u['hi'])}, n = {line.n:,})"
+                            )
+            clear = checked - len(losses) - len(noisy)
+            if not checked or (not losses and (clear > 0 or not noisy)):
+                continue  # some lead beyond the noise: "outperforms" has support
+            if _HEDGED.search(comp.sentence) and len(losses) * 4 <= checked:
+                continue  # "nearly all benchmarks": a loss or two does not contradict it
+            if losses:
+                message = (
+                    f"the table at line {st.table.line} does not support '{comp.verb}': {a} is "
+                    f"behind on {len(losses)} of {checked} comparison(s): {'; '.join(losses[:6])}"
+                )
+                if noisy:
+                    message += f"; leads inside the noise (unpaired 95%): {'; '.join(noisy[:6])}"
+            else:
+                message = (
+                    f"the table at line {st.table.line} does not show '{comp.verb}' beyond the "
+                    f"noise: every lead of {a} is inside the unpaired 95% interval: "
+                    f"{'; '.join(noisy[:6])}"
+                )
+            yield rule.finding(
+                Location(source.path, comp.line, None, comp.block.page),
+                message,
+                claim=comp.sentence,
+                suggestion=(
+                    f"Say where {a} leads and where it does not, benchmark by benchmark (e.g. "
+                    f"'ahead of {', '.join(rivals)} on {checked - len(losses)} of {checked}')"
+                ),
+                evidence={"model": a, "rivals": rivals, "losses": losses, "noisy": noisy},
+                confidence=Confidence.MEDIUM,
+            )
+            break
+
+
+def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
+    """ "X achieves the best results (on B)" checked against X's cells in the table it is about:
+    another model ahead, or level with it, contradicts "best"; a lead inside the noise of n
+    items does not establish it."""
+    from benchaudit.claims.access import document_of, score_tables
+    from benchaudit.claims.linking import benchmark_keys
+    from benchaudit.claims.model_claims import comparisons, limited, resolve_family, subject_of
+
+    doc = document_of(source)
+    tables = score_tables(source, ctx) if doc is not None else []
+    for comp in comparisons(doc) if tables else []:
+        subject = subject_of(comp)
+        if comp.kind != "best" or subject is None or limited(comp):
+            continue
+        named = benchmark_keys(comp.sentence, ctx.benchmarks)
+        chosen = table_about(comp, tables, doc) or anchored(comp, tables, named, None)
+        for st in chosen[:1]:
+            models = sorted({c.model for line in st.lines for c in line.cells})
+            family = set(resolve_family(subject, models))
+            lines = lines_claimed(comp, st, named, family)
+            if not family or not lines:
+                continue
+            behind: list[str] = []
+            level: list[str] = []
+            noisy: list[str] = []
+            for line in lines:
+                sign = 1 if line.higher_is_better else -1
+                mine = [c for c in line.cells if c.model in family]
+                others = [c for c in line.cells if c.model not in family and c.model not in st.outside]
+                if not mine or not others:
+                    continue
+                top = max(mine, key=lambda c: sign * c.value)
+                rival = max(others, key=lambda c: sign * c.value)
+                if sign * rival.value > sign * top.value:
+                    behind.append(f"{line.label}: {rival.model} {rival.text} vs {top.text}")
+                elif rival.value == top.value:
+                    level.append(f"{line.label}: {rival.model} {rival.text} = {top.text}")
+                elif line.n and not line.proportion:
+                    u = unpaired(top.value, rival.value, line.n, 1 - ctx.alpha)
+                    if u["lo"] <= 0 <= u["hi"]:
+                        noisy.append(f"{line.label}: {top.text} vs {rival.model} {rival.text} (n = {line.n:,})")
+            if not (behind or level) and (not noisy or len(noisy) < len(lines)):
+                continue  # best where claimed, and at least one lead beyond the noise
+            parts = []
+            if behind:
+                parts.append(f"another model is ahead on {len(behind)}: {'; '.join(behind[:5])}")
+            if level:
+                parts.append(f"level on {len(level)}: {'; '.join(level[:5])}")
+            if noisy:
+                parts.append(f"leads inside the unpaired 95% interval: {'; '.join(noisy[:5])}")
+            where = f"table at line {st.table.line}" if doc.format != "pdf" else "table on page " + str(st.table.page)
+            yield rule.finding(
+                Location(source.path, comp.line, None, comp.block.page),
+                f"the {where} does not show '{comp.verb}': " + "; ".join(parts),
+                claim=comp.sentence,
+                suggestion="Say where it leads and where it does not, benchmark by benchmark, and call "
+                "a lead inside the noise a tie",
+                evidence={"models": sorted(family), "behind": behind, "level": level, "noisy": noisy},
+                confidence=Confidence.MEDIUM,
+            )
+
+
+_HEDGED = re.compile(r"\b(?:nearly|almost|most|majority|many|several|generally|largely)\b", re.I)
+
+
+# --- claims of a difference in prose: a p, two scores, two intervals, a table ------
+
+
+def _comparison_claims(rule: Rule, source: Source, ctx: Context) -> Iterable[Output]:
+    """A claimed improvement, ranking or "significant" difference inside the noise.
+
+    Checked in order: a reported p at or above alpha; two scores whose unpaired
+    interval of the difference contains 0; two stated intervals likewise; a
+    score table with "improves on every benchmark", row by row.
+    """
+    unchecked: list[Claim] = []
+    for c in claims(source, "comparison"):
+        f = c.fields
+        if (
+            f.get("a_value")
+            and f.get("b_value")
+            and not c.n
+            and f.get("direction") in ("better", "worse")
+        ):
+            unchecked.append(c)
+        yield from _within_noise_claim(rule, c, ctx)
+    if unchecked:
+        # Say what could not be checked rather than passing it silently.
+        yield Note(
+            f"within-noise: {len(unchecked)} comparison(s) of two scores in {source.path} name no item "
+            f"count (e.g. line {unchecked[0].location.line}); name the benchmark or pass --n NAME=N "
+            "to check them"
+        )
+
+
+def _within_noise_claim(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]:
+    f, alpha = c.fields, ctx.alpha
+    claims_win = f.get("direction") in ("better", "worse") or f.get("significant") == "yes"
+    if not claims_win or f.get("direction") == "equal":
+        return
+    exact = [p for p in f.get("pvalues", []) if p["op"] in ("=", ">", ">=")]
+    said_not_significant = f.get("significant") == "no" and f.get("significant_from") == "words"
+    if (
+        exact
+        and all(_at_least(p, alpha) for p in exact)
+        and not (f.get("hedged") or said_not_significant)
+    ):
+        p = exact[0]
+        yield emit(
+            rule,
+            c,
+            f"claimed as a difference, but the reported p {p['op']} {p['value']} is "
+            f"not below α = {alpha:g}",
+            suggestion=f"The difference is not statistically significant (p {p['op']} "
+            f"{p['value']}); report it as inconclusive rather than as an improvement.",
+            evidence={"p": float(p["value"]), "alpha": alpha},
+        )
+        return
+    if f.get("significant") == "no":
+        return
+    if any(
+        (p["op"] in ("<", "<=") and float(p["value"]) <= alpha)
+        or (p["op"] == "=" and float(p["value"]) < alpha)
+        for p in f.get("pvalues", [])
+    ):
+        return
+    if f.get("discordant") or f.get("stats") or f.get("paired_test"):
+        return
+    a, b = f.get("a_value"), f.get("b_value")
+    if a and b and c.n:
+        yield from _two_scores(rule, c, a, b, c.n, alpha)
+        return
+    ivs = [iv for iv in f.get("intervals", []) if "lo" in iv or "pm" in iv]
+    if len(ivs) == 2:
+        yield from _two_intervals(rule, c, ivs)
+    elif f.get("tables") and f.get("every"):
+        yield from _table_rows(rule, c, ctx)
+
+
+def _at_least(p: dict[str, str], alpha: float) -> bool:
+    """A reported p is at or above alpha for every value that rounds to it
+    ("p = .05" may be 0.046; "p > .05" and "p = .21" are not below alpha)."""
+    from benchaudit.stats.significance import decimals
+
+    value = float(p["value"])
+    if p["op"] != "=":
+        return value >= alpha
+    return bool(value - 0.5 * 10 ** -decimals(p["value"]) >= alpha)
+
+
+def _two_scores(
+    rule: Rule, c: Claim, a: str, b: str, n: int, alpha: float
+) -> Iterable[Finding]:
+    x, y = points(a, b), points(b, a)
+    if c.fields.get("pair") == "from-to":
+        x, y = y, x  # "from 70 to 73": the new score is the second
+    if not (0 <= x <= 100 and 0 <= y <= 100) or x == y:
+        return
+    if c.fields.get("pair") == "two-values" and c.fields.get("direction") == "better" and x < y:
+        x, y = y, x  # "compared with B (53.6%), A reaches 55.1%": the claimed winner is the higher
+    u = unpaired(x, y, n, 1 - alpha)
+    if u["lo"] > 0 or u["hi"] < 0:
+        return
+    where = f"the same {c.n} questions" if c.fields.get("same_items") else f"{c.n} items"
+    src = "" if c.n_source == "sentence" else f" (n = {c.n} from the {c.n_source})"
+    conf = c.confidence
+    if c.n_source not in ("sentence", "registry"):
+        conf = min(conf, Confidence.MEDIUM)
+    yield emit(
+        rule,
+        c,
+        f"{num(x)}% vs {num(y)}% is {signed(u['diff'])} points; the unpaired {level(alpha)} interval "
+        f"{interval(u['lo'], u['hi'], sign=True)} contains 0 (unpaired bound; pairing not "
+        f"assumed){src}",
+        suggestion=f"{num(x)}% vs {num(y)}% on {where}: {signed(u['diff'])} points; the unpaired "
+        f"{level(alpha)} interval is {interval(u['lo'], u['hi'], sign=True)} and a paired analysis needs the "
+        f"per-item results.",
+        evidence={**u, "a": x, "b": y, "n_source": c.n_source, "bound": "unpaired"},
+        confidence=conf,
+    )
+
+
+def _two_intervals(rule: Rule, c: Claim, ivs: list[dict[str, str]]) -> Iterable[Finding]:
+    (m1, h1), (m2, h2) = mean_halfwidth(ivs[0]), mean_halfwidth(ivs[1])
+    d, h = m1 - m2, (h1 * h1 + h2 * h2) ** 0.5
+    if abs(d) > h or h == 0:
+        return
+    yield emit(
+        rule,
+        c,
+        f"the stated intervals give a difference of {signed(d)} ± {num(h)} points, which "
+        f"contains 0 (unpaired bound from the two intervals)",
+        suggestion=f"The difference is {signed(d)} points (95% interval {interval(d - h, d + h, sign=True)}"
+        f", unpaired); the data do not show one model is better.",
+        evidence={"diff": d, "halfwidth": h, "bound": "unpaired"},
+        confidence=min(c.confidence, Confidence.MEDIUM),
+    )
+
+
+def _table_rows(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]:
+    from benchaudit.rules._tables import pairwise_rows
+
+    rows = list(pairwise_rows(c.fields["tables"], ctx, c.text))
+    noisy = [r for r in rows if r["lo"] <= 0 <= r["hi"] and r["diff"] > 0]
+    behind = [r for r in rows if r["diff"] <= 0]
+    if not rows or not (noisy or behind):
+        return
+    pct = level(ctx.alpha)
+
+    def part(r: dict[str, Any]) -> str:
+        return (
+            f"{r['benchmark']} {num(r['a'])} vs {num(r['b'])} ({signed(r['diff'])}; {interval(r['lo'], r['hi'], sign=True)}"
+            f", n = {r['n']})"
+        )
+
+    said = []
+    if behind:
+        said.append(f"{len(behind)} of {len(rows)} are not gains at all: {'; '.join(map(part, behind))}")
+    if noisy:
+        said.append(
+            f"{len(noisy)} of {len(rows)} gains have a {pct} interval containing 0: "
+            f"{'; '.join(map(part, noisy))}"
+        )
+    clear = len(rows) - len(noisy) - len(behind)
+    weak = [r["benchmark"] for r in [*behind, *noisy]]
+    yield emit(
+        rule,
+        c,
+        "checked benchmark by benchmark with n from the registry (unpaired bound, model minus "
+        f"comparator): {'; '.join(said)}",
+        suggestion=f"Improves on {clear} of {len(rows)} benchmarks beyond "
+        f"sampling noise (unpaired {pct} intervals); on "
+        f"{', '.join(weak)} it does not.",
+        evidence={"rows": rows, "bound": "unpaired"},
+        confidence=Confidence.MEDIUM,
+    )

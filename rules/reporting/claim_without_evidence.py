@@ -1,0 +1,127 @@
+"""BA602 claim-without-evidence: a comparison with models the document gives no numbers for."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from benchaudit.claims.access import document_of
+from benchaudit.claims.model_claims import comparisons, fold, mentioned
+from benchaudit.finding import Confidence, Finding, Location, Severity
+from benchaudit.registry import Rule
+
+if TYPE_CHECKING:
+    from benchaudit.documents.model import Document
+    from benchaudit.engine import Context
+    from benchaudit.evidence import Source
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?\s*%|\b\d+\.\d+\b")
+#: A name that starts with a family word ("Llama2-13B", "GPT-4"); "R1-7B" or "O1-Preview"
+#: are too often a short form of a longer name, or the tail of one a line break cut.
+_FAMILY = re.compile(r"[A-Za-z]{3,}")
+_IMAGE = re.compile(r"!\[|<img\b", re.I)
+#: "(76.8 vs. 72.6)", "76.8% versus [72.6 and 74.4]": the sentence gives both sides itself.
+_NUMBERS_VS = re.compile(r"\d(?:\.\d+)?\s*%?\s*\)?\s*(?:vs\.?|versus)\s*\[?\s*\d", re.I)
+_FIGURE = re.compile(r"\b(?:Figure|Fig\.|Figs\.|chart|plot)\s*\d*", re.I)
+
+
+class ClaimWithoutEvidence(Rule):
+    """A sentence compares the model with others that no table or number of the document contains.
+
+    **What.** "X outperforms Y", "surpasses", "is comparable to", "on par
+    with", "matches": when a model named in such a sentence appears in none of
+    the document's tables and in no other sentence that gives a number, the
+    claim has no evidence in the document. The finding names the missing
+    models.
+
+    **Why.** A reader cannot check a comparison against numbers that are not
+    there; the claim may rest on another report, another version of the
+    model, or nothing.
+
+    Bad::
+
+        Our 7B model outperforms Llama2-13B and Falcon-40B.
+        | Model | MMLU |
+        | Ours  | 61.2 |
+
+    Better::
+
+        Our 7B model outperforms Llama2-13B (54.8) on MMLU (table 2).
+
+    **Assumptions.** Model names are words with a version or size number
+    ("Llama2-13B", "GPT-3.5-Turbo"); names without one are not checked. A
+    section with an image, or a sentence that points at a figure, may show the
+    numbers in a chart: there the finding is information.
+    """
+
+    code = "BA602"
+    name = "claim-without-evidence"
+    severity = Severity.WARNING
+    reads = ("document",)
+
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        doc = document_of(source)
+        if doc is None:
+            return
+        found = comparisons(doc)
+        if not found:
+            return
+        raw = source.lines or []
+        for comp in found:
+            names = [n for n in (*comp.subjects, *comp.objects) if not ctx.benchmarks.get(n.text)]
+            if not comp.objects or comp.kind == "best" or _NUMBERS_VS.search(comp.sentence):
+                continue
+            haystack = _evidence(doc, comp.sentence)
+            missing = [
+                n.text
+                for n in names
+                if _FAMILY.match(n.text)
+                and not mentioned(n.text, haystack)
+                and not _number_after(comp.sentence, n.end)
+            ]
+            missing = list(dict.fromkeys(missing))
+            if not missing:
+                continue
+            chart = _section_has_image(doc, comp.block, raw) or bool(_FIGURE.search(comp.sentence))
+            what = ", ".join(missing)
+            yield self.finding(
+                Location(source.path, comp.line, None, comp.block.page),
+                f"the sentence compares with {what}, but no table or number of the document "
+                f"contains {'it' if len(missing) == 1 else 'them'}"
+                + ("; a figure the text points to may show them" if chart else ""),
+                claim=comp.sentence,
+                suggestion=(
+                    f"Give the scores of {what} that the comparison rests on (benchmark, value, "
+                    "source), or cite where they are reported"
+                ),
+                evidence={"missing": missing, "verb": comp.verb},
+                severity=Severity.INFO if chart else Severity.WARNING,
+                confidence=Confidence.MEDIUM,
+            )
+
+
+def _evidence(doc: Document, claim_sentence: str) -> str:
+    parts: list[str] = []
+    for table in doc.tables():
+        parts.extend(c.text for row in [*table.header_rows, *table.rows] for c in row)
+    for block in doc.blocks():
+        text = block.text
+        if _NUMBER.search(text.replace(claim_sentence, "")):
+            parts.append(text.replace(claim_sentence, ""))
+    return fold(" ".join(parts))
+
+
+def _section_has_image(doc: Document, block: Any, raw: list[str]) -> bool:
+    section = block.section
+    if not raw:
+        return False
+    lines = [b.line for b in doc.blocks() if b.section is section and b.line]
+    start = section.line if section is not None else 1
+    end = max(lines, default=start)
+    return any(_IMAGE.search(raw[i - 1]) for i in range(max(1, start), min(len(raw), end + 5) + 1))
+
+
+def _number_after(sentence: str, end: int) -> bool:
+    """ "Llama2-13B (54.8)", "Llama2-13B: 54.8%": the sentence gives the number itself."""
+    return re.match(r"\s*[(:=]?\s*\(?\s*\d+(?:\.\d+)?", sentence[end:]) is not None

@@ -1,0 +1,299 @@
+"""BA601 misleading-emphasis: a bold "best" cell that is not the best, or ties marked unalike."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from benchaudit.claims.access import full_text, score_tables
+from benchaudit.claims.scoretable import (
+    ScoreCell,
+    ScoreLine,
+    ScoreTable,
+    references,
+    same_level_threshold,
+)
+from benchaudit.finding import Confidence, Finding, Location, Severity
+from benchaudit.registry import Rule
+
+#: A caption or note saying the bold marks the authors' own model ("ours in bold").
+_OWN_BOLD_SAID = re.compile(
+    r"\b(?:ours|our (?:models?|method|results?)|this work|proposed)\b[^.]{0,40}\b(?:bold|highlighted|shaded)"
+    r"|\b(?:bold|highlighted|shaded)[^.]{0,40}\b(?:ours|our (?:models?|method|results?)|this work|proposed)\b",
+    re.I,
+)
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+    from benchaudit.evidence import Source
+
+
+class MisleadingEmphasis(Rule):
+    """Bold (or underline) that marks a cell as the best when it is not, or marks a tie unalike.
+
+    **What.** In a score table, for every benchmark (a column, or a row when
+    benchmarks run down the table), the rule compares the cells set in bold
+    with the rest, in the metric's direction (lower is better for error
+    rates, perplexity, latency): a bold cell that another, plain cell beats;
+    two equal values of which only one is bold; and, when the document states
+    its own rule ("gaps not exceeding 0.3 are considered the same level"), a
+    plain cell within that gap of a bold one. Row groups are compared within
+    themselves when the bold follows them. A model bold in every line is a
+    highlighted row or column (the authors' model): where bold also marks the
+    best values elsewhere, each of its cells that is not the best is flagged;
+    where it is the only bold and is not the best in most lines, one finding
+    for the table says so. Either is information when the table says its bold
+    marks "ours"; with fewer than four lines such a row may be the best of an
+    unlabelled group and is information.
+
+    **Why.** Readers take bold as "the best result" and read no further. A
+    bold cell that is not the best, or a tie shown as a win, states a ranking
+    the numbers do not have.
+
+    Bad::
+
+        | Model   | MMLU     |
+        |---------|----------|
+        | Ours    | **88.5** |
+        | Rival   | 88.6     |
+
+    Better::
+
+        | Model   | MMLU     |
+        |---------|----------|
+        | Ours    | 88.5     |
+        | Rival   | **88.6** |
+
+    **Assumptions.** Bold marks the best value of its benchmark; tables that
+    bold something else (the authors' rows, a group's best) are recognised
+    when the bold follows that pattern consistently. Values are compared as
+    written.
+    """
+
+    code = "BA601"
+    name = "misleading-emphasis"
+    severity = Severity.WARNING
+    reads = ("document",)
+
+    def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        tables = score_tables(source, ctx)
+        framed = [same_level_threshold(st.table.framing_text()) for st in tables]
+        # A gap is in the units of the table whose caption or notes state it: it carries to
+        # the tables that state none only when they are on the same scale (a 0.3 gap on 0-100
+        # scores says nothing of 1-10 judge ratings). A rule in the body text governs all.
+        body = None if any(framed) else same_level_threshold(full_text(source))
+        stated_on = [(_scale(st.lines), r) for st, r in zip(tables, framed) if r is not None]
+        for st, stated in zip(tables, framed):
+            outside = references(st)
+            for line in st.lines:
+                own_rule = stated or body
+                if own_rule is None and len(stated_on) == 1 and stated_on[0][0] == _scale([line]):
+                    own_rule = stated_on[0][1]
+                for f in self._line(source.path, st, line, own_rule, outside):
+                    if not st.bold_means_best and f.severity is not Severity.INFO:
+                        # Most lines break "bold = best": the table bolds something else
+                        # (the better of each pair, a chosen configuration). Say it, softly.
+                        f.severity = Severity.INFO
+                        f.message += (
+                            f"; the bold marks the best of its line in only "
+                            f"{st.bold_best_share:.0%} of the table's lines, so it may mark "
+                            "something else (say what in the caption)"
+                        )
+                    yield f
+            yield from self._only_own_bold(source.path, st, outside)
+
+    def _only_own_bold(self, path: str, st: ScoreTable, outside: set[str]) -> Iterator[Finding]:
+        """A table whose only bold is one model's cells in every line, most of them not the best.
+
+        One finding for the table (the cause is shared): readers take the bold for the best."""
+        if len(st.highlighted) != 1 or len(st.lines) < 5:
+            return
+        (own,) = st.highlighted
+        if any(c.bold for line in st.lines for c in line.cells if c.model != own):
+            return  # bold also marks other cells: the line checks report it cell by cell
+        beaten = []
+        for line in st.lines:
+            sign = 1 if line.higher_is_better else -1
+            cells = [c for c in line.cells if c.model not in outside]
+            mine = next((c for c in cells if c.model == own), None)
+            if mine is None:
+                continue
+            top = max(cells, key=lambda c: sign * c.value)
+            if sign * top.value > sign * mine.value:
+                beaten.append((line, mine, top))
+        if len(beaten) * 2 <= len(st.lines):
+            return  # mostly the best: the bold reads as a best mark and the line checks apply
+        said = bool(_OWN_BOLD_SAID.search(st.table.framing_text()))
+        listed = "; ".join(f"{line.label} {m.text} vs {t.model} {t.text}" for line, m, t in beaten[:6])
+        more = f" and {len(beaten) - 6} more" if len(beaten) > 6 else ""
+        first = beaten[0][1]
+        yield self.finding(
+            Location(path, first.line, first.column, first.page),
+            f"the table sets {own}'s values in bold in every line, but they are not the best in "
+            f"{len(beaten)} of {len(st.lines)} lines ({listed}{more}); readers take bold for the best",
+            claim=f"{own} | {len(beaten)} lines",
+            suggestion=f"Mark {own}'s column another way (a shaded column, an 'ours' label) and keep "
+            "bold for the best value of each line, or say in the caption what the bold marks",
+            evidence={"model": own, "beaten": [(line.label, m.value, t.model, t.value) for line, m, t in beaten]},
+            severity=Severity.INFO if said else None,
+            confidence=Confidence.MEDIUM,
+        )
+
+    def _line(
+        self,
+        path: str,
+        st: ScoreTable,
+        line: ScoreLine,
+        own_rule: tuple[float, str] | None,
+        outside: set[str],
+        grouped: bool = False,
+    ) -> Iterator[Finding]:
+        cells = [c for c in line.cells if c.model not in outside]
+        highlighted = [c for c in cells if c.model in st.highlighted]
+        cells = [c for c in cells if c.model not in st.highlighted]
+        bold = [c for c in cells if c.bold]
+        plain = [c for c in cells if not c.bold]
+        if not bold or not plain:
+            return
+        sign = 1 if line.higher_is_better else -1
+        groups = set() if grouped else {c.group for c in cells}
+        if len(groups) > 1 and not _consistent(cells, sign) and all(
+            _consistent([c for c in cells if c.group == g], sign) for g in groups
+        ):
+            return  # the bold marks each group's best
+        if len(groups) > 1 and len({c.group for c in bold}) > 1 and not _consistent(cells, sign):
+            # Bold in several labelled groups marks each group's best: a bold cell competes with
+            # its own group only ("~7B", "~70B", "Proprietary Models").
+            for g in sorted(groups):
+                pool = [c for c in cells if c.group == g]
+                sub = replace(line, cells=pool)
+                yield from self._line(path, st, sub, own_rule, outside, grouped=True)
+            return
+        # Unless the table says its bold marks the authors' model, a reader takes a bold cell
+        # for the best: two meanings of one mark in one table mislead.
+        # On two or three lines a row bold throughout may as well be the best of its (unlabelled)
+        # size group; only a longer run of bold is plainly the authors' highlight.
+        said = bool(_OWN_BOLD_SAID.search(st.table.framing_text())) or len(st.lines) < 4
+        for h in highlighted:
+            better = [p for p in plain if sign * p.value > sign * h.value]
+            if bold and better:
+                # The authors bold their own row throughout and the best value elsewhere:
+                # a reader may take this cell for the best, but the convention is visible.
+                top = max(better, key=lambda p: sign * p.value)
+                yield self._finding(
+                    path, line, h,
+                    f"{h.text} for {h.model} on {line.label} is bold (the table bolds this model's "
+                    f"row throughout) while bold also marks the best values, and {top.model} has "
+                    f"{top.text}",
+                    "Mark the authors' own row differently from the best values (e.g. a shaded row "
+                    "or an 'ours' label)",
+                    {"bold": h.value, "better": [(p.model, p.value) for p in better]},
+                    severity=Severity.INFO if said else None,
+                )
+        # Bold on several different values of one line, with no row groups seen: the bold may
+        # mark the best of groups the table does not label (model sizes, settings). Only a plain
+        # cell beating every bold one contradicts that reading.
+        unlabelled_groups = len(groups) == 1 and len({c.value for c in bold}) > 1
+        best_bold = max(sign * c.value for c in bold)
+        for b in bold:
+            better = [p for p in plain if sign * p.value > sign * b.value]
+            if unlabelled_groups:
+                better = [p for p in better if sign * p.value > best_bold]
+            if better:
+                top = max(better, key=lambda p: sign * p.value)
+                message = (
+                    f"{b.text} for {b.model} on {line.label} is set in bold as the best, but "
+                    f"{top.model} has {top.text}{_others(better, top)} and is not"
+                )
+                unsure = unlabelled_groups and not _next_to(cells, b, better)
+                if unsure:
+                    # Which cells compete with this bold one is a guess: a higher cell rows away
+                    # may belong to another group (a reference block of closed models).
+                    message += (
+                        "; the bold marks several different values, so it may mark the best of "
+                        "groups the table does not label"
+                    )
+                yield self._finding(
+                    path, line, b,
+                    message,
+                    f"Bold the best value on {line.label} ({top.model} {top.text}), or say what the "
+                    "bold marks",
+                    {"bold": b.value, "better": [(p.model, p.value) for p in better]},
+                    severity=Severity.INFO if unsure else None,
+                )
+                continue
+            ties = [p for p in plain if p.value == b.value]
+            if ties:
+                yield self._finding(
+                    path, line, b,
+                    f"{b.text} for {b.model} on {line.label} is bold but {ties[0].model} has the same "
+                    f"{ties[0].text} and is not: a tie is shown as a win",
+                    f"Mark every {b.text} on {line.label} alike",
+                    {"bold": b.value, "ties": [p.model for p in ties]},
+                )
+                continue
+            if own_rule is not None and not line.proportion:
+                gap, said = own_rule
+                near = [p for p in plain if 0 < sign * (b.value - p.value) <= gap + 1e-9]
+                if near:
+                    yield self._finding(
+                        path, line, b,
+                        f"{b.text} for {b.model} on {line.label} is bold but {near[0].model}'s "
+                        f"{near[0].text} is within {gap:g} of it, which the document itself "
+                        f"calls the same level (\"{said}\")",
+                        f"Bold {near[0].model}'s {near[0].text} on {line.label} too, as the "
+                        "document's own rule says",
+                        {"bold": b.value, "gap": gap, "near": [(p.model, p.value) for p in near]},
+                    )
+
+    def _finding(
+        self,
+        path: str,
+        line: ScoreLine,
+        cell: ScoreCell,
+        message: str,
+        fix: str,
+        evidence: dict,
+        severity: Severity | None = None,
+    ) -> Finding:
+        where = Location(path, cell.line, cell.column, cell.page)
+        return self.finding(
+            where,
+            message,
+            claim=f"{cell.model} | {line.label}: {cell.text}",
+            suggestion=fix,
+            evidence={"benchmark": line.label, **evidence},
+            severity=severity,
+            confidence=Confidence.MEDIUM,
+        )
+
+
+def _scale(lines: list[ScoreLine]) -> int:
+    """The scale scores are on: 100 (percentages), 10 (judge ratings) or 1."""
+    top = max((abs(c.value) for line in lines for c in line.cells), default=0.0)
+    return 100 if top > 10 else 10 if top > 1 else 1
+
+
+def _consistent(cells: list[ScoreCell], sign: int) -> bool:
+    bold = [c for c in cells if c.bold]
+    if not bold:
+        return True
+    top = max(sign * c.value for c in cells)
+    return all(sign * c.value == top for c in bold)
+
+
+def _next_to(cells: list[ScoreCell], cell: ScoreCell, better: list[ScoreCell]) -> bool:
+    """Whether a higher cell is the bold cell's neighbour in the table's order (its own group)."""
+    at = next(i for i, c in enumerate(cells) if c is cell)
+    near = cells[max(0, at - 1) : at + 2]
+    return any(p is c for p in better for c in near)
+
+
+def _others(better: list[ScoreCell], top: ScoreCell) -> str:
+    rest = [p for p in better if p is not top]
+    if not rest:
+        return ""
+    names = ", ".join(f"{p.model} {p.text}" for p in rest[:3])
+    return f" (also higher: {names})" if rest else ""

@@ -1,0 +1,313 @@
+"""BA101 unreachable-score: a score no whole number of correct items can produce."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from benchaudit.rules import _scores as S
+from benchaudit.rules._wording import severity_for
+
+from benchaudit.finding import Finding, Severity
+from benchaudit.inputs.premises import capped, premises_of
+from benchaudit.registry import Note, Output, Rule
+from benchaudit.stats import granularity as G
+
+if TYPE_CHECKING:
+    from benchaudit.engine import Context
+    from benchaudit.evidence import Claim, Source
+
+
+class UnreachableScore(Rule):
+    """A reported score that k correct out of n items cannot round to, for any whole k.
+
+    **What.** A score averaged over ``n`` items (and ``s`` samples per item) is
+    ``k / (n·s)``. The rule finds the whole numbers ``k`` whose score rounds to
+    the reported value at its stated precision (either rounding direction at a
+    tie) and flags the value when there is none. ``n`` comes from the text
+    ("on 500 questions", "(164 problems)", "n = 500", a table header
+    "HumanEval (164)"), else from the benchmark registry or ``--n``; ``s`` from
+    "averaged over 64 samples", "avg@64", "mean of 8 runs". The finding gives
+    the nearest reachable values and the smallest number of samples per item
+    that would make the value reachable.
+
+    **Why.** An impossible number means arithmetic the reader has not been
+    shown: a different subset, a different item count, a mistyped digit, or an
+    average over samples that the text does not mention. 87.3% on HumanEval
+    (164 problems) is not possible: 143/164 = 87.2% and 144/164 = 87.8%.
+
+    Severity: an error when the text states the protocol (a single pass, or an
+    average over a stated number of samples that still cannot give the value);
+    a warning when the protocol is unstated (an average over unstated samples
+    could explain it) or is a majority vote (``maj@64``, ``cons@64``: one
+    answer per item, unless several votes were averaged); info when the parse
+    is unsure.
+
+    Bad::
+
+        Our model solves 87.3% of HumanEval with a single greedy pass.
+
+    Better::
+
+        Our model solves 87.2% of HumanEval (143/164) with a single greedy pass.
+
+    **Assumptions.** Each item scores 0 or 1 and counts once; F1, BLEU, win
+    rates, macro averages and pass@k for k > 1 are not checked. The check has
+    no power when ``n·s ≥ 10^d`` (``d`` decimals of the score as a
+    proportion): then every value is reachable, and the report says how many
+    scores that applied to rather than passing them silently.
+    """
+
+    code = "BA101"
+    name = "unreachable-score"
+    severity = Severity.ERROR
+    reads = ("document",)
+
+    def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Output]:
+        no_power: list[Claim] = []
+        no_n = 0
+        for source in sources:
+            if source.kind not in self.reads:
+                continue
+            found: list[tuple[Claim, Finding]] = []
+            columns: dict[tuple[object, str], list[Claim]] = defaultdict(list)
+            for claim in S.scores(source):
+                if not S.on_grid(claim):
+                    continue
+                if not claim.n:
+                    no_n += 1
+                    continue
+                samples = claim.samples or 1
+                if not G.can_detect(claim.value, claim.n, samples, S.scale(claim)):
+                    no_power.append(claim)
+                    continue
+                if claim.fields.get("table"):
+                    key = (claim.fields.get("table_line"), str(claim.fields.get("column_label")))
+                    columns[key].append(claim)
+                finding = self._check(claim, samples, ctx)
+                if finding is not None:
+                    found.append((claim, finding))
+            yield from self._by_table(found, columns, source.path)
+        if no_power:
+            c = no_power[0]
+            yield Note(
+                f"{self.name}: {len(no_power)} score(s) could not be checked because n × samples "
+                f"≥ 10^decimals, so every value at that precision is reachable (e.g. "
+                f"{S.as_written(c, c.value)} {S.on_what(c)})"
+            )
+        if no_n:
+            yield Note(
+                f"{self.name}: {no_n} score(s) had no known item count (state n, name a "
+                "benchmark in the registry, or pass --n NAME=N)"
+            )
+
+    # ------------------------------------------------------------ tables
+
+    def _by_table(
+        self,
+        found: list[tuple[Claim, Finding]],
+        columns: dict[tuple[object, str], list[Claim]],
+        path: str,
+    ) -> Iterator[Finding]:
+        """Column checks and one finding per table where the cause is shared."""
+        flagged = {id(c) for c, _ in found}
+        downgraded: dict[int, str] = {}
+        for (_, label), cells in columns.items():
+            bad = [c for c in cells if id(c) in flagged]
+            if len(cells) >= 3 and len(bad) * 2 > len(cells):
+                # Most of the column does not fit one pass over n items: the column
+                # was averaged over samples or run on another split, not mistyped.
+                fits = G.fitting_n([c.value for c in cells], S.scale(cells[0]), cells[0].n)
+                why = (
+                    f"{len(bad)} of {len(cells)} cells of the column '{label}' are not k/"
+                    f"{S.count(cells[0].n)} for one pass, so the column is probably averaged over "
+                    "samples or measured on another split"
+                )
+                if fits:
+                    why += f" (n = {S.count(fits)} fits every cell)"
+                for c in bad:
+                    downgraded[id(c)] = why
+        groups: dict[object, list[tuple[Claim, Finding]]] = defaultdict(list)
+        singles: list[Finding] = []
+        for claim, finding in found:
+            if id(claim) in downgraded:
+                finding.severity = Severity.INFO
+                finding.message += f"; {downgraded[id(claim)]}"
+            if claim.fields.get("table") and finding.severity is not Severity.ERROR:
+                groups[(claim.fields.get("table_line"), finding.severity)].append((claim, finding))
+            else:
+                singles.append(finding)
+        yield from singles
+        for (line, severity), members in groups.items():
+            if len(members) < 3:
+                yield from (f for _, f in members)
+                continue
+            first = members[0][1]
+            listed = "; ".join(f"{c.model or '?'} | {c.fields.get('column_label')}: {c.value}" for c, _ in members[:12])
+            more = f" and {len(members) - 12} more" if len(members) > 12 else ""
+            reasons = sorted({str(f.evidence.get("uncertain", "")) for _, f in members} - {""})
+            message = (
+                f"{len(members)} cells of the table at line {line} are not k/n for one pass over "
+                f"their benchmark's items: {listed}{more}"
+            )
+            if reasons:
+                message += f" ({'; '.join(reasons)})"
+            yield self.finding(
+                first.location,
+                message,
+                claim=f"table at line {line}",
+                suggestion=(
+                    "State the sampling protocol of the table (e.g. 'pass@1 averaged over k samples "
+                    "per problem') and the split of each benchmark, or correct the cells"
+                ),
+                evidence={"cells": [f.evidence for _, f in members]},
+                severity=severity,
+                confidence=first.confidence,
+            )
+
+    # ------------------------------------------------------------ one score
+
+    def _check(self, claim: Claim, samples: int, ctx: Context) -> Finding | None:
+        value, n, sc = claim.value, claim.n, S.scale(claim)
+        if G.is_reachable(value, n, samples, sc):
+            return self._check_stated_k(claim, samples)
+        if claim.plus_minus and claim.fields.get("pm_kind") == "sd":
+            return None  # "29.7 ± 0.5" with ± a spread over runs: the mean of several runs
+        premises = premises_of(claim, getattr(ctx, "benchmarks", None))
+        below, above = G.nearest(value, n, samples, sc)
+        smin = G.min_samples(value, n, sc)
+        total = f"{S.count(n)}" if samples == 1 else f"({S.count(n)} × {samples})"
+        options = [
+            f"{S.as_written(claim, nb.text)} ({S.count(nb.k)}/{S.count(nb.total)})"
+            for nb in (below, above)
+            if nb is not None
+        ]
+        stated = str(claim.fields.get("protocol_text", ""))
+        vote = claim.protocol == "single" and any(
+            w in stated.lower() for w in ("maj", "cons", "vot")
+        )
+        if claim.protocol == "single" or (claim.protocol == "averaged" and claim.samples):
+            severity = Severity.ERROR
+            if vote:
+                # A vote gives one answer per item, but several votes may have been
+                # averaged without saying so: not as certain as a stated single pass.
+                severity = Severity.WARNING
+                how = f"with one voted answer per item ({stated})"
+            elif claim.protocol == "single" and claim.fields.get("protocol_scope") == "document":
+                how = (
+                    f"as a single pass ({claim.fields.get('protocol_text')}, stated for the "
+                    f"evaluation at {claim.fields.get('protocol_where')}, if it covers this score)"
+                )
+            elif claim.protocol == "single":
+                how = "as a single pass"
+            else:
+                how = f"averaged over {samples} samples"
+        else:
+            severity = Severity.WARNING
+            how = "if each item was scored once (the protocol is not stated)"
+        severity = capped(severity, premises.cap())
+        possible = [int(k) for k in claim.fields.get("possible_samples", [])]
+        message = (
+            f"{S.as_written(claim, value)} {S.on_what(claim)} is not k/{total} for any whole k "
+            f"{how}: the nearest reachable values are {' and '.join(options)}"
+        )
+        # A vote stated in the column's own header is certain; one read from the sentence may be
+        # about something else when the document averages over samples.
+        vote_unsure = vote and claim.fields.get("protocol_scope") != "column"
+        if vote_unsure and claim.fields.get("repeated_unstated") and not possible:
+            severity = Severity.INFO
+            message += "; the document says results were averaged over sampled responses elsewhere"
+        if vote_unsure and possible and any(G.is_reachable(value, n, k, sc) for k in possible):
+            # The document averages over samples elsewhere; "one voted answer" may be a misread
+            # column header, and the value fits the average: say so, do not accuse.
+            severity = Severity.INFO
+            message += "; it is reachable under the averaging over samples the document states elsewhere"
+        if claim.protocol is None and possible:
+            fitting = [k for k in possible if G.is_reachable(value, n, k, sc)]
+            where = claim.fields.get("possible_where") or "elsewhere"
+            if fitting:
+                # The reading under which the score is possible: say so, do not accuse.
+                severity = Severity.INFO
+                message += (
+                    f"; it is reachable averaged over {fitting[0]} samples per item, as the "
+                    f"document states at {where} (if that statement covers this score)"
+                )
+            else:
+                message += f"; nor averaged over {', '.join(map(str, possible))} samples as stated at {where}"
+        elif claim.protocol is None and claim.fields.get("repeated_unstated"):
+            severity = Severity.INFO
+            message += "; the document says results were repeated, without saying how many times"
+        if claim.plus_minus and not claim.fields.get("pm_kind") and claim.protocol is None:
+            severity = Severity.INFO
+            message += "; it is given with an unlabelled ±, usually a spread over several runs"
+        other = _other_split(claim, ctx, value, sc, samples)
+        if other is not None:
+            severity = Severity.INFO
+            message += f"; it is reachable on the {other[0]} split ({S.count(other[1])} items)"
+        if premises.reasons and severity is not Severity.ERROR:
+            message += f" ({premises.why()})"
+        fix = f"Report {' or '.join(options)} {S.on_what(claim)}"
+        if smin is not None and smin > 1 and claim.protocol != "single":
+            fix += (
+                f", or state the number of samples averaged per item "
+                f"({S.as_written(claim, value)} needs at least {smin} samples per item)"
+            )
+        elif vote:
+            fix += ", or state how many independent votes were averaged"
+        elif claim.n_source == "registry":
+            fix += ", or state the number of items if you used a different split"
+        evidence = {
+            "value": value,
+            "n": n,
+            "n_source": claim.n_source,
+            "samples": samples,
+            "protocol": claim.protocol,
+            "decimals": G.decimals(value),
+            "nearest_below": below.text if below else None,
+            "k_below": below.k if below else None,
+            "nearest_above": above.text if above else None,
+            "k_above": above.k if above else None,
+            "min_samples": smin,
+            "uncertain": premises.why(),
+        }
+        return self.finding(
+            claim.location,
+            message,
+            claim=claim,
+            suggestion=fix,
+            evidence=evidence,
+            severity=severity_for(claim.confidence, severity),
+            confidence=claim.confidence,
+        )
+
+    def _check_stated_k(self, claim: Claim, samples: int) -> Finding | None:
+        """A score next to its own count ("87.8% (143/164)") that the count does not give."""
+        k = claim.fields.get("k")
+        if k is None or samples != 1 or k in G.counts(claim.value, claim.n, 1, S.scale(claim)):
+            return None
+        places = G.decimals(claim.value)
+        right = G.format_at(k, claim.n, places, S.scale(claim))
+        return self.finding(
+            claim.location,
+            f"{S.as_written(claim, claim.value)} does not match its own count: "
+            f"{k}/{S.count(claim.n)} = {S.as_written(claim, right)}",
+            claim=claim,
+            suggestion=f"Report {S.as_written(claim, right)} ({k}/{S.count(claim.n)})",
+            evidence={"value": claim.value, "n": claim.n, "k": k, "k_gives": right},
+            severity=severity_for(claim.confidence, Severity.ERROR),
+            confidence=claim.confidence,
+        )
+
+
+def _other_split(claim: Claim, ctx: Context, value: str, scale: int, samples: int) -> tuple[str, int] | None:
+    """Another split (or version) of the claim's benchmark on which the value is reachable."""
+    registry = getattr(ctx, "benchmarks", None)
+    bench = registry.get(claim.benchmark) if registry and claim.benchmark else None
+    if bench is None or claim.n_source != "registry":
+        return None
+    splits = {**(getattr(bench, "splits", None) or {}), **(getattr(bench, "other_splits", None) or {})}
+    for name, n in sorted(splits.items(), key=lambda kv: str(kv[0])):
+        if n and n != claim.n and G.is_reachable(value, int(n), samples, scale):
+            return str(name), int(n)
+    return None
