@@ -37,7 +37,7 @@ FILES = {
     'reporting.interval_out_of_range': 2167534775,
     'reporting.misleading_emphasis': 25649283,
     'reporting.missing_interval': 4033942574,
-    'reporting.percent_vs_points': 890341805,
+    'reporting.percent_vs_points': 2904550407,
     'reporting.unreachable_score': 801397251,
     'suppressions.broad_suppression': 3113574286,
     'suppressions.stale_suppression': 534178983,

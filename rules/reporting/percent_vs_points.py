@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from benchaudit.rules._wording import severity_for, signed
@@ -12,8 +13,19 @@ from benchaudit.registry import Rule
 from benchaudit.stats import granularity as G
 
 if TYPE_CHECKING:
+    from benchaudit.claims.model_claims import ModelComparison
+    from benchaudit.claims.scoretable import ScoreTable
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
+
+#: "outperforms Y by 1.3%", "a 2.67% improvement over Y", "by a margin of ~5%": a stated lead.
+_LEAD = re.compile(
+    r"\bby\s+(?:a\s+(?:margin|gap)\s+of\s+)?(?P<a1>about\s+|around\s+|roughly\s+|nearly\s+|~\s*)?"
+    r"(?P<d1>\d+(?:\.\d+)?)\s*%"
+    r"|(?P<a2>~\s*)?\+?(?P<d2>\d+(?:\.\d+)?)\s*%\s+(?:improvement|gain|increase|lead|boost|higher|better)\b",
+    re.I,
+)
+_RELATIVE_OR_POINTS = re.compile(r"^\s*(?:relative|relatively|points?|pp|percentage points?|absolute)\b", re.I)
 
 
 class PercentVsPoints(Rule):
@@ -37,6 +49,11 @@ class PercentVsPoints(Rule):
 
         Accuracy improves from 70% to 75%, a gain of 5.0 points (7.1% relative).
 
+    A sentence that states a lead over a model ("surpasses Y by 1.3%") is checked
+    the same way against the table that holds both models: the lead is flagged
+    when it equals their gap in points on a benchmark the clause speaks of and
+    not their relative gap.
+
     **Assumptions.** The two scores are the nearest pair in the sentence
     ("from x to y", or two percentages); a change marked "relative",
     "absolute", "points" or "pp" is taken at its word.
@@ -48,6 +65,49 @@ class PercentVsPoints(Rule):
     reads = ("document",)
 
     def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        yield from self._sentences(source)
+        yield from self._against_tables(source, ctx)
+
+    def _against_tables(self, source: Source, ctx: Context) -> Iterator[Finding]:
+        """ "X outperforms Y by 1.3%" where the table gives the two scores: the stated lead is
+        their difference in points (to the rounding of the numbers) and not the relative one."""
+        from benchaudit.claims.access import document_of, score_tables
+        from benchaudit.claims.linking import benchmark_keys, claimed_pair, pairwise_tables
+        from benchaudit.claims.model_claims import comparisons
+        from benchaudit.finding import Confidence, Location
+
+        doc = document_of(source)
+        tables = score_tables(source, ctx) if doc is not None else []
+        for comp in comparisons(doc) if tables else []:
+            if comp.kind != "superior" or not comp.subjects or not comp.objects:
+                continue
+            leads = [m for m in _LEAD.finditer(comp.scope) if m.start() > comp.verb_at]
+            leads = [m for m in leads if not _RELATIVE_OR_POINTS.match(comp.scope[m.end() :])]
+            if not leads:
+                continue
+            named = benchmark_keys(comp.block.text, ctx.benchmarks)
+            for st in pairwise_tables(comp, tables, doc, named)[:1]:
+                pair = claimed_pair(comp, st, named, ctx.benchmarks)
+                if pair is None:
+                    continue
+                for m in leads:
+                    hit = _points_match(m, st, pair, comp)
+                    if hit is None:
+                        continue
+                    label, a, b, rival, diff, rel = hit
+                    stated = m.group("d1") or m.group("d2")
+                    yield self.finding(
+                        Location(source.path, comp.line, None, comp.block.page),
+                        f"the {stated}% lead over {rival} is the difference in points on {label} "
+                        f"({a} vs {b}); relative to {b} it is {abs(rel):.1f}%",
+                        claim=comp.sentence,
+                        suggestion=f"{signed(diff)} points ({signed(rel)}% relative) on {label}",
+                        evidence={"benchmark": label, "model": a, "rival": b, "stated": stated,
+                                  "points": round(diff, 6), "relative_percent": round(rel, 6)},
+                        confidence=Confidence.MEDIUM,
+                    )
+
+    def _sentences(self, source: Source) -> Iterator[Finding]:
         for claim in source.claims:
             f = claim.fields
             if claim.kind != "change" or f.get("relative_stated") or f.get("absolute_stated"):
@@ -83,3 +143,29 @@ class PercentVsPoints(Rule):
                 severity=severity_for(claim.confidence, self.severity),
                 confidence=claim.confidence,
             )
+
+
+def _points_match(
+    m: re.Match[str], st: ScoreTable, pair: tuple[str, list[str], list], comp: ModelComparison
+) -> tuple[str, str, str, str, float, float] | None:
+    """The first line of the claimed pair whose gap in points is the stated percentage (to
+    the rounding of the three numbers) while the relative gap is not."""
+    subject, rivals, spoken = pair
+    stated = m.group("d1") or m.group("d2")
+    d = float(stated)
+    approx = bool(m.group("a1") or m.group("a2"))
+    unit = 0.5 * 10 ** -G.decimals(stated)
+    for line in spoken or st.lines:
+        by = {c.model: c for c in line.cells}
+        if subject not in by or line.proportion:
+            continue
+        for r in rivals:
+            if r not in by or by[r].value <= 0:
+                continue
+            a, b = by[subject], by[r]
+            diff = a.value - b.value
+            rel = 100 * diff / b.value
+            tol = unit + 0.5 * 10 ** -a.decimals + 0.5 * 10 ** -b.decimals + (0.5 if approx else 0)
+            if diff > 0 and abs(diff - d) <= tol and abs(rel - d) > tol:
+                return line.label, a.text, b.text, r, diff, rel
+    return None
