@@ -366,13 +366,14 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     if not recs:
         raise InputError(display, "no judgments")
     data = JudgmentSet(path=display, layout=layout)
+    notes: list[str] = []
     if layout == "preferences":
         _read_preferences(data, names, recs, lines, display)
     elif layout == "annotations":
-        _read_annotations(data, path, recs, lines, display, ctx)
+        _read_annotations(data, path, recs, lines, display, notes)
         data.layout = "preferences"
     elif layout == "mtbench":
-        _read_mtbench(data, recs, lines, display, ctx)
+        _read_mtbench(data, recs, lines, display, notes)
         data.layout = "long"
     elif layout == "labels":
         jc, hc = _judge_col(names), _human_col(names)
@@ -425,7 +426,9 @@ def read(path: Path, display: str, ctx: Context) -> Source:
             data.original.append(both[False])
             data.swapped.append(both[True])
             data.lines.append(first_line[item])
-    return Source(path=display, kind="judgments", data=data, lines=split_lines(text))
+    return Source(
+        path=display, kind="judgments", data=data, lines=split_lines(text), notes=notes
+    )
 
 
 #: How MT-bench names a game's winner, as the slot it was shown in: game 1 shows
@@ -434,7 +437,7 @@ _GAME1 = {"model_1": "A", "model_2": "B", "tie": "tie"}
 _GAME2 = {"model_2": "A", "model_1": "B", "tie": "tie"}
 
 
-def _read_mtbench(data: JudgmentSet, recs, lines, display: str, ctx: Context) -> None:
+def _read_mtbench(data: JudgmentSet, recs, lines, display: str, notes: list[str]) -> None:
     """FastChat pair judgments as verdicts in both orders, per question and turn."""
     seen: dict[tuple[str, str, str], int] = {}
     for rec, no in zip(recs, lines):
@@ -463,14 +466,16 @@ def _read_mtbench(data: JudgmentSet, recs, lines, display: str, ctx: Context) ->
         data.lines.append(no)
     if not data.original:
         raise InputError(display, "no usable pair judgments (every verdict is an error)")
-    if data.errors and ctx is not None:
-        ctx.notes.append(
+    if data.errors:
+        notes.append(
             f"{display}: {data.errors} pair judgment(s) with an unparsed verdict ('error') "
             "left out of the position-bias analysis"
         )
 
 
-def _read_annotations(data: JudgmentSet, path: Path, recs, lines, display: str, ctx) -> None:
+def _read_annotations(
+    data: JudgmentSet, path: Path, recs, lines, display: str, notes: list[str]
+) -> None:
     """AlpacaEval annotations.json: the judge's preference for generator_2's output
     over generator_1's (the baseline), per instruction, on the 1-2 scale."""
     import hashlib
@@ -508,15 +513,14 @@ def _read_annotations(data: JudgmentSet, path: Path, recs, lines, display: str, 
         raise InputError(display, "preferences mix the 0-1 and the 1-2 scale")
     if not data.preference:
         raise InputError(display, "no annotations with a preference")
-    if ctx is not None:
-        if missing:
-            ctx.notes.append(f"{display}: {missing} annotation(s) without a preference left out")
-        ctx.notes.append(
-            f"{display}: win rate against {data.baseline or 'the baseline'} as the judge "
-            "preferred, not length-controlled; AlpacaEval 2.0's headline length-controlled "
-            "win rate corrects for the judge's preference for longer outputs and can differ "
-            "by tens of points"
-        )
+    if missing:
+        notes.append(f"{display}: {missing} annotation(s) without a preference left out")
+    notes.append(
+        f"{display}: win rate against {data.baseline or 'the baseline'} as the judge "
+        "preferred, not length-controlled; AlpacaEval 2.0's headline length-controlled "
+        "win rate corrects for the judge's preference for longer outputs and can differ "
+        "by tens of points"
+    )
 
 
 def _read_preferences(data: JudgmentSet, names, recs, lines, display: str) -> None:
