@@ -155,17 +155,3 @@ def _item_cluster(rs: ResultSet, n: int) -> np.ndarray | None:
     item_cluster = np.full(n, -1, dtype=np.int64)
     item_cluster[rs.item.codes] = rs.cluster.codes
     return item_cluster
-
-
-def first_rows(codes: np.ndarray, k: int, chunk: int = 1 << 21) -> np.ndarray:
-    """Index of the first row holding each code 0..k-1 (len(codes) when absent)."""
-    n = len(codes)
-    first = np.full(k, n, dtype=np.int64)
-    for start in range(0, n, chunk):
-        part = codes[start : start + chunk]
-        idx = np.arange(start, start + len(part), dtype=np.int64)
-        if part.size and part.min() < 0:
-            keep = part >= 0
-            part, idx = part[keep], idx[keep]
-        np.minimum.at(first, part, idx)
-    return first

@@ -32,7 +32,7 @@ Analysis = Callable[["Source", "RunContext"], dict[str, Rows]]
 
 #: Source kind -> "module:function" of its analysis, imported on first use.
 ANALYSES: dict[str, str] = {
-    "results": "benchaudit.analysis.sections:data_results",
+    "results": "benchaudit.analysis.sections:per_item",
     "scaled-results": "benchaudit.analysis.sections:data_results",
     "samples": "benchaudit.analysis.sections:data_results",
     "battles": "benchaudit.analysis.sections:data_results",
@@ -80,6 +80,19 @@ def analyse(sources: list[Source], ctx: RunContext) -> Analysed:
         for curves in from_harness(out.sources):
             out.sections.extend(curves.report_results(ctx).items())
     return out
+
+
+def per_item(source: Source, ctx: RunContext) -> dict[str, Rows]:
+    """Per-model intervals, paired comparisons, the baseline table and the setup row of
+    per-item results (:func:`benchaudit.analysis.results.report_results`)."""
+    from benchaudit.inputs.resultset import ResultSet
+
+    if not isinstance(source.data, ResultSet):
+        return data_results(source, ctx)
+    from benchaudit.analysis.results import report_results
+
+    sections: dict[str, Rows] = report_results(source.data, ctx)
+    return sections
 
 
 def data_results(source: Source, ctx: RunContext) -> dict[str, Rows]:

@@ -104,15 +104,7 @@ class ResultSet:
 
     def first_rows(self) -> np.ndarray:
         """Index of each model's first row (``n_rows`` for a model with none)."""
-        from benchaudit.analysis.matrix import first_rows
-
         return first_rows(self.model.codes, len(self.models))
-
-    def report_results(self, ctx: Any = None) -> dict[str, list[dict[str, Any]]]:
-        """Per-model intervals, paired comparisons, the baseline table and the setup row."""
-        from benchaudit.analysis.results import report_results
-
-        return report_results(self, ctx)
 
 
 class GridResults(ResultSet):
@@ -193,3 +185,17 @@ class GridResults(ResultSet):
 
     def __repr__(self) -> str:
         return f"GridResults({self.path!r}, {len(self._models)} models x {len(self._items)} items)"
+
+
+def first_rows(codes: np.ndarray, k: int, chunk: int = 1 << 21) -> np.ndarray:
+    """Index of the first row holding each code 0..k-1 (len(codes) when absent)."""
+    n = len(codes)
+    first = np.full(k, n, dtype=np.int64)
+    for start in range(0, n, chunk):
+        part = codes[start : start + chunk]
+        idx = np.arange(start, start + len(part), dtype=np.int64)
+        if part.size and part.min() < 0:
+            keep = part >= 0
+            part, idx = part[keep], idx[keep]
+        np.minimum.at(first, part, idx)
+    return first

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from benchaudit.errors import BenchauditError
-from benchaudit.finding import Report
+
+if TYPE_CHECKING:
+    from benchaudit.finding import Report
 
 FORMATS = ("text", "json", "markdown", "html", "sarif", "github")
 

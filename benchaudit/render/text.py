@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
-from benchaudit.finding import SUPPRESSED_BY, Report
+from benchaudit.plain import SUPPRESSED_BY
 from benchaudit.render.escape import line as _one_line
 from benchaudit.render.escape import no_commands
 from benchaudit.render.tables import result_tables
+
+if TYPE_CHECKING:
+    from benchaudit.finding import Report
 
 _SGR = {
     "error": "1;31",
