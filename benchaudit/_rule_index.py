@@ -10,7 +10,7 @@ FILES = {
     'clustered_items': 1041642123,
     'conflicting_repeats': 3689262041,
     'constant_score': 27328510,
-    'contamination': 3963130432,
+    'contamination': 3254227635,
     'evidence.py': 873284742,
     'excess_precision': 1429814858,
     'generations_as_items': 3785305618,
