@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
 from benchaudit.finding import Confidence, Location
+from benchaudit.memo import Memo
 
 T = TypeVar("T")
 
@@ -132,11 +133,9 @@ class Source(Generic[D]):
     engine puts them in the report's notes in the order the files were read."""
     detection: SourceEntry | None = None
     """How a per-item input was detected (``results.sources`` of the JSON report)."""
-    cache: dict[str, Any] = field(default_factory=dict, repr=False)
+    memo: Memo = field(default_factory=Memo, repr=False, compare=False)
     """Derived views computed once per run (:meth:`cached`); never evidence of its own."""
 
     def cached(self, key: str, compute: Callable[[], T]) -> T:
         """Compute a view of this source once per run and share it between rules."""
-        if key not in self.cache:
-            self.cache[key] = compute()
-        return cast(T, self.cache[key])
+        return self.memo.get(key, compute)

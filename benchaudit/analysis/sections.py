@@ -2,9 +2,9 @@
 
 The engine calls :func:`analyse` once, after reading and joining and before any
 rule runs, so ``results`` is the same whatever rules are selected or ignored.
-Each source kind that has an analysis maps to it in :data:`ANALYSES`; the
-per-kind analyses are imported only when a source of that kind was read (a
-README imports none of them, nor numpy).
+Each evidence class that has an analysis maps to it in :data:`ANALYSES`; an
+analysis is imported only when data of its class was read (a README imports
+none of them, nor numpy).
 
 Besides one analysis per source there is one across sources: several
 lm-evaluation-harness results files of one model family given together make
@@ -15,6 +15,7 @@ scaling CSV is.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -30,16 +31,19 @@ Rows = Any
 #: An analysis: (source, run context) -> section name -> rows.
 Analysis = Callable[["Source", "RunContext"], dict[str, Rows]]
 
-#: Source kind -> "module:function" of its analysis, imported on first use.
+#: Evidence class ("module:Class") -> its analysis ("module:function" taking (data, ctx)).
+#: The evidence class is looked up only when its module was imported (by the reader that
+#: made such data); the analysis module is imported only when such data was read.
 ANALYSES: dict[str, str] = {
-    "results": "benchaudit.analysis.sections:per_item",
-    "scaled-results": "benchaudit.analysis.sections:data_results",
-    "samples": "benchaudit.analysis.sections:data_results",
-    "battles": "benchaudit.analysis.sections:data_results",
-    "judgments": "benchaudit.analysis.sections:data_results",
-    "leaderboard": "benchaudit.analysis.sections:data_results",
-    "scaling": "benchaudit.analysis.sections:data_results",
-    "calibration": "benchaudit.analysis.sections:data_results",
+    "benchaudit.inputs.resultset:ResultSet": "benchaudit.analysis.results:report_results",
+    "benchaudit.inputs.samples:SamplesData": "benchaudit.analysis.passk:report_results",
+    "benchaudit.inputs.battles:BattleSet": "benchaudit.analysis.battles:report_results",
+    "benchaudit.inputs.judgments:JudgmentSet": "benchaudit.analysis.agreement:report_results",
+    "benchaudit.inputs.leaderboard:Leaderboard": "benchaudit.analysis.leaderboards:report_results",
+    "benchaudit.inputs.scaling:ScalingData": "benchaudit.analysis.scaling:report_results",
+    "benchaudit.inputs.calibration:CalibrationData": (
+        "benchaudit.analysis.calibration:report_results"
+    ),
 }
 
 
@@ -55,12 +59,26 @@ class Analysed:
     errors: list[InputError] = field(default_factory=list)
 
 
-def analysis_of(kind: str) -> Analysis:
-    """The analysis of a source kind (a kind not listed: its data object's own, if any)."""
-    target = ANALYSES.get(kind, "benchaudit.analysis.sections:data_results")
-    module, _, name = target.partition(":")
-    function: Analysis = getattr(importlib.import_module(module), name)
-    return function
+def source_results(source: Source, ctx: RunContext) -> dict[str, Rows]:
+    """The analysis of one source, chosen by the class of its data (:data:`ANALYSES`); data
+    of another class is analysed by its own ``report_results`` if it has one (graded
+    per-item results, a rule pack's reader); documents and item files have none."""
+    data = source.data
+    if data is None:
+        return {}
+    for evidence, analysis in ANALYSES.items():
+        module, _, name = evidence.partition(":")
+        loaded = sys.modules.get(module)
+        cls = getattr(loaded, name, None) if loaded is not None else None
+        if isinstance(cls, type) and isinstance(data, cls):
+            where, _, function = analysis.partition(":")
+            got: dict[str, Rows] = getattr(importlib.import_module(where), function)(data, ctx)
+            return got
+    own = getattr(data, "report_results", None)
+    if callable(own):
+        sections: dict[str, Rows] = own(ctx)
+        return sections
+    return {}
 
 
 def analyse(sources: list[Source], ctx: RunContext) -> Analysed:
@@ -68,43 +86,19 @@ def analyse(sources: list[Source], ctx: RunContext) -> Analysed:
     out = Analysed(sources=[])
     for source in sources:
         try:
-            got = analysis_of(source.kind)(source, ctx)
+            got = source_results(source, ctx)
         except InputError as exc:  # found only when the data is analysed
             out.errors.append(exc)
             continue
         out.sources.append(source)
         out.sections.extend(got.items())
     if any(s.kind == "harness-summary" for s in out.sources):
+        from benchaudit.analysis import scaling
         from benchaudit.inputs.scaling import from_harness
 
         for curves in from_harness(out.sources):
-            out.sections.extend(curves.report_results(ctx).items())
+            out.sections.extend(scaling.report_results(curves, ctx).items())
     return out
 
 
-def per_item(source: Source, ctx: RunContext) -> dict[str, Rows]:
-    """Per-model intervals, paired comparisons, the baseline table and the setup row of
-    per-item results (:func:`benchaudit.analysis.results.report_results`)."""
-    from benchaudit.inputs.resultset import ResultSet
-
-    if not isinstance(source.data, ResultSet):
-        return data_results(source, ctx)
-    from benchaudit.analysis.results import report_results
-
-    sections: dict[str, Rows] = report_results(source.data, ctx)
-    return sections
-
-
-def data_results(source: Source, ctx: RunContext) -> dict[str, Rows]:
-    """The analysis a data object of the kind carries (``report_results``): per-model
-    intervals and comparisons of per-item results, Bradley-Terry ratings of battles,
-    agreement of judgments, the top group of a leaderboard, transition widths of
-    scaling curves, calibration and pass@k estimates."""
-    report_results = getattr(source.data, "report_results", None)
-    if not callable(report_results):
-        return {}
-    sections: dict[str, Rows] = report_results(ctx)
-    return sections
-
-
-__all__ = ["ANALYSES", "Analysed", "analyse", "analysis_of"]
+__all__ = ["ANALYSES", "Analysed", "analyse", "source_results"]

@@ -75,39 +75,6 @@ class CalibrationData:
             self.confidence, self.correct, n_bins, binning, logits=self.logits, labels=self.labels
         )
 
-    def report_results(self, ctx: Context) -> dict[str, list[dict[str, Any]]]:
-        from benchaudit.stats.calibration import reliability_table
-
-        n_bins, binning = binning_options(ctx.config.rule_options("calibration-bins"))
-        s = self.summary(n_bins, binning)
-        row = {
-            "file": self.path,
-            "n_items": s.n_items,
-            "accuracy": s.accuracy,
-            "mean_confidence": s.mean_confidence,
-            "ece": s.ece,
-            "bins": s.bins,
-            "binning": s.binning,
-            "mce": s.mce,
-            "brier": s.brier,
-            "temperature": s.temperature,
-            "ece_after_temperature": s.ece_after_temperature,
-        }
-        table = [
-            {
-                "file": self.path,
-                "bin": b.index + 1,
-                "lo": b.lo,
-                "hi": b.hi,
-                "count": b.count,
-                "confidence": b.confidence,
-                "accuracy": b.accuracy,
-                "gap": b.gap,
-            }
-            for b in reliability_table(self.confidence, self.correct, n_bins, binning)
-        ]
-        return {"calibration": [row], "reliability": table}
-
 
 def binning_options(options: dict[str, Any]) -> tuple[int, str]:
     """(bins, binning) from the calibration-bins options; 10 equal-width by default."""

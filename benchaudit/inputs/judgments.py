@@ -30,8 +30,9 @@ from benchaudit.inputs import Probe, Reader, delimiter_of
 from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
-    from benchaudit.engine import Context
+    from benchaudit.context import RunContext as Context
     from benchaudit.evidence import Source
+    from benchaudit.stats.agreement import Kappa, PositionBias
 
 JUDGE = ("judge", "judge_label", "llm", "llm_label", "llm_judge", "model_label", "judge_verdict")
 HUMAN = ("human", "human_label", "gold", "gold_label", "annotator", "human_verdict", "reference")
@@ -208,127 +209,25 @@ class JudgmentSet:
     def has_swap(self) -> bool:
         return self.layout != "labels"
 
-    def kappa(self, ctx: Context):
-        from benchaudit.stats.agreement import cohen_kappa
+    # The analyses live in benchaudit.analysis.agreement; these ask it, for the rules
+    # written against the judgment set.
+    def kappa(self, ctx: Context) -> Kappa:
+        """Cohen's kappa of judge and human labels (:func:`analysis.agreement.kappa`)."""
+        from benchaudit.analysis import agreement
 
-        return cohen_kappa(self.judge, self.human, confidence=1 - ctx.alpha)
+        return agreement.kappa(self, ctx)
 
-    def position(self):
-        from benchaudit.stats.agreement import position_bias
+    def position(self) -> PositionBias:
+        """Position bias of both-order verdicts (:func:`analysis.agreement.position`)."""
+        from benchaudit.analysis import agreement
 
-        return position_bias(self.original, self.swapped)
+        return agreement.position(self)
 
     def preferences(self) -> list[dict[str, Any]]:
-        """Per model: items, win rate against the baseline, and whether outputs repeat."""
-        from math import sqrt
+        """Win rate per model against the baseline (:func:`analysis.agreement.preferences`)."""
+        from benchaudit.analysis import agreement
 
-        by: dict[str, list[int]] = {}
-        for k, m in enumerate(self.models):
-            by.setdefault(m, []).append(k)
-        # AlpacaEval's 1-2 scale (2 = the model won) or a 0-1 probability.
-        shift = 1.0 if self.preference and min(self.preference) >= 1.0 else 0.0
-        out = []
-        for m, rows in by.items():
-            p = [self.preference[k] - shift for k in rows]
-            n = len(p)
-            mean = sum(p) / n
-            var = sum((x - mean) ** 2 for x in p) / (n - 1) if n > 1 else 0.0
-            distinct_out = len({self.outputs[k] for k in rows}) if self.outputs else None
-            distinct_len = len({self.output_len[k] for k in rows}) if self.output_len else None
-            out.append(
-                {
-                    "model": m,
-                    "items": n,
-                    "win_rate": mean,
-                    "se": sqrt(var / n),
-                    "distinct_outputs": distinct_out,
-                    "distinct_lengths": distinct_len,
-                    "first_line": self.lines[rows[0]],
-                }
-            )
-        return out
-
-    def report_results(self, ctx: Context) -> dict[str, list[dict[str, Any]]]:
-        if self.layout == "preferences":
-            from benchaudit.stats.proportions import z_for
-
-            z = z_for(1 - ctx.alpha)
-            rows = []
-            for r in self.preferences():
-                row = {
-                    "file": self.path,
-                    "model": r["model"],
-                    "items": r["items"],
-                    "win_rate": round(r["win_rate"], 6),
-                    "se": round(r["se"], 6),
-                    "low": round(max(0.0, r["win_rate"] - z * r["se"]), 6),
-                    "high": round(min(1.0, r["win_rate"] + z * r["se"]), 6),
-                }
-                if self.baseline:
-                    row["baseline"] = self.baseline
-                rows.append(row)
-            return {"preferences": rows}
-        if self.layout == "labels":
-            k = self.kappa(ctx)
-            return {
-                "agreement": [
-                    {
-                        "file": self.path,
-                        "items": k.n,
-                        "agreement": round(k.agreement, 6),
-                        "chance_agreement": round(k.chance, 6),
-                        "kappa": round(k.kappa, 6),
-                        "kappa_low": round(k.ci_low, 6),
-                        "kappa_high": round(k.ci_high, 6),
-                        "kappa_se": round(k.se, 6),
-                    }
-                ]
-            }
-        pb = self.position()
-        out = {"judged_pairs": self.pair_table()} if self.pairs else {}
-        return out | {
-            "position_bias": [
-                {
-                    "file": self.path,
-                    "pairs": pb.pairs,
-                    "same_slot_rate": pb.rate,
-                    "first_order_win_rate": pb.first_order_win_rate,
-                    "consistent_win_rate": pb.consistent_win_rate,
-                    "consistent_win_rate_ties_half": pb.consistent_win_rate_ties_half,
-                }
-            ]
-        }
-
-    def pair_table(self) -> list[dict[str, Any]]:
-        """Per pair of models: wins that survive the swap, ties, and inconsistent verdicts."""
-        from benchaudit.stats.agreement import _slot
-
-        by: dict[tuple[str, str], dict[str, Any]] = {}
-        for (m1, m2), o, s in zip(self.pairs, self.original, self.swapped):
-            row = by.setdefault(
-                (m1, m2),
-                {
-                    "file": self.path,
-                    "model_1": m1,
-                    "model_2": m2,
-                    "pairs": 0,
-                    "model_1_wins": 0,
-                    "model_2_wins": 0,
-                    "ties": 0,
-                    "inconsistent": 0,
-                },
-            )
-            row["pairs"] += 1
-            o, s = _slot(o), _slot(s)
-            if o == "A" and s == "B":
-                row["model_1_wins"] += 1
-            elif o == "B" and s == "A":
-                row["model_2_wins"] += 1
-            elif o == s == "tie":
-                row["ties"] += 1
-            else:
-                row["inconsistent"] += 1
-        return list(by.values())
+        return agreement.preferences(self)
 
 
 def _label(value: str) -> str:

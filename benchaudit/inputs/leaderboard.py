@@ -120,29 +120,6 @@ class Leaderboard:
     def with_intervals(self) -> list[Entry]:
         return [e for e in self.entries if e.has_interval]
 
-    def report_results(self, ctx: Context) -> dict[str, list[dict[str, Any]]]:
-        from benchaudit.stats.ranks import rank_ranges
-
-        rows = self.ranked()
-        if not rows or not all(e.has_interval for e in rows):
-            return {}
-        best, worst = rank_ranges([e.low for e in rows], [e.high for e in rows])
-        return {
-            "leaderboard": [
-                {
-                    "file": self.path,
-                    "model": e.model,
-                    "score": e.score,
-                    "ci_low": e.low,
-                    "ci_high": e.high,
-                    "rank": k + 1,
-                    "rank_low": best[k],
-                    "rank_high": worst[k],
-                }
-                for k, e in enumerate(rows)
-            ]
-        }
-
 
 def _norm(name: str) -> str:
     return " ".join(name.strip().strip('"').lower().replace("\u00b1", "±").split())
@@ -470,31 +447,7 @@ READER = Reader(
 
 
 def top_within_noise(board: Leaderboard) -> dict[str, Any] | None:
-    """Evidence that the top row is not separated from the runner-up, else ``None``.
+    """The top row within noise of the runner-up (:func:`analysis.leaderboards.top_within_noise`)."""
+    from benchaudit.analysis.leaderboards import top_within_noise as analysis
 
-    For a "#1" / "state of the art" claim about a leaderboard (in the table or
-    in prose next to it).
-    """
-    from benchaudit.stats.ranks import overlaps, rank_ranges
-
-    rows = board.ranked()
-    if len(rows) < 2 or not (rows[0].has_interval and rows[1].has_interval):
-        return None
-    top, second = rows[0], rows[1]
-    if not overlaps(top.low, top.high, second.low, second.high):
-        return None
-    full = [e for e in rows if e.has_interval]
-    best, worst = rank_ranges([e.low for e in full], [e.high for e in full])
-    return {
-        "model": top.model,
-        "score": top.score,
-        "ci_low": top.low,
-        "ci_high": top.high,
-        "runner_up": second.model,
-        "runner_up_score": second.score,
-        "runner_up_ci_low": second.low,
-        "runner_up_ci_high": second.high,
-        "gap": top.score - second.score,
-        "rank_low": best[0],
-        "rank_high": worst[0],
-    }
+    return analysis(board)

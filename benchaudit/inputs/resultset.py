@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from benchaudit.memo import Memo
+
 
 @dataclass
 class Coded:
@@ -71,6 +73,9 @@ class ResultSet:
     columns: dict[str, str] = field(default_factory=dict)
     layout: str = "long"
     meta: dict[str, Any] = field(default_factory=dict)
+    #: The analyses of this result set, computed once per run settings (never in ``meta``,
+    #: which readers and joins copy).
+    memo: Memo = field(default_factory=Memo, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         score = np.asarray(self.score)
@@ -143,6 +148,7 @@ class GridResults(ResultSet):
         self.columns = dict(columns)
         self.layout = "long"
         self.meta = {}
+        self.memo = Memo()
 
     def _per_row(self) -> ResultSet:
         if self._rows is None:

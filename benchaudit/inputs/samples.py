@@ -85,52 +85,6 @@ class SamplesData:
             ks |= set(_ks_option(ctx.config.rule_options("biased-pass-at-k").get("k")))
         return sorted(ks)
 
-    def report_results(self, ctx: Context) -> dict[str, list[dict[str, Any]]]:
-        from benchaudit.stats.passk import estimate
-
-        rows = []
-        for k in self.requested_ks(ctx):
-            if k > self.samples_min:
-                continue  # undefined for some problem; the rule says so
-            est = estimate(self.n, self.c, k, 1 - ctx.alpha)
-            rows.append(
-                {
-                    "file": self.path,
-                    "k": k,
-                    "estimate": est.estimate,
-                    "ci_low": est.ci_low,
-                    "ci_high": est.ci_high,
-                    "ci_method": "normal over problems",
-                    "plugin": est.plugin,
-                    "plugin_gap": est.plugin_gap,
-                    "pass_hat_k": est.pass_hat_k,
-                    "n_problems": est.n_problems,
-                    "samples_per_problem": est.samples_min,
-                    "samples_max": est.samples_max,
-                }
-            )
-        out: dict[str, list[dict[str, Any]]] = {"passk": rows}
-        if int(self.n.max()) == 1 and not self.joined:
-            # One sample per problem: pass@1 is the share of problems solved, a
-            # proportion with a Wilson interval like any 0/1 score.
-            from benchaudit.stats.proportions import wilson
-
-            m, solved = len(self.problems), int(self.c.sum())
-            lo, hi = wilson(solved, m, 1 - ctx.alpha)
-            out["models"] = [
-                {
-                    "file": self.path,
-                    "model": self.model,
-                    "n_items": m,
-                    "score": solved / m,
-                    "ci_low": lo,
-                    "ci_high": hi,
-                    "ci_method": "wilson",
-                    "correct": solved,
-                }
-            ]
-        return out
-
 
 @dataclass
 class PassAtKSummary:

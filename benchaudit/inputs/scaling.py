@@ -95,38 +95,6 @@ class ScalingData:
     def label(self) -> str:
         return self.family + (f" ({self.setting})" if self.setting else "")
 
-    def report_results(self, ctx: Context | None = None) -> dict[str, list[dict[str, Any]]]:
-        from benchaudit.stats.mirage import SPARSE_SCALES, classify, higher_is_better
-        from benchaudit.stats.mirage import transition_width as width
-
-        rows = []
-        for (task, metric), curve in self.curves.items():
-            kind = classify(metric)
-            if kind is None:
-                continue
-            ys = curve.values
-            if is_perplexity_metric(metric):
-                ys = [math.log(v) for v in ys]  # per-token NLL: the linear ruler
-            rows.append(
-                {
-                    "family": self.label,
-                    "task": task,
-                    "metric": metric,
-                    "kind": kind,
-                    "n_scales": len(curve.points),
-                    "size_min": curve.points[0].size,
-                    "size_max": curve.points[-1].size,
-                    "first": curve.points[0].value,
-                    "last": curve.points[-1].value,
-                    "transition_width": width(curve.log_sizes, ys, higher_is_better(metric)),
-                    "sparse": len(curve.points) < SPARSE_SCALES,
-                    "note": curve.note,
-                    # What the HTML report draws; the tables leave it out.
-                    "points": [[p.size, p.value] for p in curve.points],
-                }
-            )
-        return {"scaling": rows}
-
 
 def is_perplexity_metric(metric: str) -> bool:
     from benchaudit.stats.mirage import is_perplexity
