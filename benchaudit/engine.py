@@ -173,7 +173,7 @@ def audit_sources(
     report = Report(findings=findings, results=ctx.results, notes=ctx.notes)
     report.suppressed = hidden
     report.config = cfg.source
-    report.errors = failed
+    report.errors = [*failed]
     report.files = [s.path for s in sources]
     report.claims_checked = sum(1 for s in sources for c in s.claims if s.kind != "document" or _checkable(c))
     report.numbers_seen = sum(s.numbers_seen for s in sources)

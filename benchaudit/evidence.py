@@ -99,8 +99,13 @@ SourceData: TypeAlias = (
     " | JudgmentSet | ScalingData | SamplesData | PassAtKSummary | CalibrationData | None"
 )
 
-#: The type of ``Source.data``; ``Source`` alone (``Source[Any]``) is any kind.
-D = TypeVar("D", bound=SourceData, covariant=True)
+if TYPE_CHECKING:  # a default, so that ``Source`` alone means ``Source[Any]``
+    from typing_extensions import TypeVar as _TypeVar
+
+    #: The type of ``Source.data``: ``Source[BattleSet]``; ``Source`` alone is any kind.
+    D = _TypeVar("D", bound=SourceData, covariant=True, default=Any)
+else:
+    D = TypeVar("D", covariant=True)
 
 
 @dataclass

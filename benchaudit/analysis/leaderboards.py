@@ -10,7 +10,17 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from benchaudit.context import RunContext
-    from benchaudit.inputs.leaderboard import Leaderboard
+    from benchaudit.inputs.leaderboard import Entry, Leaderboard
+
+
+def _interval(e: Entry) -> tuple[float, float] | None:
+    return None if e.low is None or e.high is None else (e.low, e.high)
+
+
+def _bounds(entries: list[Entry]) -> tuple[list[float], list[float]]:
+    """Lower and upper bounds of the entries that have an interval, in order."""
+    pairs = [b for b in map(_interval, entries) if b is not None]
+    return [lo for lo, _ in pairs], [hi for _, hi in pairs]
 
 
 def top_within_noise(board: Leaderboard) -> dict[str, Any] | None:
@@ -22,13 +32,13 @@ def top_within_noise(board: Leaderboard) -> dict[str, Any] | None:
     from benchaudit.stats.ranks import overlaps, rank_ranges
 
     rows = board.ranked()
-    if len(rows) < 2 or not (rows[0].has_interval and rows[1].has_interval):
+    if len(rows) < 2:
         return None
     top, second = rows[0], rows[1]
-    if not overlaps(top.low, top.high, second.low, second.high):
+    a, b = _interval(top), _interval(second)
+    if a is None or b is None or not overlaps(*a, *b):
         return None
-    full = [e for e in rows if e.has_interval]
-    best, worst = rank_ranges([e.low for e in full], [e.high for e in full])
+    best, worst = rank_ranges(*_bounds(rows))
     return {
         "model": top.model,
         "score": top.score,
@@ -51,7 +61,7 @@ def report_results(board: Leaderboard, ctx: RunContext) -> dict[str, list[dict[s
     rows = board.ranked()
     if not rows or not all(e.has_interval for e in rows):
         return {}
-    best, worst = rank_ranges([e.low for e in rows], [e.high for e in rows])
+    best, worst = rank_ranges(*_bounds(rows))
     return {
         "leaderboard": [
             {

@@ -49,7 +49,8 @@ class ItemMatrix:
                 )
             return out
 
-        return self.memo.get("binary-rows", compute)
+        rows: np.ndarray = self.memo.get("binary-rows", compute)
+        return rows
 
 
 def cell_index(rs: ResultSet) -> np.ndarray:

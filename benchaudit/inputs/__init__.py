@@ -332,9 +332,9 @@ def load(
             raise
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise InputError(display, f"cannot read as {reader.kind}: {detail}") from None
-    got = got if isinstance(got, list) else [got]
+    sources: list[Source] = got if isinstance(got, list) else [got]
     from benchaudit.inputs._detection import entries
 
-    for source, entry in entries(got, p, reader, forced):
+    for source, entry in entries(sources, p, reader, forced):
         source.detection = entry  # detection evidence, for the JSON report
-    return got
+    return sources

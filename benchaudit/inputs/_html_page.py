@@ -11,6 +11,10 @@ and every piece of text keeps the source line it came from.
 from __future__ import annotations
 
 from html.parser import HTMLParser
+from typing import Any
+
+#: A raw table: {"rows": [[cell, ...], ...], "lines": [...], "head": [...], "line": n}.
+RawTable = dict[str, Any]
 
 _SKIP = {"script", "style", "head", "template", "noscript", "svg", "math"}
 _BLOCK = {
@@ -71,13 +75,13 @@ class _Page(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.pieces: list[tuple[int, str]] = []  # (line, text); text "" marks a paragraph break
         self.skip = 0
-        self.tables: list[dict] = []
-        self._table_stack: list[dict] = []
+        self.tables: list[RawTable] = []
+        self._table_stack: list[RawTable] = []
         self._cell: list[str] | None = None
         self._cell_is_head = False
 
     # --- structure
-    def handle_starttag(self, tag: str, attrs) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         line = self.getpos()[0]
         if tag in _SKIP:
             self.skip += 1
@@ -107,7 +111,7 @@ class _Page(HTMLParser):
         if tag in _BLOCK:
             self.pieces.append((line, ""))
 
-    def handle_startendtag(self, tag: str, attrs) -> None:
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
         if tag not in _VOID:
             self.handle_endtag(tag)
@@ -144,7 +148,7 @@ class _Page(HTMLParser):
                 self.pieces.append((line + k, part))
 
 
-def parse(text: str) -> tuple[list[str], list[int], list[dict]]:
+def parse(text: str) -> tuple[list[str], list[int], list[RawTable]]:
     """Prose lines, the source line of each, and the raw tables of an HTML page."""
     page = _Page()
     page.feed(text)

@@ -144,10 +144,10 @@ class BattleSet:
         return out
 
     def clustered(self) -> bool:
-        r = self.repeats()
-        return r["repeated"] > 0
+        """Whether some (question, pair) is battled more than once."""
+        return bool(self.repeats()["repeated"] > 0)
 
-    def cluster_cells(self):
+    def cluster_cells(self) -> tuple[Any, Any, Any, Any, int]:
         """(question, pair, points of the pair's first model, games) cells for the question bootstrap."""
         import numpy as np
 
