@@ -274,7 +274,7 @@ def _codes(col):
     return codes, [str(x) for x in enc.dictionary.to_pylist()]
 
 
-def read(path: Path, display: str, ctx: Context) -> Source:
+def read(path: Path, display: str, ctx: Context) -> Source[BattleSet]:
     import numpy as np
     import pyarrow as pa
 

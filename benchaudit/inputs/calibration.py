@@ -143,7 +143,7 @@ def _label(value: Any, display: str, line: int, k: int | None = None) -> int:
     return int(f)
 
 
-def read(path: Path, display: str, ctx: Context) -> Source:
+def read(path: Path, display: str, ctx: Context) -> Source[CalibrationData]:
     import numpy as np
 
     from benchaudit.evidence import Source

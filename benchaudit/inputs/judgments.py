@@ -251,7 +251,7 @@ def _is_swapped(value: str, display: str, line: int, games: bool = False) -> boo
     raise InputError(display, f"order {value!r} is neither original nor swapped", line)
 
 
-def read(path: Path, display: str, ctx: Context) -> Source:
+def read(path: Path, display: str, ctx: Context) -> Source[JudgmentSet]:
     from benchaudit.evidence import Source
 
     text = path.read_text(encoding="utf-8").lstrip("\ufeff")

@@ -321,7 +321,7 @@ def sniff(p: Probe) -> float:
 TASK_COLS = ("task", "benchmark", "dataset", "task_name")
 
 
-def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
+def read(path: Path, display: str, ctx: Context) -> Source[Leaderboard] | list[Source[Leaderboard]]:
 
     text = path.read_text(encoding="utf-8").lstrip("\ufeff")
     delim = delimiter_of(text, path.suffix.lower())
@@ -355,7 +355,7 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     return _board(display, header, body, lines, text, ctx)
 
 
-def _board(display: str, header, body, lines, text: str, ctx: Context) -> Source:
+def _board(display: str, header, body, lines, text: str, ctx: Context) -> Source[Leaderboard]:
     from benchaudit.evidence import Source
 
     board = analyse_table(

@@ -98,7 +98,7 @@ class PassAtKSummary:
     lines: dict[int, int]
 
 
-def _summary(path: Path, display: str) -> Source | None:
+def _summary(path: Path, display: str) -> Source[PassAtKSummary] | None:
     """A JSON object whose keys are all pass@k values, as an evaluator prints them."""
     from benchaudit.evidence import Source
 
@@ -177,7 +177,7 @@ def _int(value: Any, display: str, line: int, what: str) -> int:
     return int(f)
 
 
-def read(path: Path, display: str, ctx: Context) -> Source:
+def read(path: Path, display: str, ctx: Context) -> Source[SamplesData] | Source[PassAtKSummary]:
     import numpy as np
 
     from benchaudit.evidence import Source

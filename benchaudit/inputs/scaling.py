@@ -226,7 +226,7 @@ def split_column(column: str) -> tuple[str, str]:
     return column, column
 
 
-def read(path: Path, display: str, ctx: Context) -> list[Source]:
+def read(path: Path, display: str, ctx: Context) -> list[Source[ScalingData]]:
     from benchaudit.evidence import Source
 
     text = path.read_text(encoding="utf-8-sig")
