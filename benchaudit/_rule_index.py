@@ -11,7 +11,7 @@ FILES = {
     'conflicting_repeats': 3689262041,
     'constant_score': 27328510,
     'contamination': 3254227635,
-    'evidence.py': 3964676550,
+    'evidence.py': 962165219,
     'excess_precision': 1429814858,
     'generations_as_items': 3785305618,
     'harness_limit': 3891874717,

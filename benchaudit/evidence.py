@@ -41,20 +41,37 @@ class Claim:
     """
 
     kind: str
+    """What is claimed: ``score``, ``comparison``, ``change``, ``pass-at-k`` ... (the rules
+    that read claims name the kinds they check)."""
     text: str
+    """The sentence or table cell as written, quoted in findings."""
     location: Location
+    """File, line and column of the claim."""
     confidence: Confidence = Confidence.HIGH
+    """How sure the reading is; a low-confidence reading gives information, not an error."""
     value: str | None = None
+    """The number as written (``"87.3"``), its precision kept."""
     unit: str | None = None
+    """``"%"``, ``"points"`` ... or None for a bare number."""
     benchmark: str | None = None
+    """The benchmark named with the number (registry spelling), if any."""
     n: int | None = None
+    """The item count the number rests on, if known."""
     n_source: str | None = None
+    """Where ``n`` came from: ``sentence``, ``paragraph``, ``registry``, ``n-samples``."""
     samples: int | None = None
+    """Samples per item behind the number (pass@k, majority voting), if stated."""
     protocol: str | None = None
+    """The stated evaluation protocol (``5-shot``, ``maj@32`` ...), if any."""
     interval: tuple[str, str] | None = None
+    """A stated interval (low, high), as written."""
     plus_minus: str | None = None
+    """A stated ``±`` half-width, as written."""
     model: str | None = None
+    """The model the number is about, if named."""
     fields: dict[str, Any] = field(default_factory=dict)
+    """Kind-specific details read by the rules of that kind (comparison sides, p-values,
+    tables); being replaced by typed claims."""
 
     @property
     def line(self) -> int | None:

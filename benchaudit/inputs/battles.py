@@ -75,14 +75,23 @@ class BattleSet:
     """Battles of one file, coded: ``a``/``b`` index ``models``; outcome 0 a won, 1 b won, 2 tie."""
 
     path: str
+    """The file, as the report names it."""
     models: list[str]
+    """Model names; ``a`` and ``b`` index this list."""
     a: Any
+    """Per battle (numpy int array), the model shown as model_a."""
     b: Any
+    """Per battle, the model shown as model_b."""
     outcome: Any
+    """Per battle: 0 model_a won, 1 model_b won, 2 tie (ties both-bad included)."""
     question: Any = None
+    """Per battle, a code of its question (``meta["question_labels"]`` names it), or None."""
     first_line: int = 1
+    """File line of the first battle (battle k is on line ``first_line + k``)."""
     meta: dict[str, Any] = field(default_factory=dict)
+    """``question_labels`` and other facts of the file."""
     memo: Memo = field(default_factory=Memo, repr=False, compare=False)
+    """Values computed once per run (pair counts, repeats, ratings)."""
 
     @property
     def n_battles(self) -> int:

@@ -61,12 +61,19 @@ class CalibrationData:
     """Top-label confidence and correctness per item, and class scores when the file has them."""
 
     path: str
+    """The file, as the report names it."""
     confidence: Any
+    """Per item (numpy float array), the confidence in the predicted label, 0-1."""
     correct: Any
+    """Per item, 1.0 when the prediction was right, else 0.0."""
     lines: Any
+    """File line of each item."""
     logits: Any = None
+    """Per item and class, the scores the confidences came from (for temperature), or None."""
     labels: Any = None
+    """Per item, the true class index when ``logits`` are given."""
     layout: str = "confidence"
+    """How the file states confidence: ``probabilities``, ``logits``, ``binary`` ..."""
 
     def summary(self, n_bins: int = 10, binning: str = "equal-width"):
         from benchaudit.stats.calibration import summarise

@@ -187,23 +187,36 @@ class JudgmentSet:
     """Judge audit data: either paired labels or both-order verdicts."""
 
     path: str
+    """The file, as the report names it."""
     layout: str
+    """``labels`` (judge vs human), ``long`` / ``wide`` (both orders) or ``preferences``."""
     judge: list[str] = field(default_factory=list)
+    """``labels``: the judge's label per item."""
     human: list[str] = field(default_factory=list)
+    """``labels``: the human label per item."""
     original: list[str] = field(default_factory=list)
+    """Both orders: the verdict with the answers in their original order, per item."""
     swapped: list[str] = field(default_factory=list)
+    """Both orders: the verdict with the answers swapped, per item."""
     items: list[str] = field(default_factory=list)
+    """Item ids, one per judgment (or per preference)."""
     lines: list[int] = field(default_factory=list)
+    """File line of each judgment."""
     models: list[str] = field(default_factory=list)
+    """``preferences``: the model judged against the baseline, per row."""
     preference: list[float] = field(default_factory=list)
+    """``preferences``: the judge's preference for the model (0-1, or AlpacaEval's 1-2)."""
     outputs: list[str] | None = None
+    """``preferences``: the model's output per row, when the file has it."""
     output_len: list[str] | None = None
-    #: Both-order judgments of named models (MT-bench): (model shown first in the
-    #: original order, the other) per pair, and the verdicts that could not be used.
+    """``preferences``: the output's length per row, when the file has it."""
     pairs: list[tuple[str, str]] = field(default_factory=list)
+    """Both-order judgments of named models (MT-bench): (model shown first in the
+    original order, the other) per judgment."""
     errors: int = 0
-    #: The model every preference is against (AlpacaEval's generator_1).
+    """Verdicts that could not be used (an unparsed ``error``), left out."""
     baseline: str | None = None
+    """The model every preference is against (AlpacaEval's generator_1)."""
 
     @property
     def has_swap(self) -> bool:

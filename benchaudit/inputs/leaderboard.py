@@ -86,13 +86,21 @@ class Entry:
     """One leaderboard row."""
 
     model: str
+    """The model of the row."""
     score: float
+    """Its score, on the table's own scale."""
     line: int | None
+    """File line of the row."""
     low: float | None = None
+    """Lower bound of its interval (stated, or from a stated standard error)."""
     high: float | None = None
+    """Upper bound of its interval."""
     n: int | None = None
+    """Items or votes behind the score, when a column says."""
     rank: str | None = None
+    """The rank as the table writes it."""
     cells: list[str] = field(default_factory=list)
+    """The row's cells as written."""
 
     @property
     def has_interval(self) -> bool:
@@ -108,10 +116,15 @@ class Leaderboard:
     """A table of models with scores and (maybe) intervals."""
 
     path: str
+    """The file, as the report names it."""
     entries: list[Entry]
+    """The rows, in file order."""
     score_column: str
+    """The column read as the score."""
     interval_from: str | None
+    """Where intervals came from (a column pair, a ``±`` column, a standard error), or None."""
     rank_column: str | None = None
+    """The column that states ranks, if any."""
 
     def ranked(self) -> list[Entry]:
         """Entries best first (stable for equal scores)."""

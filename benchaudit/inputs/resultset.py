@@ -21,7 +21,9 @@ class Coded:
     """A categorical column: ``codes[i]`` indexes ``labels``; -1 means missing."""
 
     codes: np.ndarray
+    """Per row, the index of its label (int32); -1 where the cell is missing."""
     labels: list[str]
+    """The distinct values, in order of first appearance."""
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -58,24 +60,41 @@ class ResultSet:
     """
 
     path: str
+    """The file (or, for runs joined by item, the files), as the report names it."""
     model: Coded
+    """Per row, the model."""
     item: Coded
+    """Per row, the item (question, problem, instance)."""
     score: np.ndarray
+    """Per row, the score: 0/1, a 0-1 fraction, or points earned when ``max_points`` is set."""
     line: np.ndarray | None = None
+    """Per row, its 1-based line (or record) in the file, for findings that name rows."""
     max_points: np.ndarray | None = None
+    """Per row, the points the item was worth (weighted items), or None."""
     cluster: Coded | None = None
+    """Per row, the item's cluster (passage, document), or None."""
     seed: Coded | None = None
+    """Per row, the run seed, or None."""
     sample: Coded | None = None
+    """Per row, the generation (sample) index, or None."""
     confidence: np.ndarray | None = None
+    """Per row, the model's confidence in its answer (0-1), or None."""
     chosen: Coded | None = None
+    """Per row, the option the model chose (multiple choice), or None."""
     gold: Coded | None = None
+    """Per row, the correct option, or None."""
     variant: Coded | None = None
+    """Per row, the prompt variant, or None."""
     columns: dict[str, str] = field(default_factory=dict)
+    """Role -> the column of the file that held it (``{"model": "system", ...}``)."""
     layout: str = "long"
+    """How the file held the rows: ``long`` (one row per model x item) or ``wide``."""
     meta: dict[str, Any] = field(default_factory=dict)
-    #: The analyses of this result set, computed once per run settings (never in ``meta``,
-    #: which readers and joins copy).
+    """Facts of the file for the report and the rules: ``task``, ``scale``, ``value_types``,
+    ``left_out``, ``missing_cells``, ``reader``, ``item_hashes``, ``limit`` ..."""
     memo: Memo = field(default_factory=Memo, repr=False, compare=False)
+    """The analyses of this result set, computed once per run settings (never in ``meta``,
+    which readers and joins copy)."""
 
     def __post_init__(self) -> None:
         score = np.asarray(self.score)

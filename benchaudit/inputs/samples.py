@@ -56,15 +56,22 @@ class SamplesData:
     """
 
     path: str
+    """The file, as the report names it."""
     problems: list[str]
+    """Problem ids, in file order."""
     n: Any
+    """Per problem (numpy int array), the samples drawn."""
     c: Any
+    """Per problem, the samples that passed."""
     lines: list[int]
+    """File line where each problem first appears."""
     layout: str
+    """How the file lists samples: one row per sample, or per problem with counts."""
     stated: dict[int, Any] = field(default_factory=dict)
-    #: Set when the file's per-problem results were joined with other runs' (the
-    #: joined set then reports the per-model row).
+    """k -> the per-problem pass@k values the file states (a ``pass@k`` column)."""
     joined: bool = False
+    """Set when the file's per-problem results were joined with other runs' (the joined
+    set then reports the per-model row)."""
 
     @property
     def model(self) -> str:
@@ -94,8 +101,11 @@ class PassAtKSummary:
     """
 
     path: str
+    """The file, as the report names it."""
     stated: dict[int, float]
+    """k -> the pass@k the file states."""
     lines: dict[int, int]
+    """k -> the line that states it."""
 
 
 def _summary(path: Path, display: str) -> Source[PassAtKSummary] | None:

@@ -51,12 +51,20 @@ _MMLU_PART = re.compile(r"^(hendrycksTest-|mmlu_)")
 
 @dataclass
 class Point:
+    """One model's value of one metric."""
+
     size: float
+    """Parameters (or compute) of the model."""
     value: float
+    """The metric's value, as the file states it (perplexity not logged)."""
     stderr: float | None
+    """Its standard error, when stated."""
     file: str
+    """The file the value came from (curves may join several harness files)."""
     line: int | None
+    """Its line in that file."""
     model: str | None
+    """The model's name, if given."""
 
 
 @dataclass
@@ -64,9 +72,13 @@ class Curve:
     """One metric of one task across sizes, sorted by size."""
 
     task: str
+    """The task (benchmark) of the curve."""
     metric: str
+    """The metric, as named in the file (``acc``, ``exact_match``, ``ppl`` ...)."""
     points: list[Point]
+    """Its values, sorted by size."""
     note: str | None = None
+    """Why the curve is partial (sizes left out), if it is."""
 
     @property
     def log_sizes(self) -> list[float]:
@@ -86,10 +98,15 @@ class ScalingData:
     """Curves of one model family in one setting."""
 
     path: str
+    """The file (or the first of the harness files) the curves came from."""
     family: str
+    """The model family, its sizes replaced by ``*`` (``pythia-*``)."""
     setting: str | None
+    """What is held fixed besides the family (``5-shot``, a training step), if anything."""
     size_kind: str = "params"
+    """What ``Point.size`` counts: ``params`` or ``compute``."""
     curves: dict[tuple[str, str], Curve] = field(default_factory=dict)
+    """The curves by (task, metric)."""
 
     @property
     def label(self) -> str:
