@@ -184,15 +184,17 @@ def _audit_written(
     """
     import tempfile  # here: its import (random, shutil) is a fifth of bare Python's start-up
 
-    from benchaudit import engine, inputs
+    from benchaudit import engine
+    from benchaudit.context import RunContext
 
     with tempfile.TemporaryDirectory(prefix="benchaudit-") as tmp:
         path = Path(tmp) / Path(name).name
         write(path)
-        ctx = engine.Context(config=cfg)
+        ctx = RunContext(config=cfg, paths=(name,))
+        errors: list[InputError] = []
         try:
             try:
-                sources = inputs.load(path, name, ctx, cfg.kind)
+                sources = engine.read(path, name, ctx, cfg.kind)
             except UnknownKindError:
                 if not tabular:
                     raise
@@ -200,12 +202,13 @@ def _audit_written(
 
                 got = READER.read(path, name, ctx)
                 sources = got if isinstance(got, list) else [got]
+                engine.collect(sources, ctx)
         except InputError as exc:
             if on_error == "raise":
                 raise
             sources = []
-            ctx.errors.append(exc)
-        report = engine.audit_sources(sources, ctx)
+            errors.append(exc)
+        report = engine.audit_sources(sources, ctx, errors)
     _raise_first(report, on_error)
     return report
 

@@ -246,9 +246,10 @@ def check(
     if report.errors and not report.files:
         fmts = []
     for i, fmt in enumerate(fmts):
+        to_file = i < len(outputs) and outputs[i] != "-"
         # JSON is written in pieces: a report of 499,500 pairs never sits in memory whole.
-        text = _pieces(report, fmt)
-        if i < len(outputs) and outputs[i] != "-":
+        text = _pieces(report, fmt, to_file)
+        if to_file:
             _write_output(outputs[i], text)
         else:
             for piece in text:
@@ -259,11 +260,15 @@ def check(
     sys.exit(exit_code(report, cfg.fail_on))
 
 
-def _pieces(report, fmt: str) -> Iterable[str]:
+def _pieces(report, fmt: str, to_file: bool = False) -> Iterable[str]:
     if fmt == "json":
         from benchaudit.render.json import chunks
 
         return chunks(report)
+    if fmt == "text":
+        from benchaudit.render.text import render, use_color
+
+        return [render(report, color=use_color(to_file))]
     return [report.render(fmt)]
 
 

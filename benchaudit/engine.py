@@ -1,71 +1,42 @@
-"""The engine: read inputs, select rules, run them, filter, sort and grade.
+"""The engine: read inputs, analyse them, select rules, run them, filter, sort and grade.
 
-Nothing here knows any single rule. Per-item analyses that belong in the
-report's ``results`` (per-model intervals, comparisons, ratings ...) are
-computed by the source's data object, if it offers ``report_results(ctx)``,
-whether or not a rule reads them.
+The flow is one way (see ARCHITECTURE.md): readers return sources, the analyses
+of :mod:`benchaudit.analysis.sections` return the rows of ``results`` (whatever
+rules are selected), rules return findings, and the engine alone gathers them
+into the :class:`~benchaudit.finding.Report`. Nothing here knows any single rule.
 """
 
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from benchaudit import inputs, limits
-from benchaudit.config import Config
+from benchaudit.analysis.sections import analyse
+from benchaudit.config import Config, is_broad
+from benchaudit.context import RunContext
 from benchaudit.errors import BenchauditError, InputError, UnknownKindError
 from benchaudit.evidence import Claim, Source
-from benchaudit.finding import Finding, Report, Suppressed, assign_fingerprints
-from benchaudit.registry import AfterSuppressions, Note, Rule, load_entry, select, selected
+from benchaudit.finding import Finding, Report, Severity, Suppressed, assign_fingerprints
+from benchaudit.registry import Note, Rule, load_entry, select, selected
+
+#: The name the rules and readers were written against; the run context is read-only.
+Context = RunContext
 
 
-@dataclass
-class Context:
-    """What rules and readers may consult besides the source itself."""
-
-    config: Config
-    results: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    #: Inputs that could not be read: each is one line in the report, and exit code 2.
-    errors: list[InputError] = field(default_factory=list)
-    _benchmarks: Any = None
-
-    @property
-    def seed(self) -> int:
-        return self.config.seed
-
-    @property
-    def alpha(self) -> float:
-        return self.config.alpha
-
-    @property
-    def benchmarks(self):
-        """The benchmark registry, loaded on first use."""
-        if self._benchmarks is None:
-            from benchaudit.benchmarks import Registry
-
-            self._benchmarks = Registry.load(overrides=self.config.n)
-        return self._benchmarks
-
-    def add_results(self, section: str, rows: list[dict[str, Any]]) -> None:
-        joined = getattr(rows, "joined", None)  # columns (many pairs) stay columns
-        if section not in self.results and callable(joined):
-            self.results[section] = joined()
-        else:
-            self.results.setdefault(section, []).extend(rows)
-
-
-def load_sources(paths: list[str], ctx: Context) -> list[Source]:
+def load_sources(
+    paths: list[str], ctx: RunContext, errors: list[InputError] | None = None
+) -> list[Source]:
     """Read every input; one that cannot be read never hides the others.
 
-    A file that cannot be read, or that no reader recognises, is recorded in
-    ``ctx.errors`` (the run then ends with exit code 2) and the rest are still
+    A file that cannot be read, or that no reader recognises, is added to
+    ``errors`` (the run then ends with exit code 2) and the rest are still
     read. Met while walking a directory (or with ``skip_unknown``, as the
     pre-commit hook runs), a file of no kind benchaudit knows, or an empty one,
-    is skipped with a note instead.
+    is skipped with a note instead. The readers' notes go to the run's notes in
+    the order the files were read.
     """
+    failed: list[InputError] = [] if errors is None else errors
     sources: list[Source] = []
     expanded = inputs.expand(paths, ctx.notes)
     if not expanded:
@@ -76,24 +47,37 @@ def load_sources(paths: list[str], ctx: Context) -> list[Source]:
         )
     for path, display, named in expanded:
         try:
-            sources.extend(inputs.load(path, display, ctx, ctx.config.kind, named))
+            sources.extend(read(path, display, ctx, ctx.config.kind, named))
         except InputError as exc:
             skippable = isinstance(exc, UnknownKindError) or exc.detail == inputs.EMPTY
             if skippable and (not named or ctx.config.skip_unknown):
                 ctx.notes.append(f"skipped {display}: {exc.detail}")
             else:
-                ctx.errors.append(exc)
+                failed.append(exc)
     return sources
 
 
-def _ignored_by_file(f: Finding, cfg: Config) -> bool:
-    return _file_ignore(f, cfg) is not None
+def read(
+    path: Path, display: str, ctx: RunContext, forced: str | None = None, named: bool = False
+) -> list[Source]:
+    """Read one file (:func:`benchaudit.inputs.load`) and keep what the readers said about it:
+    their notes, and the detection evidence of per-item inputs (``results.sources``)."""
+    got = inputs.load(path, display, ctx, forced, named)
+    collect(got, ctx)
+    return got
+
+
+def collect(sources: list[Source], ctx: RunContext) -> None:
+    """Move the notes and detection evidence of sources just read into the run's report."""
+    found = [s.detection for s in sources if s.detection is not None]
+    if found:
+        ctx._results.add("sources", found)
+    for s in sources:
+        ctx.notes.extend(s.notes)
 
 
 def _file_ignore(f: Finding, cfg: Config) -> str | None:
     """The per-file-ignores entry that hides ``f`` ("pattern: name"), or None."""
-    from benchaudit.config import is_broad
-
     for pattern, names in cfg.per_file_ignores.items():
         if fnmatch.fnmatch(f.location.file, pattern) or fnmatch.fnmatch(
             Path(f.location.file).name, pattern
@@ -105,7 +89,7 @@ def _file_ignore(f: Finding, cfg: Config) -> str | None:
     return None
 
 
-def run_rules(rules: list[Rule], sources: list[Source], ctx: Context) -> list[Finding]:
+def run_rules(rules: list[Rule], sources: list[Source], ctx: RunContext) -> list[Finding]:
     """The rules' findings; the notes they return go to ``ctx.notes`` (rules write nothing)."""
     findings: list[Finding] = []
     for rule in rules:
@@ -114,10 +98,6 @@ def run_rules(rules: list[Rule], sources: list[Source], ctx: Context) -> list[Fi
         for out in rule.check_run(sources, ctx):
             if isinstance(out, Note):
                 ctx.notes.append(out.text)
-            elif isinstance(out, AfterSuppressions):
-                from benchaudit.suppress import mark_stale_check
-
-                mark_stale_check(out.source, rule, ctx)
             else:
                 findings.append(out)
     return findings
@@ -130,37 +110,41 @@ def audit(paths: list[str], config: Config | None = None, on_error: str = "raise
     or is kept in ``Report.errors`` while the other inputs are audited (``"report"``,
     what the command does).
     """
-    ctx = Context(config=config or Config())
+    ctx = RunContext(config=config or Config(), paths=tuple(paths))
     selected(ctx.config.select, ctx.config.ignore)  # an unknown rule name fails before reading
-    sources = load_sources(paths, ctx)
-    if ctx.errors and on_error == "raise":
-        raise ctx.errors[0]
-    report = audit_sources(sources, ctx)
+    errors: list[InputError] = []
+    sources = load_sources(paths, ctx, errors)
+    if errors and on_error == "raise":
+        raise errors[0]
+    report = audit_sources(sources, ctx, errors)
     if report.errors and on_error == "raise":
         raise report.errors[0]
     return report
 
 
-def audit_sources(sources: list[Source], ctx: Context) -> Report:
-    """Run the rules over sources already read (inputs that failed are in ``ctx.errors``)."""
+def audit_sources(
+    sources: list[Source], ctx: RunContext, errors: list[InputError] | None = None
+) -> Report:
+    """Analyse sources already read and run the rules over them; ``errors`` are the
+    inputs that could not be read (they stay in the report, and the exit code is 2).
+
+    Every analysis runs once per source whatever rules are selected, and is the
+    only producer of ``results`` (:mod:`benchaudit.analysis.sections`); the rules
+    then read the sources and the analyses and return findings.
+    """
     cfg = ctx.config
+    failed = list(errors or ())
     selected(cfg.select, cfg.ignore)
     inputs.check_baseline_model(sources, cfg.baseline_model)
     if sum(s.kind in ("results", "samples") for s in sources) > 1:
         from benchaudit.inputs.joining import join_sources
 
         sources = join_sources(sources, ctx)  # outputs of several models on one task
-    for source in list(sources):
-        report_results = getattr(source.data, "report_results", None)
-        if callable(report_results):
-            try:
-                sections = report_results(ctx)
-            except InputError as exc:  # found only when the data is analysed
-                ctx.errors.append(exc)
-                sources.remove(source)
-                continue
-            for section, rows in sections.items():
-                ctx.add_results(section, rows)
+    analysed = analyse(sources, ctx)
+    failed.extend(analysed.errors)  # found only when the data is analysed
+    sources = analysed.sources
+    for section, rows in analysed.sections:
+        ctx._results.add(section, rows)
     # Only the rules for the kinds read are imported (a README never loads the battle rules).
     kinds = {s.kind for s in sources}
     rules = [cls(cfg.rule_options(cls.name)) for cls in select(cfg.select, cfg.ignore, kinds)]
@@ -177,6 +161,11 @@ def audit_sources(sources: list[Source], ctx: Context) -> Report:
     from benchaudit import suppress
 
     findings = suppress.apply_inline(findings, sources, hidden, cfg.allow_broad_ignores)
+    # What the suppressions did is known only now: rules that audit them answer here.
+    for rule in rules:
+        if isinstance(rule, suppress.SuppressionAudit):
+            audited = rule.audit_suppressions(sources, ctx)
+            findings.extend(f for f in audited if _file_ignore(f, cfg) is None)
     findings.sort(key=Finding.sort_key)
     assign_fingerprints(findings)
     if cfg.baseline:
@@ -189,7 +178,7 @@ def audit_sources(sources: list[Source], ctx: Context) -> Report:
     report = Report(findings=findings, results=ctx.results, notes=ctx.notes)
     report.suppressed = hidden
     report.config = cfg.source
-    report.errors = list(ctx.errors)
+    report.errors = [*failed]
     report.files = [s.path for s in sources]
     report.claims_checked = sum(1 for s in sources for c in s.claims if s.kind != "document" or _checkable(c))
     report.numbers_seen = sum(s.numbers_seen for s in sources)
@@ -214,11 +203,12 @@ def _checkable(claim: Claim) -> bool:
     return bool((f.get("a_value") and claim.n) or f.get("pvalues") or f.get("intervals") or f.get("tables"))
 
 
-def _ignored_rules(cfg: Config, sources: list[Source], ctx: Context) -> list[Suppressed]:
+def _ignored_rules(cfg: Config, sources: list[Source], ctx: RunContext) -> list[Suppressed]:
     """Findings of the rules the ignore list switched off, counted as suppressed.
 
-    They are run on a copy of the context, so they add no results or notes; a
-    rule that reads no source kind (contamination, a scan of its own) is not run.
+    They are run on a quiet copy of the context, so they add no results or notes,
+    and nothing they find after suppression is asked of them; a rule that reads no
+    source kind (contamination, a scan of its own) is not run.
     """
     if not cfg.ignore:
         return []
@@ -228,18 +218,8 @@ def _ignored_rules(cfg: Config, sources: list[Source], ctx: Context) -> list[Sup
     off = [e for e in wanted if e.name not in running and kinds.intersection(e.reads)]
     if not off:
         return []
-    from benchaudit.suppress import STALE_KEY
-
-    quiet = Context(config=cfg, _benchmarks=ctx._benchmarks)
     rules = [cls(cfg.rule_options(cls.name)) for cls in map(load_entry, off)]
-    deferred = [(s, s.meta.get(STALE_KEY)) for s in sources]
-    got = [Suppressed(f, "config", f"ignore: {f.name}") for f in run_rules(rules, sources, quiet)]
-    for s, marker in deferred:  # an ignored stale-suppression must not report later
-        if marker is None:
-            s.meta.pop(STALE_KEY, None)
-        else:
-            s.meta[STALE_KEY] = marker
-    return got
+    return [Suppressed(f, "config", f"ignore: {f.name}") for f in run_rules(rules, sources, ctx.quiet())]
 
 
 def exit_code(report: Report, fail_on: str) -> int:
@@ -248,11 +228,18 @@ def exit_code(report: Report, fail_on: str) -> int:
         return 2
     if fail_on == "never":
         return 0
-    from benchaudit.finding import Severity
-
     threshold = Severity.parse(fail_on)
     worst = report.worst()
     return 1 if worst is not None and worst >= threshold else 0
 
 
-__all__ = ["Context", "audit", "audit_sources", "exit_code", "load_sources", "InputError"]
+__all__ = [
+    "Context",
+    "InputError",
+    "RunContext",
+    "audit",
+    "audit_sources",
+    "exit_code",
+    "load_sources",
+    "read",
+]

@@ -9,11 +9,13 @@ but the CLI can filter or grade it differently.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
+
+from benchaudit.plain import SUPPRESSED_BY
+from benchaudit.plain import jsonable as _jsonable
 
 
 class Severity(IntEnum):
@@ -172,13 +174,6 @@ def overall_grade(findings: list[Finding]) -> str:
     return grade
 
 
-#: What can hide a finding, in the order reports list them, with the words they use.
-SUPPRESSED_BY = {
-    "inline": "inline comments",
-    "per_file_ignores": "per-file ignores",
-    "config": "the ignore list",
-    "baseline": "the baseline",
-}
 
 
 @dataclass
@@ -339,25 +334,3 @@ class Report:
             text += f"; no item count known for: {names}{more}"
         return text
 
-
-def _jsonable(value: Any) -> Any:
-    """Turn numpy scalars, tuples and sets into plain JSON types, recursively."""
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted(_jsonable(v) for v in value)
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            return None
-        return value
-    if isinstance(value, (str, int, bool)) or value is None:
-        return value
-    item = getattr(value, "item", None)  # numpy scalar without importing numpy
-    if callable(item):
-        return _jsonable(item())
-    tolist = getattr(value, "tolist", None)
-    if callable(tolist):
-        return _jsonable(tolist())
-    return json.loads(json.dumps(value, default=str))

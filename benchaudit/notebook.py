@@ -39,7 +39,7 @@ def frames(report: Report, section: str | None = None) -> Any:
     inputs held no per-item results."""
     import pandas as pd
 
-    from benchaudit.finding import _jsonable
+    from benchaudit.plain import jsonable as _jsonable
 
     rows = [{**{"page": None}, **f.to_dict()} for f in report.findings]
     out: dict[str, Any] = {"findings": pd.DataFrame(rows, columns=FINDING_COLUMNS)}

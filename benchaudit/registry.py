@@ -40,16 +40,9 @@ class Note:
     text: str
 
 
-@dataclass(frozen=True)
-class AfterSuppressions:
-    """Asks for the rule's check of ``source`` once inline suppressions have been
-    applied (whether a comment suppressed anything is known only then)."""
-
-    source: Source
-
-
-#: What a rule's hooks return: findings, and notes or requests for the engine.
-Output = Finding | Note | AfterSuppressions
+#: What a rule's hooks return: findings, and notes for the run. A rule that audits the
+#: suppressions themselves answers after they are applied (:class:`benchaudit.suppress.SuppressionAudit`).
+Output = Finding | Note
 
 
 class Rule:

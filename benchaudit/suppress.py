@@ -34,7 +34,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from benchaudit import limits
 from benchaudit.config import is_broad
@@ -43,8 +43,7 @@ from benchaudit.evidence import Source
 from benchaudit.finding import Finding, Suppressed
 
 if TYPE_CHECKING:
-    from benchaudit.engine import Context
-    from benchaudit.registry import Rule
+    from benchaudit.context import RunContext
 
 COMMENT = re.compile(r"benchaudit:\s*ignore\[([^\]]*)\](.*)$")
 _ONLY_COMMENT = re.compile(r"^\s*(?:<!--|#|//|/\*)\s*benchaudit:")
@@ -53,10 +52,6 @@ _CLOSER = re.compile(r"\s*(?:-->|\*/)\s*$")
 _TAG = re.compile(r"</?[A-Za-z][^>]*>")
 #: A reason must say something: at least two letters.
 _REASON = re.compile(r"[^\W\d_].*[^\W\d_]", re.S)
-
-#: Where the stale-suppression rule leaves word for :func:`apply_inline` that it runs.
-STALE_KEY = "benchaudit.stale-suppression"
-
 
 @dataclass
 class Suppression:
@@ -178,7 +173,8 @@ def apply_inline(
     allow_broad: bool = True,
 ) -> list[Finding]:
     """Drop findings covered by a valid inline comment (listing them in ``hidden``);
-    add stale-suppression findings. Broad comments count only with ``allow_broad``."""
+    mark each comment with the rules whose findings it hid (``Suppression.used``, what
+    :class:`SuppressionAudit` rules read). Broad comments count only with ``allow_broad``."""
     by_file: dict[str, dict[int, list[Suppression]]] = {}
     for s in sources:
         if not s.lines:
@@ -198,62 +194,20 @@ def apply_inline(
             kept.append(f)
         elif hidden is not None:
             hidden.append(Suppressed(f, "inline", by.describe()))
-    for s in sources:
-        marker = s.meta.get(STALE_KEY)
-        if marker is not None and s.lines:
-            kept.extend(_stale(s, *marker))
     return kept
 
 
-def _stale(source: Source, rule: Rule, ctx: Context) -> Iterable[Finding]:
-    from benchaudit.engine import _ignored_by_file
-    from benchaudit.finding import Location
-    from benchaudit.registry import catalogue, selected
+@runtime_checkable
+class SuppressionAudit(Protocol):
+    """A rule that judges the inline suppressions themselves (stale-suppression).
 
-    # Names and codes only: the catalogue answers without importing every rule.
-    known = {k.lower() for cls in catalogue() for k in (cls.name, cls.code)}
-    ran = selected(ctx.config.select, ctx.config.ignore)
-    ran_keys = {k.lower() for cls in ran for k in (cls.name, cls.code)}
-    for sup in _parsed(source):
-        if not honoured(sup, ctx.config.allow_broad_ignores) or sup.used:
-            continue  # broad comments not honoured are broad-suppression's to report
-        loc = Location(source.path, sup.line, sup.column)
-        unknown = [n for n in sup.names if not is_broad(n) and n.lower() not in known]
-        if unknown:
-            message = (
-                f"suppression names {', '.join(unknown)}, which is no rule "
-                "(see 'benchaudit rules'), so it suppresses nothing"
-            )
-        elif not sup.names:
-            message = "suppression names no rule, so it suppresses nothing"
-        elif all(is_broad(n) or n.lower() in ran_keys for n in sup.names):
-            if sup.broad and len(ran) < len(catalogue()):
-                continue  # only some rules ran: '*' may still be needed by the others
-            message = (
-                f"suppression of {', '.join(sup.names)} on line {sup.target} "
-                "suppressed nothing in this run; remove it"
-            )
-        else:
-            continue  # a rule it names did not run, so we cannot tell
-        f = rule.finding(
-            loc,
-            message,
-            claim=sup.text,
-            suggestion="delete the comment, or correct the rule name in it",
-            evidence={
-                "line": sup.line,
-                "target_line": sup.target,
-                "rules": list(sup.names),
-                "unknown_rules": unknown,
-            },
-        )
-        if not _ignored_by_file(f, ctx.config):
-            yield f
+    Whether a comment suppressed anything is known only once every rule has run
+    and :func:`apply_inline` has marked the comments it used, so the engine calls
+    :meth:`audit_suppressions` of each running rule that has it after that, with
+    the sources of the run; the findings it returns are reported like any other.
+    """
 
-
-def mark_stale_check(source: Source, rule: Rule, ctx: Context) -> None:
-    """Ask :func:`apply_inline` to report this source's stale suppressions."""
-    source.meta[STALE_KEY] = (rule, ctx)
+    def audit_suppressions(self, sources: list[Source], ctx: RunContext) -> Iterable[Finding]: ...
 
 
 def write_baseline(findings: Iterable[Finding], path: str) -> None:

@@ -8,11 +8,12 @@ that a plain mean over items equals sum of points over sum of max points.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from benchaudit.inputs.resultset import GridResults, ResultSet
+from benchaudit.memo import Memo
 
 
 @dataclass
@@ -27,6 +28,7 @@ class ItemMatrix:
     points: np.ndarray | None  # M x N sums of points (weighted files)
     max_points: np.ndarray | None  # M x N sums of max points (weighted files)
     item_cluster: np.ndarray | None  # N cluster codes, -1 for none
+    memo: Memo = field(default_factory=Memo, repr=False, compare=False)
 
     @property
     def n_models(self) -> int:
@@ -38,16 +40,17 @@ class ItemMatrix:
 
     def binary_rows(self) -> np.ndarray:
         """Per model: True when every present item value is exactly 0 or 1 (computed once)."""
-        cached = getattr(self, "_binary", None)
-        if cached is None:
+        def compute() -> np.ndarray:
             out = np.empty(self.n_models, dtype=bool)
             for m in range(self.n_models):  # row by row: no M x N temporaries
                 v = self.value[m]
                 out[m] = not self.weighted and bool(
                     np.all((v == 0.0) | (v == 1.0) | ~self.present[m])
                 )
-            cached = self._binary = out
-        return cached
+            return out
+
+        rows: np.ndarray = self.memo.get("binary-rows", compute)
+        return rows
 
 
 def cell_index(rs: ResultSet) -> np.ndarray:
@@ -155,17 +158,3 @@ def _item_cluster(rs: ResultSet, n: int) -> np.ndarray | None:
     item_cluster = np.full(n, -1, dtype=np.int64)
     item_cluster[rs.item.codes] = rs.cluster.codes
     return item_cluster
-
-
-def first_rows(codes: np.ndarray, k: int, chunk: int = 1 << 21) -> np.ndarray:
-    """Index of the first row holding each code 0..k-1 (len(codes) when absent)."""
-    n = len(codes)
-    first = np.full(k, n, dtype=np.int64)
-    for start in range(0, n, chunk):
-        part = codes[start : start + chunk]
-        idx = np.arange(start, start + len(part), dtype=np.int64)
-        if part.size and part.min() < 0:
-            keep = part >= 0
-            part, idx = part[keep], idx[keep]
-        np.minimum.at(first, part, idx)
-    return first

@@ -228,7 +228,7 @@ def _dumps(value: Any) -> str:
 
 
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
-    from benchaudit.finding import _jsonable
+    from benchaudit.plain import jsonable as _jsonable
 
     return _jsonable(row)
 

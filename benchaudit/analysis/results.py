@@ -83,11 +83,8 @@ def options(ctx: Context | None) -> tuple[int, int, float, str | None]:
 
 def analyse(rs: ResultSet, ctx: Context | None = None) -> Analysis:
     """The analysis of ``rs`` under the run's seed, resamples and alpha (cached on rs)."""
-    key = ("analysis", *options(ctx))
-    cache = rs.meta.setdefault("_cache", {})
-    if key not in cache:
-        cache[key] = _analyse(rs, *options(ctx))
-    return cache[key]
+    settings = options(ctx)
+    return rs.memo.get(("analysis", *settings), lambda: _analyse(rs, *settings))
 
 
 def report_results(rs: ResultSet, ctx: Context | None = None) -> dict[str, list[dict]]:
@@ -115,9 +112,8 @@ def calibration_rows(rs: ResultSet, options: dict[str, Any]) -> list[dict[str, A
     from benchaudit.stats.calibration import summarise
 
     n_bins, binning = binning_options(options)
-    key = ("calibration", n_bins, binning)
-    cache = rs.meta.setdefault("_cache", {})
-    if key not in cache:
+
+    def compute() -> list[dict[str, Any]]:
         rows = []
         for code, model in enumerate(rs.models):
             mask = (rs.model.codes == code) & np.isfinite(conf) & (conf >= 0) & (conf <= 1)
@@ -133,8 +129,9 @@ def calibration_rows(rs: ResultSet, options: dict[str, Any]) -> list[dict[str, A
                     "mean_confidence": s.mean_confidence,
                 }
             )
-        cache[key] = rows
-    return cache[key]
+        return rows
+
+    return rs.memo.get(("calibration", n_bins, binning), compute)
 
 
 # --- per model -------------------------------------------------------------------------

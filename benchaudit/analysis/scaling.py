@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from benchaudit.inputs.scaling import Curve, Point, ScalingData
+from benchaudit.inputs.scaling import Curve, Point, ScalingData, is_perplexity_metric
 from benchaudit.stats import mirage as mg
+
+if TYPE_CHECKING:
+    from benchaudit.context import RunContext
 
 
 @dataclass
@@ -167,3 +170,37 @@ def flat_curves(data: ScalingData) -> list[Flat]:
             seen.add(task)
             out.append(Flat(task, metric, curve.points, same, chance))
     return out
+
+
+def report_results(data: ScalingData, ctx: RunContext) -> dict[str, list[dict[str, Any]]]:
+    """``results.scaling``: each curve's transition width, range and points."""
+    from benchaudit.stats.mirage import SPARSE_SCALES, classify, higher_is_better
+    from benchaudit.stats.mirage import transition_width as width
+
+    rows = []
+    for (task, metric), curve in data.curves.items():
+        kind = classify(metric)
+        if kind is None:
+            continue
+        ys = curve.values
+        if is_perplexity_metric(metric):
+            ys = [math.log(v) for v in ys]  # per-token NLL: the linear ruler
+        rows.append(
+            {
+                "family": data.label,
+                "task": task,
+                "metric": metric,
+                "kind": kind,
+                "n_scales": len(curve.points),
+                "size_min": curve.points[0].size,
+                "size_max": curve.points[-1].size,
+                "first": curve.points[0].value,
+                "last": curve.points[-1].value,
+                "transition_width": width(curve.log_sizes, ys, higher_is_better(metric)),
+                "sparse": len(curve.points) < SPARSE_SCALES,
+                "note": curve.note,
+                # What the HTML report draws; the tables leave it out.
+                "points": [[p.size, p.value] for p in curve.points],
+            }
+        )
+    return {"scaling": rows}

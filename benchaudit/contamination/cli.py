@@ -7,12 +7,23 @@ Only click and the standard library are imported here, so that
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import click
 
 from benchaudit.config import MAX_DOCS, MAX_WORKERS
 
+if TYPE_CHECKING:
+    from benchaudit.finding import Finding
+
 _FORMATS = ("text", "json", "markdown", "html", "sarif", "github")
+
+
+@runtime_checkable
+class ItemFindings(Protocol):
+    """What the contamination rule offers this command: the findings of a scan's outcome."""
+
+    def item_findings(self, outcome: Any, display: str) -> list[Finding]: ...
 
 
 def _fields(value: str | None) -> tuple[str, ...] | None:
@@ -159,7 +170,7 @@ def contamination(
     from benchaudit.finding import Report, assign_fingerprints
     from benchaudit.registry import lookup
     from benchaudit.render import render
-    from benchaudit.rules.procedure.contamination import item_findings
+    from benchaudit.render.text import use_color
 
     cfg = config_mod.load(config_path)
     corpus = [*corpus, *more_shards]
@@ -198,7 +209,9 @@ def contamination(
     refuse_inputs(targets, [benchmark, scores or "", *corpus, cfg.source or ""])
     outcome = run(settings)
     rule = lookup("contamination")()
-    findings = item_findings(rule, outcome, benchmark)
+    if not isinstance(rule, ItemFindings):
+        raise ConfigError("the contamination rule cannot word its findings (rule pack clash?)")
+    findings = rule.item_findings(outcome, benchmark)
     findings.sort(key=lambda f: f.sort_key())
     assign_fingerprints(findings)
     report = Report(
@@ -210,8 +223,9 @@ def contamination(
         config=cfg.source,
     )
     for i, fmt in enumerate(fmts):
-        text = render(report, fmt)
-        if i < len(outputs) and outputs[i] != "-":
+        to_file = i < len(outputs) and outputs[i] != "-"
+        text = render(report, fmt, color=use_color(to_file))
+        if to_file:
             try:
                 with open(outputs[i], "w", encoding="utf-8", errors="surrogateescape") as fh:
                     fh.write(text)

@@ -298,7 +298,7 @@ def _close_of(tokens: list[Token], i: int) -> int:
 
 def _html_fallback(content: str, first_line: int) -> list[Item]:
     """HTML in Markdown read with the standard library's parser: tables and visible text."""
-    from benchaudit.inputs.html import parse
+    from benchaudit.inputs._html_page import parse
 
     lines, numbers, raw = parse(content)
     out: list[Item] = []

@@ -1,5 +1,8 @@
 """Readers: file -> :class:`~benchaudit.evidence.Source`. They never write.
 
+A reader returns its sources with what it has to say about the file on them
+(``Source.notes``, ``Source.detection``); the engine moves those into the report.
+
 Each reader module in this package defines ``READER = Reader(...)``: a kind, a
 ``sniff`` that scores how well a file fits (0 = not at all, 1 = certainly),
 and a ``read``. Detection picks the best-scoring reader; ``--kind`` forces one.
@@ -20,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from benchaudit.errors import InputError, UnknownKindError
 
 if TYPE_CHECKING:
-    from benchaudit.engine import Context
+    from benchaudit.context import RunContext as Context
     from benchaudit.evidence import Source
 
 #: The message for an empty input (skipped with a note in a directory walk).
@@ -329,11 +332,9 @@ def load(
             raise
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise InputError(display, f"cannot read as {reader.kind}: {detail}") from None
-    got = got if isinstance(got, list) else [got]
-    if callable(getattr(ctx, "add_results", None)):
-        from benchaudit.inputs._detection import entries
+    sources: list[Source] = got if isinstance(got, list) else [got]
+    from benchaudit.inputs._detection import entries
 
-        found = entries(got, p, reader, forced)
-        if found:
-            ctx.add_results("sources", found)  # detection evidence, for the JSON report
-    return got
+    for source, entry in entries(sources, p, reader, forced):
+        source.detection = entry  # detection evidence, for the JSON report
+    return sources

@@ -144,7 +144,7 @@ def reason(readings: list[Reading], chosen: Reader, forced: str | None) -> str:
 
 def entries(
     sources: list[Source], p: Probe, chosen: Reader, forced: str | None
-) -> list[SourceEntry]:
+) -> list[tuple[Source, SourceEntry]]:
     """A :class:`SourceEntry` for each per-item source read from one file."""
     readings = list(getattr(p, "readings", None) or [])
     out = []
@@ -160,7 +160,7 @@ def entries(
             readings=readings,
         )
         _fill(det, s)
-        out.append(SourceEntry(file=s.path, kind=s.kind, detection=det))
+        out.append((s, SourceEntry(file=s.path, kind=s.kind, detection=det)))
     return out
 
 

@@ -19,16 +19,17 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from benchaudit.analysis.matrix import first_rows
 from benchaudit.errors import InputError
 from benchaudit.inputs import file_delimiter
 from benchaudit.inputs._columns import FALSE_WORDS as _FALSE
 from benchaudit.inputs._columns import MISSING_WORDS, OPTIONAL, find_columns
 from benchaudit.inputs._columns import TRUE_WORDS as _TRUE
+from benchaudit.inputs._columns import norm as _norm
 from benchaudit.inputs._label_table import Collision, LabelTable
+from benchaudit.inputs._plan import plan
+from benchaudit.inputs._plan import scalar_text as _scalar_text
 from benchaudit.inputs.limits import cap, exceeded
-from benchaudit.inputs.resultset import Coded, GridResults, ResultSet
-from benchaudit.inputs.tabular import _norm, _scalar_text, plan
+from benchaudit.inputs.resultset import Coded, GridResults, ResultSet, first_rows
 from benchaudit.linebreaks import split_lines
 
 #: Roles read as categories (strings), whatever their values look like.

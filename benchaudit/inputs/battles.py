@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Any
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader, file_delimiter
 from benchaudit.linebreaks import split_lines
+from benchaudit.memo import Memo
 
 if TYPE_CHECKING:
-    from benchaudit.engine import Context
+    from benchaudit.context import RunContext as Context
     from benchaudit.evidence import Source
+    from benchaudit.stats.bradley_terry import PairCounts, Ratings
 
 SUFFIXES = (".jsonl", ".json", ".csv", ".tsv", ".parquet")
 REQUIRED = ("model_a", "model_b", "winner")
@@ -39,12 +41,6 @@ WINNERS = {
     "tie_bothbad": 2,
     "bothbad": 2,
 }
-#: Above this many battles the online-Elo order check is skipped (it is a
-#: sequential loop over battles).
-ORDER_CHECK_MAX = 50_000
-#: Bootstrap replicates for ratings (the configured number, capped here: the
-#: percentile bounds of 1,000 replicates are stable to a fraction of an Elo point).
-MAX_RESAMPLES = 1000
 
 
 def _header_keys(p: Probe) -> list[str]:
@@ -79,14 +75,23 @@ class BattleSet:
     """Battles of one file, coded: ``a``/``b`` index ``models``; outcome 0 a won, 1 b won, 2 tie."""
 
     path: str
+    """The file, as the report names it."""
     models: list[str]
+    """Model names; ``a`` and ``b`` index this list."""
     a: Any
+    """Per battle (numpy int array), the model shown as model_a."""
     b: Any
+    """Per battle, the model shown as model_b."""
     outcome: Any
+    """Per battle: 0 model_a won, 1 model_b won, 2 tie (ties both-bad included)."""
     question: Any = None
+    """Per battle, a code of its question (``meta["question_labels"]`` names it), or None."""
     first_line: int = 1
+    """File line of the first battle (battle k is on line ``first_line + k``)."""
     meta: dict[str, Any] = field(default_factory=dict)
-    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+    """``question_labels`` and other facts of the file."""
+    memo: Memo = field(default_factory=Memo, repr=False, compare=False)
+    """Values computed once per run (pair counts, repeats, ratings)."""
 
     @property
     def n_battles(self) -> int:
@@ -95,12 +100,13 @@ class BattleSet:
     def line_of(self, row: int) -> int:
         return int(row) + self.first_line
 
-    def pair_counts(self):
-        if "pc" not in self._cache:
-            from benchaudit.stats.bradley_terry import PairCounts
+    def pair_counts(self) -> PairCounts:
+        """Outcome counts per pair of models: all the Bradley–Terry fit needs."""
+        from benchaudit.stats.bradley_terry import PairCounts
 
-            self._cache["pc"] = PairCounts.from_codes(self.a, self.b, self.outcome, self.models)
-        return self._cache["pc"]
+        return self.memo.get(
+            "pair-counts", lambda: PairCounts.from_codes(self.a, self.b, self.outcome, self.models)
+        )
 
     def slots(self) -> tuple[Any, Any]:
         """Battles per model as model_a and as model_b."""
@@ -111,13 +117,13 @@ class BattleSet:
 
     def repeats(self) -> dict[str, Any]:
         """Repeated (question, pair) battles and those whose outcomes conflict."""
-        if "repeats" in self._cache:
-            return self._cache["repeats"]
+        return self.memo.get("repeats", self._repeats)
+
+    def _repeats(self) -> dict[str, Any]:
         import numpy as np
 
         out: dict[str, Any] = {"groups": 0, "repeated": 0, "conflicting": 0, "examples": []}
         if self.question is None:
-            self._cache["repeats"] = out
             return out
         m = len(self.models)
         lo, hi = np.minimum(self.a, self.b), np.maximum(self.a, self.b)
@@ -144,14 +150,13 @@ class BattleSet:
             }
             for r in rows
         ]
-        self._cache["repeats"] = out
         return out
 
     def clustered(self) -> bool:
-        r = self.repeats()
-        return r["repeated"] > 0
+        """Whether some (question, pair) is battled more than once."""
+        return bool(self.repeats()["repeated"] > 0)
 
-    def cluster_cells(self):
+    def cluster_cells(self) -> tuple[Any, Any, Any, Any, int]:
         """(question, pair, points of the pair's first model, games) cells for the question bootstrap."""
         import numpy as np
 
@@ -165,80 +170,25 @@ class BattleSet:
         q = int(self.question.max()) + 1
         return (self.question.astype(np.int64), pair_idx, pts, np.ones(len(pts)), q)
 
-    def ratings(self, ctx: Context):
-        """Bradley–Terry ratings with bootstrap intervals (cached per seed)."""
-        key = f"ratings:{ctx.seed}:{ctx.config.resamples}"
-        if key not in self._cache:
-            from benchaudit.stats.bradley_terry import bootstrap
+    # The analyses live in benchaudit.analysis.battles; these ask it, for the rules
+    # written against the battle set (the value is computed once either way).
+    def ratings(self, ctx: Context) -> Ratings:
+        """Bradley–Terry ratings with bootstrap intervals (:func:`analysis.battles.ratings`)."""
+        from benchaudit.analysis import battles
 
-            clusters = self.cluster_cells() if self.clustered() else None
-            self._cache[key] = bootstrap(
-                self.pair_counts(),
-                resamples=min(ctx.config.resamples, MAX_RESAMPLES),
-                seed=ctx.seed,
-                confidence=1 - ctx.alpha,
-                clusters=clusters,
-            )
-        return self._cache[key]
+        return battles.ratings(self, ctx)
 
-    def battle_level_ratings(self, ctx: Context):
-        """Ratings whose bootstrap resamples battles, ignoring any question structure."""
-        if not self.clustered():
-            return self.ratings(ctx)
-        key = f"battle-ratings:{ctx.seed}"
-        if key not in self._cache:
-            from benchaudit.stats.bradley_terry import bootstrap
+    def battle_level_ratings(self, ctx: Context) -> Ratings:
+        """Ratings whose bootstrap resamples battles (:mod:`benchaudit.analysis.battles`)."""
+        from benchaudit.analysis import battles
 
-            self._cache[key] = bootstrap(
-                self.pair_counts(),
-                resamples=min(ctx.config.resamples, MAX_RESAMPLES),
-                seed=ctx.seed,
-                confidence=1 - ctx.alpha,
-            )
-        return self._cache[key]
+        return battles.battle_level_ratings(self, ctx)
 
     def order_check(self, ctx: Context) -> dict[str, Any] | None:
-        if self.n_battles > ORDER_CHECK_MAX:
-            return None
-        key = f"order:{ctx.seed}"
-        if key not in self._cache:
-            from benchaudit.stats.bradley_terry import order_sensitivity
+        """Online-Elo order sensitivity (:mod:`benchaudit.analysis.battles`)."""
+        from benchaudit.analysis import battles
 
-            self._cache[key] = order_sensitivity(
-                self.a,
-                self.b,
-                self.outcome,
-                len(self.models),
-                self.ratings(ctx).rating,
-                seed=ctx.seed,
-            )
-        return self._cache[key]
-
-    def report_results(self, ctx: Context) -> dict[str, list[dict[str, Any]]]:
-        from benchaudit.stats.ranks import rank_ranges
-
-        r = self.ratings(ctx)
-        lo_rank, hi_rank = rank_ranges(list(r.ci_low), list(r.ci_high))
-        rows = []
-        for k in r.order():
-            rows.append(
-                {
-                    "file": self.path,
-                    "model": r.models[k],
-                    "rating": round(float(r.rating[k]), 2),
-                    "ci_low": round(float(r.ci_low[k]), 2),
-                    "ci_high": round(float(r.ci_high[k]), 2),
-                    "rank_low": lo_rank[k],
-                    "rank_high": hi_rank[k],
-                    "battles": int(r.battles[k]),
-                    "ci_method": r.method,
-                }
-            )
-        out: dict[str, list[dict[str, Any]]] = {"ratings": rows}
-        order = self.order_check(ctx)
-        if order is not None:
-            out["elo_order"] = [{"file": self.path, **order}]
-        return out
+        return battles.order_check(self, ctx)
 
 
 def _find(names: list[str], wanted: tuple[str, ...]) -> str | None:
@@ -333,7 +283,7 @@ def _codes(col):
     return codes, [str(x) for x in enc.dictionary.to_pylist()]
 
 
-def read(path: Path, display: str, ctx: Context) -> Source:
+def read(path: Path, display: str, ctx: Context) -> Source[BattleSet]:
     import numpy as np
     import pyarrow as pa
 

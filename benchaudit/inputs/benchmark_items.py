@@ -72,12 +72,12 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     with open(path, "rb") as fh:
         lines = sum(1 for raw in fh if raw.strip())
     items = lines - 1 if path.suffix.lower() in (".csv", ".tsv") else lines
-    ctx.notes.append(
+    note = (
         f"{display}: a benchmark item file ({items:,} items) with no scores to audit; "
         f"'benchaudit contamination --benchmark {display} --corpus ...' checks it "
         "against training data"
     )
-    return Source(path=display, kind="benchmark-items", meta={"items": items})
+    return Source(path=display, kind="benchmark-items", meta={"items": items}, notes=[note])
 
 
 READER = Reader(

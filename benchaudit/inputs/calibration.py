@@ -61,12 +61,19 @@ class CalibrationData:
     """Top-label confidence and correctness per item, and class scores when the file has them."""
 
     path: str
+    """The file, as the report names it."""
     confidence: Any
+    """Per item (numpy float array), the confidence in the predicted label, 0-1."""
     correct: Any
+    """Per item, 1.0 when the prediction was right, else 0.0."""
     lines: Any
+    """File line of each item."""
     logits: Any = None
+    """Per item and class, the scores the confidences came from (for temperature), or None."""
     labels: Any = None
+    """Per item, the true class index when ``logits`` are given."""
     layout: str = "confidence"
+    """How the file states confidence: ``probabilities``, ``logits``, ``binary`` ..."""
 
     def summary(self, n_bins: int = 10, binning: str = "equal-width"):
         from benchaudit.stats.calibration import summarise
@@ -74,39 +81,6 @@ class CalibrationData:
         return summarise(
             self.confidence, self.correct, n_bins, binning, logits=self.logits, labels=self.labels
         )
-
-    def report_results(self, ctx: Context) -> dict[str, list[dict[str, Any]]]:
-        from benchaudit.stats.calibration import reliability_table
-
-        n_bins, binning = binning_options(ctx.config.rule_options("calibration-bins"))
-        s = self.summary(n_bins, binning)
-        row = {
-            "file": self.path,
-            "n_items": s.n_items,
-            "accuracy": s.accuracy,
-            "mean_confidence": s.mean_confidence,
-            "ece": s.ece,
-            "bins": s.bins,
-            "binning": s.binning,
-            "mce": s.mce,
-            "brier": s.brier,
-            "temperature": s.temperature,
-            "ece_after_temperature": s.ece_after_temperature,
-        }
-        table = [
-            {
-                "file": self.path,
-                "bin": b.index + 1,
-                "lo": b.lo,
-                "hi": b.hi,
-                "count": b.count,
-                "confidence": b.confidence,
-                "accuracy": b.accuracy,
-                "gap": b.gap,
-            }
-            for b in reliability_table(self.confidence, self.correct, n_bins, binning)
-        ]
-        return {"calibration": [row], "reliability": table}
 
 
 def binning_options(options: dict[str, Any]) -> tuple[int, str]:
@@ -176,7 +150,7 @@ def _label(value: Any, display: str, line: int, k: int | None = None) -> int:
     return int(f)
 
 
-def read(path: Path, display: str, ctx: Context) -> Source:
+def read(path: Path, display: str, ctx: Context) -> Source[CalibrationData]:
     import numpy as np
 
     from benchaudit.evidence import Source

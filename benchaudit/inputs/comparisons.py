@@ -604,7 +604,7 @@ def _benchmark(text: str, ctx: Context | None) -> tuple[str | None, int | None]:
     if ctx is None:
         return None, None
     try:
-        from benchaudit.inputs.claims import find_benchmarks
+        from benchaudit.inputs.sentences import find_benchmarks
 
         found = find_benchmarks(text, ctx.benchmarks)
     except Exception:  # noqa: BLE001 - a broken registry must not stop text extraction

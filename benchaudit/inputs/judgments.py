@@ -30,8 +30,9 @@ from benchaudit.inputs import Probe, Reader, delimiter_of
 from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
-    from benchaudit.engine import Context
+    from benchaudit.context import RunContext as Context
     from benchaudit.evidence import Source
+    from benchaudit.stats.agreement import Kappa, PositionBias
 
 JUDGE = ("judge", "judge_label", "llm", "llm_label", "llm_judge", "model_label", "judge_verdict")
 HUMAN = ("human", "human_label", "gold", "gold_label", "annotator", "human_verdict", "reference")
@@ -186,149 +187,60 @@ class JudgmentSet:
     """Judge audit data: either paired labels or both-order verdicts."""
 
     path: str
+    """The file, as the report names it."""
     layout: str
+    """``labels`` (judge vs human), ``long`` / ``wide`` (both orders) or ``preferences``."""
     judge: list[str] = field(default_factory=list)
+    """``labels``: the judge's label per item."""
     human: list[str] = field(default_factory=list)
+    """``labels``: the human label per item."""
     original: list[str] = field(default_factory=list)
+    """Both orders: the verdict with the answers in their original order, per item."""
     swapped: list[str] = field(default_factory=list)
+    """Both orders: the verdict with the answers swapped, per item."""
     items: list[str] = field(default_factory=list)
+    """Item ids, one per judgment (or per preference)."""
     lines: list[int] = field(default_factory=list)
+    """File line of each judgment."""
     models: list[str] = field(default_factory=list)
+    """``preferences``: the model judged against the baseline, per row."""
     preference: list[float] = field(default_factory=list)
+    """``preferences``: the judge's preference for the model (0-1, or AlpacaEval's 1-2)."""
     outputs: list[str] | None = None
+    """``preferences``: the model's output per row, when the file has it."""
     output_len: list[str] | None = None
-    #: Both-order judgments of named models (MT-bench): (model shown first in the
-    #: original order, the other) per pair, and the verdicts that could not be used.
+    """``preferences``: the output's length per row, when the file has it."""
     pairs: list[tuple[str, str]] = field(default_factory=list)
+    """Both-order judgments of named models (MT-bench): (model shown first in the
+    original order, the other) per judgment."""
     errors: int = 0
-    #: The model every preference is against (AlpacaEval's generator_1).
+    """Verdicts that could not be used (an unparsed ``error``), left out."""
     baseline: str | None = None
+    """The model every preference is against (AlpacaEval's generator_1)."""
 
     @property
     def has_swap(self) -> bool:
         return self.layout != "labels"
 
-    def kappa(self, ctx: Context):
-        from benchaudit.stats.agreement import cohen_kappa
+    # The analyses live in benchaudit.analysis.agreement; these ask it, for the rules
+    # written against the judgment set.
+    def kappa(self, ctx: Context) -> Kappa:
+        """Cohen's kappa of judge and human labels (:func:`analysis.agreement.kappa`)."""
+        from benchaudit.analysis import agreement
 
-        return cohen_kappa(self.judge, self.human, confidence=1 - ctx.alpha)
+        return agreement.kappa(self, ctx)
 
-    def position(self):
-        from benchaudit.stats.agreement import position_bias
+    def position(self) -> PositionBias:
+        """Position bias of both-order verdicts (:func:`analysis.agreement.position`)."""
+        from benchaudit.analysis import agreement
 
-        return position_bias(self.original, self.swapped)
+        return agreement.position(self)
 
     def preferences(self) -> list[dict[str, Any]]:
-        """Per model: items, win rate against the baseline, and whether outputs repeat."""
-        from math import sqrt
+        """Win rate per model against the baseline (:func:`analysis.agreement.preferences`)."""
+        from benchaudit.analysis import agreement
 
-        by: dict[str, list[int]] = {}
-        for k, m in enumerate(self.models):
-            by.setdefault(m, []).append(k)
-        # AlpacaEval's 1-2 scale (2 = the model won) or a 0-1 probability.
-        shift = 1.0 if self.preference and min(self.preference) >= 1.0 else 0.0
-        out = []
-        for m, rows in by.items():
-            p = [self.preference[k] - shift for k in rows]
-            n = len(p)
-            mean = sum(p) / n
-            var = sum((x - mean) ** 2 for x in p) / (n - 1) if n > 1 else 0.0
-            distinct_out = len({self.outputs[k] for k in rows}) if self.outputs else None
-            distinct_len = len({self.output_len[k] for k in rows}) if self.output_len else None
-            out.append(
-                {
-                    "model": m,
-                    "items": n,
-                    "win_rate": mean,
-                    "se": sqrt(var / n),
-                    "distinct_outputs": distinct_out,
-                    "distinct_lengths": distinct_len,
-                    "first_line": self.lines[rows[0]],
-                }
-            )
-        return out
-
-    def report_results(self, ctx: Context) -> dict[str, list[dict[str, Any]]]:
-        if self.layout == "preferences":
-            from benchaudit.stats.proportions import z_for
-
-            z = z_for(1 - ctx.alpha)
-            rows = []
-            for r in self.preferences():
-                row = {
-                    "file": self.path,
-                    "model": r["model"],
-                    "items": r["items"],
-                    "win_rate": round(r["win_rate"], 6),
-                    "se": round(r["se"], 6),
-                    "low": round(max(0.0, r["win_rate"] - z * r["se"]), 6),
-                    "high": round(min(1.0, r["win_rate"] + z * r["se"]), 6),
-                }
-                if self.baseline:
-                    row["baseline"] = self.baseline
-                rows.append(row)
-            return {"preferences": rows}
-        if self.layout == "labels":
-            k = self.kappa(ctx)
-            return {
-                "agreement": [
-                    {
-                        "file": self.path,
-                        "items": k.n,
-                        "agreement": round(k.agreement, 6),
-                        "chance_agreement": round(k.chance, 6),
-                        "kappa": round(k.kappa, 6),
-                        "kappa_low": round(k.ci_low, 6),
-                        "kappa_high": round(k.ci_high, 6),
-                        "kappa_se": round(k.se, 6),
-                    }
-                ]
-            }
-        pb = self.position()
-        out = {"judged_pairs": self.pair_table()} if self.pairs else {}
-        return out | {
-            "position_bias": [
-                {
-                    "file": self.path,
-                    "pairs": pb.pairs,
-                    "same_slot_rate": pb.rate,
-                    "first_order_win_rate": pb.first_order_win_rate,
-                    "consistent_win_rate": pb.consistent_win_rate,
-                    "consistent_win_rate_ties_half": pb.consistent_win_rate_ties_half,
-                }
-            ]
-        }
-
-    def pair_table(self) -> list[dict[str, Any]]:
-        """Per pair of models: wins that survive the swap, ties, and inconsistent verdicts."""
-        from benchaudit.stats.agreement import _slot
-
-        by: dict[tuple[str, str], dict[str, Any]] = {}
-        for (m1, m2), o, s in zip(self.pairs, self.original, self.swapped):
-            row = by.setdefault(
-                (m1, m2),
-                {
-                    "file": self.path,
-                    "model_1": m1,
-                    "model_2": m2,
-                    "pairs": 0,
-                    "model_1_wins": 0,
-                    "model_2_wins": 0,
-                    "ties": 0,
-                    "inconsistent": 0,
-                },
-            )
-            row["pairs"] += 1
-            o, s = _slot(o), _slot(s)
-            if o == "A" and s == "B":
-                row["model_1_wins"] += 1
-            elif o == "B" and s == "A":
-                row["model_2_wins"] += 1
-            elif o == s == "tie":
-                row["ties"] += 1
-            else:
-                row["inconsistent"] += 1
-        return list(by.values())
+        return agreement.preferences(self)
 
 
 def _label(value: str) -> str:
@@ -352,7 +264,7 @@ def _is_swapped(value: str, display: str, line: int, games: bool = False) -> boo
     raise InputError(display, f"order {value!r} is neither original nor swapped", line)
 
 
-def read(path: Path, display: str, ctx: Context) -> Source:
+def read(path: Path, display: str, ctx: Context) -> Source[JudgmentSet]:
     from benchaudit.evidence import Source
 
     text = path.read_text(encoding="utf-8").lstrip("\ufeff")
@@ -366,13 +278,14 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     if not recs:
         raise InputError(display, "no judgments")
     data = JudgmentSet(path=display, layout=layout)
+    notes: list[str] = []
     if layout == "preferences":
         _read_preferences(data, names, recs, lines, display)
     elif layout == "annotations":
-        _read_annotations(data, path, recs, lines, display, ctx)
+        _read_annotations(data, path, recs, lines, display, notes)
         data.layout = "preferences"
     elif layout == "mtbench":
-        _read_mtbench(data, recs, lines, display, ctx)
+        _read_mtbench(data, recs, lines, display, notes)
         data.layout = "long"
     elif layout == "labels":
         jc, hc = _judge_col(names), _human_col(names)
@@ -425,7 +338,9 @@ def read(path: Path, display: str, ctx: Context) -> Source:
             data.original.append(both[False])
             data.swapped.append(both[True])
             data.lines.append(first_line[item])
-    return Source(path=display, kind="judgments", data=data, lines=split_lines(text))
+    return Source(
+        path=display, kind="judgments", data=data, lines=split_lines(text), notes=notes
+    )
 
 
 #: How MT-bench names a game's winner, as the slot it was shown in: game 1 shows
@@ -434,7 +349,7 @@ _GAME1 = {"model_1": "A", "model_2": "B", "tie": "tie"}
 _GAME2 = {"model_2": "A", "model_1": "B", "tie": "tie"}
 
 
-def _read_mtbench(data: JudgmentSet, recs, lines, display: str, ctx: Context) -> None:
+def _read_mtbench(data: JudgmentSet, recs, lines, display: str, notes: list[str]) -> None:
     """FastChat pair judgments as verdicts in both orders, per question and turn."""
     seen: dict[tuple[str, str, str], int] = {}
     for rec, no in zip(recs, lines):
@@ -463,14 +378,16 @@ def _read_mtbench(data: JudgmentSet, recs, lines, display: str, ctx: Context) ->
         data.lines.append(no)
     if not data.original:
         raise InputError(display, "no usable pair judgments (every verdict is an error)")
-    if data.errors and ctx is not None:
-        ctx.notes.append(
+    if data.errors:
+        notes.append(
             f"{display}: {data.errors} pair judgment(s) with an unparsed verdict ('error') "
             "left out of the position-bias analysis"
         )
 
 
-def _read_annotations(data: JudgmentSet, path: Path, recs, lines, display: str, ctx) -> None:
+def _read_annotations(
+    data: JudgmentSet, path: Path, recs, lines, display: str, notes: list[str]
+) -> None:
     """AlpacaEval annotations.json: the judge's preference for generator_2's output
     over generator_1's (the baseline), per instruction, on the 1-2 scale."""
     import hashlib
@@ -508,15 +425,14 @@ def _read_annotations(data: JudgmentSet, path: Path, recs, lines, display: str, 
         raise InputError(display, "preferences mix the 0-1 and the 1-2 scale")
     if not data.preference:
         raise InputError(display, "no annotations with a preference")
-    if ctx is not None:
-        if missing:
-            ctx.notes.append(f"{display}: {missing} annotation(s) without a preference left out")
-        ctx.notes.append(
-            f"{display}: win rate against {data.baseline or 'the baseline'} as the judge "
-            "preferred, not length-controlled; AlpacaEval 2.0's headline length-controlled "
-            "win rate corrects for the judge's preference for longer outputs and can differ "
-            "by tens of points"
-        )
+    if missing:
+        notes.append(f"{display}: {missing} annotation(s) without a preference left out")
+    notes.append(
+        f"{display}: win rate against {data.baseline or 'the baseline'} as the judge "
+        "preferred, not length-controlled; AlpacaEval 2.0's headline length-controlled "
+        "win rate corrects for the judge's preference for longer outputs and can differ "
+        "by tens of points"
+    )
 
 
 def _read_preferences(data: JudgmentSet, names, recs, lines, display: str) -> None:

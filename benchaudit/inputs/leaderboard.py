@@ -86,13 +86,21 @@ class Entry:
     """One leaderboard row."""
 
     model: str
+    """The model of the row."""
     score: float
+    """Its score, on the table's own scale."""
     line: int | None
+    """File line of the row."""
     low: float | None = None
+    """Lower bound of its interval (stated, or from a stated standard error)."""
     high: float | None = None
+    """Upper bound of its interval."""
     n: int | None = None
+    """Items or votes behind the score, when a column says."""
     rank: str | None = None
+    """The rank as the table writes it."""
     cells: list[str] = field(default_factory=list)
+    """The row's cells as written."""
 
     @property
     def has_interval(self) -> bool:
@@ -108,10 +116,15 @@ class Leaderboard:
     """A table of models with scores and (maybe) intervals."""
 
     path: str
+    """The file, as the report names it."""
     entries: list[Entry]
+    """The rows, in file order."""
     score_column: str
+    """The column read as the score."""
     interval_from: str | None
+    """Where intervals came from (a column pair, a ``±`` column, a standard error), or None."""
     rank_column: str | None = None
+    """The column that states ranks, if any."""
 
     def ranked(self) -> list[Entry]:
         """Entries best first (stable for equal scores)."""
@@ -119,29 +132,6 @@ class Leaderboard:
 
     def with_intervals(self) -> list[Entry]:
         return [e for e in self.entries if e.has_interval]
-
-    def report_results(self, ctx: Context) -> dict[str, list[dict[str, Any]]]:
-        from benchaudit.stats.ranks import rank_ranges
-
-        rows = self.ranked()
-        if not rows or not all(e.has_interval for e in rows):
-            return {}
-        best, worst = rank_ranges([e.low for e in rows], [e.high for e in rows])
-        return {
-            "leaderboard": [
-                {
-                    "file": self.path,
-                    "model": e.model,
-                    "score": e.score,
-                    "ci_low": e.low,
-                    "ci_high": e.high,
-                    "rank": k + 1,
-                    "rank_low": best[k],
-                    "rank_high": worst[k],
-                }
-                for k, e in enumerate(rows)
-            ]
-        }
 
 
 def _norm(name: str) -> str:
@@ -344,7 +334,7 @@ def sniff(p: Probe) -> float:
 TASK_COLS = ("task", "benchmark", "dataset", "task_name")
 
 
-def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
+def read(path: Path, display: str, ctx: Context) -> Source[Leaderboard] | list[Source[Leaderboard]]:
 
     text = path.read_text(encoding="utf-8").lstrip("\ufeff")
     delim = delimiter_of(text, path.suffix.lower())
@@ -378,7 +368,7 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     return _board(display, header, body, lines, text, ctx)
 
 
-def _board(display: str, header, body, lines, text: str, ctx: Context) -> Source:
+def _board(display: str, header, body, lines, text: str, ctx: Context) -> Source[Leaderboard]:
     from benchaudit.evidence import Source
 
     board = analyse_table(
@@ -491,31 +481,7 @@ READER = Reader(
 
 
 def top_within_noise(board: Leaderboard) -> dict[str, Any] | None:
-    """Evidence that the top row is not separated from the runner-up, else ``None``.
+    """The top row within noise of the runner-up (:func:`analysis.leaderboards.top_within_noise`)."""
+    from benchaudit.analysis.leaderboards import top_within_noise as analysis
 
-    For a "#1" / "state of the art" claim about a leaderboard (in the table or
-    in prose next to it).
-    """
-    from benchaudit.stats.ranks import overlaps, rank_ranges
-
-    rows = board.ranked()
-    if len(rows) < 2 or not (rows[0].has_interval and rows[1].has_interval):
-        return None
-    top, second = rows[0], rows[1]
-    if not overlaps(top.low, top.high, second.low, second.high):
-        return None
-    full = [e for e in rows if e.has_interval]
-    best, worst = rank_ranges([e.low for e in full], [e.high for e in full])
-    return {
-        "model": top.model,
-        "score": top.score,
-        "ci_low": top.low,
-        "ci_high": top.high,
-        "runner_up": second.model,
-        "runner_up_score": second.score,
-        "runner_up_ci_low": second.low,
-        "runner_up_ci_high": second.high,
-        "gap": top.score - second.score,
-        "rank_low": best[0],
-        "rank_high": worst[0],
-    }
+    return analysis(board)

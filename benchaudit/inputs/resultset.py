@@ -13,13 +13,17 @@ from typing import Any
 
 import numpy as np
 
+from benchaudit.memo import Memo
+
 
 @dataclass
 class Coded:
     """A categorical column: ``codes[i]`` indexes ``labels``; -1 means missing."""
 
     codes: np.ndarray
+    """Per row, the index of its label (int32); -1 where the cell is missing."""
     labels: list[str]
+    """The distinct values, in order of first appearance."""
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -56,21 +60,41 @@ class ResultSet:
     """
 
     path: str
+    """The file (or, for runs joined by item, the files), as the report names it."""
     model: Coded
+    """Per row, the model."""
     item: Coded
+    """Per row, the item (question, problem, instance)."""
     score: np.ndarray
+    """Per row, the score: 0/1, a 0-1 fraction, or points earned when ``max_points`` is set."""
     line: np.ndarray | None = None
+    """Per row, its 1-based line (or record) in the file, for findings that name rows."""
     max_points: np.ndarray | None = None
+    """Per row, the points the item was worth (weighted items), or None."""
     cluster: Coded | None = None
+    """Per row, the item's cluster (passage, document), or None."""
     seed: Coded | None = None
+    """Per row, the run seed, or None."""
     sample: Coded | None = None
+    """Per row, the generation (sample) index, or None."""
     confidence: np.ndarray | None = None
+    """Per row, the model's confidence in its answer (0-1), or None."""
     chosen: Coded | None = None
+    """Per row, the option the model chose (multiple choice), or None."""
     gold: Coded | None = None
+    """Per row, the correct option, or None."""
     variant: Coded | None = None
+    """Per row, the prompt variant, or None."""
     columns: dict[str, str] = field(default_factory=dict)
+    """Role -> the column of the file that held it (``{"model": "system", ...}``)."""
     layout: str = "long"
+    """How the file held the rows: ``long`` (one row per model x item) or ``wide``."""
     meta: dict[str, Any] = field(default_factory=dict)
+    """Facts of the file for the report and the rules: ``task``, ``scale``, ``value_types``,
+    ``left_out``, ``missing_cells``, ``reader``, ``item_hashes``, ``limit`` ..."""
+    memo: Memo = field(default_factory=Memo, repr=False, compare=False)
+    """The analyses of this result set, computed once per run settings (never in ``meta``,
+    which readers and joins copy)."""
 
     def __post_init__(self) -> None:
         score = np.asarray(self.score)
@@ -104,15 +128,7 @@ class ResultSet:
 
     def first_rows(self) -> np.ndarray:
         """Index of each model's first row (``n_rows`` for a model with none)."""
-        from benchaudit.analysis.matrix import first_rows
-
         return first_rows(self.model.codes, len(self.models))
-
-    def report_results(self, ctx: Any = None) -> dict[str, list[dict[str, Any]]]:
-        """Per-model intervals, paired comparisons, the baseline table and the setup row."""
-        from benchaudit.analysis.results import report_results
-
-        return report_results(self, ctx)
 
 
 class GridResults(ResultSet):
@@ -151,6 +167,7 @@ class GridResults(ResultSet):
         self.columns = dict(columns)
         self.layout = "long"
         self.meta = {}
+        self.memo = Memo()
 
     def _per_row(self) -> ResultSet:
         if self._rows is None:
@@ -193,3 +210,17 @@ class GridResults(ResultSet):
 
     def __repr__(self) -> str:
         return f"GridResults({self.path!r}, {len(self._models)} models x {len(self._items)} items)"
+
+
+def first_rows(codes: np.ndarray, k: int, chunk: int = 1 << 21) -> np.ndarray:
+    """Index of the first row holding each code 0..k-1 (len(codes) when absent)."""
+    n = len(codes)
+    first = np.full(k, n, dtype=np.int64)
+    for start in range(0, n, chunk):
+        part = codes[start : start + chunk]
+        idx = np.arange(start, start + len(part), dtype=np.int64)
+        if part.size and part.min() < 0:
+            keep = part >= 0
+            part, idx = part[keep], idx[keep]
+        np.minimum.at(first, part, idx)
+    return first

@@ -56,15 +56,22 @@ class SamplesData:
     """
 
     path: str
+    """The file, as the report names it."""
     problems: list[str]
+    """Problem ids, in file order."""
     n: Any
+    """Per problem (numpy int array), the samples drawn."""
     c: Any
+    """Per problem, the samples that passed."""
     lines: list[int]
+    """File line where each problem first appears."""
     layout: str
+    """How the file lists samples: one row per sample, or per problem with counts."""
     stated: dict[int, Any] = field(default_factory=dict)
-    #: Set when the file's per-problem results were joined with other runs' (the
-    #: joined set then reports the per-model row).
+    """k -> the per-problem pass@k values the file states (a ``pass@k`` column)."""
     joined: bool = False
+    """Set when the file's per-problem results were joined with other runs' (the joined
+    set then reports the per-model row)."""
 
     @property
     def model(self) -> str:
@@ -85,52 +92,6 @@ class SamplesData:
             ks |= set(_ks_option(ctx.config.rule_options("biased-pass-at-k").get("k")))
         return sorted(ks)
 
-    def report_results(self, ctx: Context) -> dict[str, list[dict[str, Any]]]:
-        from benchaudit.stats.passk import estimate
-
-        rows = []
-        for k in self.requested_ks(ctx):
-            if k > self.samples_min:
-                continue  # undefined for some problem; the rule says so
-            est = estimate(self.n, self.c, k, 1 - ctx.alpha)
-            rows.append(
-                {
-                    "file": self.path,
-                    "k": k,
-                    "estimate": est.estimate,
-                    "ci_low": est.ci_low,
-                    "ci_high": est.ci_high,
-                    "ci_method": "normal over problems",
-                    "plugin": est.plugin,
-                    "plugin_gap": est.plugin_gap,
-                    "pass_hat_k": est.pass_hat_k,
-                    "n_problems": est.n_problems,
-                    "samples_per_problem": est.samples_min,
-                    "samples_max": est.samples_max,
-                }
-            )
-        out: dict[str, list[dict[str, Any]]] = {"passk": rows}
-        if int(self.n.max()) == 1 and not self.joined:
-            # One sample per problem: pass@1 is the share of problems solved, a
-            # proportion with a Wilson interval like any 0/1 score.
-            from benchaudit.stats.proportions import wilson
-
-            m, solved = len(self.problems), int(self.c.sum())
-            lo, hi = wilson(solved, m, 1 - ctx.alpha)
-            out["models"] = [
-                {
-                    "file": self.path,
-                    "model": self.model,
-                    "n_items": m,
-                    "score": solved / m,
-                    "ci_low": lo,
-                    "ci_high": hi,
-                    "ci_method": "wilson",
-                    "correct": solved,
-                }
-            ]
-        return out
-
 
 @dataclass
 class PassAtKSummary:
@@ -140,11 +101,14 @@ class PassAtKSummary:
     """
 
     path: str
+    """The file, as the report names it."""
     stated: dict[int, float]
+    """k -> the pass@k the file states."""
     lines: dict[int, int]
+    """k -> the line that states it."""
 
 
-def _summary(path: Path, display: str) -> Source | None:
+def _summary(path: Path, display: str) -> Source[PassAtKSummary] | None:
     """A JSON object whose keys are all pass@k values, as an evaluator prints them."""
     from benchaudit.evidence import Source
 
@@ -223,7 +187,7 @@ def _int(value: Any, display: str, line: int, what: str) -> int:
     return int(f)
 
 
-def read(path: Path, display: str, ctx: Context) -> Source:
+def read(path: Path, display: str, ctx: Context) -> Source[SamplesData] | Source[PassAtKSummary]:
     import numpy as np
 
     from benchaudit.evidence import Source

@@ -51,12 +51,20 @@ _MMLU_PART = re.compile(r"^(hendrycksTest-|mmlu_)")
 
 @dataclass
 class Point:
+    """One model's value of one metric."""
+
     size: float
+    """Parameters (or compute) of the model."""
     value: float
+    """The metric's value, as the file states it (perplexity not logged)."""
     stderr: float | None
+    """Its standard error, when stated."""
     file: str
+    """The file the value came from (curves may join several harness files)."""
     line: int | None
+    """Its line in that file."""
     model: str | None
+    """The model's name, if given."""
 
 
 @dataclass
@@ -64,9 +72,13 @@ class Curve:
     """One metric of one task across sizes, sorted by size."""
 
     task: str
+    """The task (benchmark) of the curve."""
     metric: str
+    """The metric, as named in the file (``acc``, ``exact_match``, ``ppl`` ...)."""
     points: list[Point]
+    """Its values, sorted by size."""
     note: str | None = None
+    """Why the curve is partial (sizes left out), if it is."""
 
     @property
     def log_sizes(self) -> list[float]:
@@ -86,46 +98,19 @@ class ScalingData:
     """Curves of one model family in one setting."""
 
     path: str
+    """The file (or the first of the harness files) the curves came from."""
     family: str
+    """The model family, its sizes replaced by ``*`` (``pythia-*``)."""
     setting: str | None
+    """What is held fixed besides the family (``5-shot``, a training step), if anything."""
     size_kind: str = "params"
+    """What ``Point.size`` counts: ``params`` or ``compute``."""
     curves: dict[tuple[str, str], Curve] = field(default_factory=dict)
+    """The curves by (task, metric)."""
 
     @property
     def label(self) -> str:
         return self.family + (f" ({self.setting})" if self.setting else "")
-
-    def report_results(self, ctx: Context | None = None) -> dict[str, list[dict[str, Any]]]:
-        from benchaudit.stats.mirage import SPARSE_SCALES, classify, higher_is_better
-        from benchaudit.stats.mirage import transition_width as width
-
-        rows = []
-        for (task, metric), curve in self.curves.items():
-            kind = classify(metric)
-            if kind is None:
-                continue
-            ys = curve.values
-            if is_perplexity_metric(metric):
-                ys = [math.log(v) for v in ys]  # per-token NLL: the linear ruler
-            rows.append(
-                {
-                    "family": self.label,
-                    "task": task,
-                    "metric": metric,
-                    "kind": kind,
-                    "n_scales": len(curve.points),
-                    "size_min": curve.points[0].size,
-                    "size_max": curve.points[-1].size,
-                    "first": curve.points[0].value,
-                    "last": curve.points[-1].value,
-                    "transition_width": width(curve.log_sizes, ys, higher_is_better(metric)),
-                    "sparse": len(curve.points) < SPARSE_SCALES,
-                    "note": curve.note,
-                    # What the HTML report draws; the tables leave it out.
-                    "points": [[p.size, p.value] for p in curve.points],
-                }
-            )
-        return {"scaling": rows}
 
 
 def is_perplexity_metric(metric: str) -> bool:
@@ -258,7 +243,7 @@ def split_column(column: str) -> tuple[str, str]:
     return column, column
 
 
-def read(path: Path, display: str, ctx: Context) -> list[Source]:
+def read(path: Path, display: str, ctx: Context) -> list[Source[ScalingData]]:
     from benchaudit.evidence import Source
 
     text = path.read_text(encoding="utf-8-sig")

@@ -300,13 +300,10 @@ def read_blocks(
 
 def _html_tables(lines: list[str], numbers_of: list[int], context: str) -> list[Table]:
     """``<table>`` elements in a markdown file, through the HTML reader's parser."""
-    try:
-        from benchaudit.inputs import html as html_mod
-    except ImportError:
-        return []
+    from benchaudit.inputs._html_page import parse
     from benchaudit.inputs.tables import Table
 
-    _, _, raw = html_mod.parse("\n".join(lines))
+    _, _, raw = parse("\n".join(lines))
     out = []
     for t in raw:
         kept = [(r, ln) for r, ln in zip(t["rows"], t["lines"]) if any(c.strip() for c in r)]

@@ -26,14 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
-from benchaudit.inputs._columns import (
-    find_columns,
-    names_tasks,
-    rival_columns,
-    value_type,
-    wide_models,
-)
 from benchaudit.inputs._columns import norm as _norm
+from benchaudit.inputs._plan import plan
+from benchaudit.inputs._plan import scalar_text as _scalar_text
 from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
@@ -42,9 +37,6 @@ if TYPE_CHECKING:
 
 BATTLE_COLUMNS = {"model_a", "model_b", "winner"}
 SUFFIXES = (".csv", ".tsv", ".txt", ".jsonl", ".json", ".parquet")
-#: Columns that name a task or benchmark: with one graded score per model and
-#: task the file may as well be a leaderboard.
-TASK_NAMES = ("task", "benchmark", "dataset", "task_name")
 
 
 # --- detection ---------------------------------------------------------------------------
@@ -113,116 +105,6 @@ def _header_and_rows(p: Probe, limit: int = 50) -> tuple[list[str], list[list[st
     if not parsed:
         return [], []
     return [c.strip() for c in parsed[0]], parsed[1:]
-
-
-def _scalar_text(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if v is None:
-        return ""
-    if isinstance(v, (dict, list)):
-        return "<nested>"
-    return str(v)
-
-
-def _column(names: list[str], rows: list[list[str]], name: str) -> list[str]:
-    j = names.index(name)
-    return [r[j] for r in rows if j < len(r)]
-
-
-def plan(
-    names: list[str],
-    rows: list[list[str]],
-    overrides: dict[str, str],
-    display: str,
-    forced: bool = False,
-) -> dict[str, Any]:
-    """How a per-item file reads: its layout, which column plays which role, the
-    value types seen, and the columns left out with the reason (the evidence
-    detection reports). Two plausible readings without a choice are an error."""
-    cols = find_columns(names, overrides, display)
-    kinds = {n: value_type(_column(names, rows, n)) for n in names} if rows else {}
-    # "prob" is a problem id unless its values are probabilities.
-    if cols.get("item") and _norm(cols["item"]) == "prob" and "item" not in overrides:
-        if kinds.get(cols["item"]) == "0-1 graded":
-            cols["confidence"] = cols.pop("item")
-    out: dict[str, Any] = {"columns": cols, "value_types": kinds, "left_out": {}}
-    if rows and "model" not in overrides and _norm(cols.get("model", "")) == "name":
-        values = _column(names, rows, cols["model"])
-        if names_tasks(values):
-            # "name" holding mmlu / gsm8k_cot is the task, not the model.
-            out["left_out"][cols.pop("model")] = "task names, not models"
-            _task_column_without_model(names, cols, values, display)
-    if rows:
-        rival = rival_columns(names, rows, cols, overrides)
-        if rival is not None:
-            role, a, b = rival
-            raise InputError(
-                display,
-                f"two readings are plausible: the {role} in column {a!r} or in column {b!r}; "
-                f"choose with --column {role}={a} or --column {role}={b}",
-            )
-    if "model" in cols and "item" in cols and "score" in cols:
-        task = cols["item"] if _norm(cols["item"]) in TASK_NAMES else None
-        graded = kinds.get(cols["score"]) not in (None, "0/1", "text", "empty")
-        if task and graded and not forced and "item" not in overrides:
-            raise InputError(
-                display,
-                f"two readings are plausible: per-item results with {task!r} as the item, or "
-                f"a leaderboard of one score per model and {task}; choose with --kind results "
-                "or --kind leaderboard",
-            )
-        out["layout"] = "long"
-        return out
-    if "item" in cols and "model" not in cols and "model" not in overrides:
-        models, left_out = wide_models(names, rows, cols) if rows else ([], {})
-        out["left_out"].update(left_out)
-        if len(models) >= 2 and "score" not in overrides:
-            out["layout"], out["models"] = "wide", models
-            return out
-        if "score" in cols:
-            if not overrides:
-                _unnamed_model(names, rows, cols, display)
-            out["layout"] = "single"
-            return out
-    out["layout"] = None
-    return out
-
-
-def _task_column_without_model(
-    names: list[str], cols: dict[str, str], values: list[str], display: str
-) -> None:
-    """A ``name`` column of task names and no model column: the file's model is unknown
-    and its tasks would be pooled; say so rather than read the tasks as one analysis."""
-    if any(_norm(n) in TASK_NAMES for n in names) or len(set(values)) < 2:
-        return  # another column names the task, or one task: the file may still read
-    shown = ", ".join(sorted(set(values))[:4])
-    raise InputError(
-        display,
-        f"column 'name' holds task names ({shown}), not models, and no column names the "
-        "model: name it with --column model=COLUMN (or --column model=name if these are "
-        "models), or give one file per task",
-    )
-
-
-def _unnamed_model(
-    names: list[str], rows: list[list[str]], cols: dict[str, str], display: str
-) -> None:
-    """Items that repeat in a file without a model column, next to a text column that
-    tells the repeats apart: that column may be the model or the sample; ask."""
-    items = _column(names, rows, cols["item"])
-    if len(set(items)) == len(items):
-        return
-    for n in names:
-        if n in cols.values() or value_type(_column(names, rows, n)) != "text":
-            continue
-        values = _column(names, rows, n)
-        if 1 < len(set(values)) <= len(values) // 2 and len(set(zip(items, values))) == len(items):
-            raise InputError(
-                display,
-                f"items repeat and column {n!r} tells the repeats apart: it may name the "
-                f"model or the sample; choose with --column model={n} or --column sample={n}",
-            )
 
 
 def sniff(p: Probe) -> float:

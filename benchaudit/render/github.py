@@ -11,8 +11,12 @@ visible first (:mod:`benchaudit.render.escape`): no control character, no
 
 from __future__ import annotations
 
-from benchaudit.finding import Finding, Report
+from typing import TYPE_CHECKING
+
 from benchaudit.render.escape import line, no_commands, visible
+
+if TYPE_CHECKING:
+    from benchaudit.finding import Finding, Report
 
 #: benchaudit severity -> workflow command.
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}

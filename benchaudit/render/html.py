@@ -14,13 +14,17 @@ from __future__ import annotations
 import json
 import re
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchaudit import DISTRIBUTION, __version__
-from benchaudit.finding import SUPPRESSED_BY, Finding, Report, _jsonable
+from benchaudit.plain import SUPPRESSED_BY
+from benchaudit.plain import jsonable as _jsonable
 from benchaudit.render.escape import safe as visible
 from benchaudit.render.ruledoc import rule_doc_html
 from benchaudit.render.tables import COLUMNS, is_rows, result_tables
+
+if TYPE_CHECKING:
+    from benchaudit.finding import Finding, Report
 
 #: Numbers in a claim, highlighted in the page: 87.3%, 1,319, ±0.1, 95% CI ...
 _NUMBER = re.compile(

@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchaudit import __version__
-from benchaudit.finding import Report, _jsonable
+from benchaudit.plain import jsonable as _jsonable
 from benchaudit.render.escape import json_text
+
+if TYPE_CHECKING:
+    from benchaudit.finding import Report
 
 
 def as_dict(report: Report, results: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -11,9 +11,14 @@ cut to stay under the size a comment may have, saying how much was left out.
 
 from __future__ import annotations
 
-from benchaudit.finding import SUPPRESSED_BY, Finding, Report
+from typing import TYPE_CHECKING
+
+from benchaudit.plain import SUPPRESSED_BY
 from benchaudit.render import escape
 from benchaudit.render.tables import result_tables
+
+if TYPE_CHECKING:
+    from benchaudit.finding import Finding, Report
 
 _ICON = {"error": "❌", "warning": "⚠️", "info": "ℹ️"}
 _GRADE = {"A": "🟢", "B": "🔵", "C": "🟡", "D": "🟠", "F": "🔴"}

@@ -14,12 +14,15 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from benchaudit import __version__
-from benchaudit.finding import Finding, Report, Suppressed, _jsonable
+from benchaudit.plain import jsonable as _jsonable
 from benchaudit.render.escape import json_text
+
+if TYPE_CHECKING:
+    from benchaudit.finding import Finding, Report, Suppressed
 
 SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

@@ -8,9 +8,11 @@ format without touching the writers.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from benchaudit.finding import Report
+if TYPE_CHECKING:
+    from benchaudit.finding import Report
+
 
 COLUMNS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "models": (

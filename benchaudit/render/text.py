@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING, TextIO
 
-from benchaudit.finding import SUPPRESSED_BY, Report
+from benchaudit.plain import SUPPRESSED_BY
 from benchaudit.render.escape import line as _one_line
 from benchaudit.render.escape import no_commands
 from benchaudit.render.tables import result_tables
+
+if TYPE_CHECKING:
+    from benchaudit.finding import Report
 
 _SGR = {
     "error": "1;31",
@@ -33,40 +37,24 @@ _SGR = {
 }
 
 
-def use_color() -> bool:
-    """Whether the text written now is headed for a terminal that shows colour."""
+def use_color(to_file: bool = False, stream: TextIO | None = None) -> bool:
+    """Whether text written to ``stream`` (standard output by default) should be coloured:
+    never into a file (``to_file``, ``--output FILE``), only on a terminal that shows colour."""
     if os.environ.get("NO_COLOR"):
         return False
     if os.environ.get("FORCE_COLOR"):
         return True
-    if os.environ.get("TERM") == "dumb":
+    if os.environ.get("TERM") == "dumb" or to_file:
         return False
     try:
-        if not sys.stdout.isatty():
-            return False
+        return bool((stream or sys.stdout).isatty())
     except (AttributeError, ValueError):
         return False
-    return not _text_goes_to_a_file()
-
-
-def _text_goes_to_a_file() -> bool:
-    """True when ``check --format text --output FILE`` is writing this text to FILE."""
-    try:
-        import click
-    except ImportError:  # pragma: no cover - click is a dependency
-        return False
-    ctx = click.get_current_context(silent=True)
-    if ctx is None:
-        return False
-    formats = list(ctx.params.get("formats") or ())
-    outputs = list(ctx.params.get("outputs") or ())
-    if "text" not in formats:
-        return bool(outputs) and outputs[0] != "-"
-    i = formats.index("text")
-    return i < len(outputs) and outputs[i] != "-"
 
 
 def render(report: Report, color: bool | None = None) -> str:
+    """The report as plain text; ``color`` as the caller decided (None: :func:`use_color`
+    on standard output, what the Python API does)."""
     on = use_color() if color is None else color
 
     def paint(style: str, text: str) -> str:

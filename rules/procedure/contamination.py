@@ -64,6 +64,11 @@ class Contamination(Rule):
     severity = Severity.WARNING
     reads = ()
 
+    def item_findings(self, outcome: Any, display: str) -> list[Finding]:
+        """The findings of a scan run by ``benchaudit contamination`` (found through the
+        registry, so that command imports no rule)."""
+        return item_findings(self, outcome, display)
+
     def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Output]:
         cfg = ctx.config
         if not cfg.corpus:

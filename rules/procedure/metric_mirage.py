@@ -96,9 +96,7 @@ class MetricMirage(Rule):
         from benchaudit.inputs.scaling import from_harness
 
         groups = [s.data for s in sources if s.kind == "scaling"]
-        built = from_harness(sources)
-        for data in built:  # CSV sources report their own results; harness groups do not
-            ctx.add_results("scaling", data.report_results(ctx)["scaling"])
+        built = from_harness(sources)  # their results are the engine's analyses (results.scaling)
         for data in groups + built:
             yield from _check_curves(self, data)
 

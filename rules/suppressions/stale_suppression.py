@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from benchaudit.config import is_broad
 from benchaudit.evidence import KINDS, Source
-from benchaudit.finding import Severity
-from benchaudit.registry import AfterSuppressions, Output, Rule
+from benchaudit.finding import Finding, Location, Severity
+from benchaudit.registry import Rule, catalogue, selected
+from benchaudit.suppress import Suppression, honoured, suppressions
 
 if TYPE_CHECKING:
-    from benchaudit.engine import Context
+    from benchaudit.context import RunContext
 
 
 class StaleSuppression(Rule):
@@ -48,7 +50,57 @@ class StaleSuppression(Rule):
     severity = Severity.INFO
     reads = KINDS
 
-    def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Output]:
-        # Whether a comment was used is known only once every rule has run, so
-        # the findings are made where suppressions are applied.
-        return [AfterSuppressions(s) for s in sources if s.kind in self.reads and s.lines]
+    def audit_suppressions(self, sources: list[Source], ctx: RunContext) -> Iterable[Finding]:
+        """The comments of every text source read that suppressed nothing (called by the
+        engine once inline suppressions are applied: only then is it known)."""
+        # Names and codes only: the catalogue answers without importing every rule.
+        known = {k.lower() for cls in catalogue() for k in (cls.name, cls.code)}
+        ran = selected(ctx.config.select, ctx.config.ignore)
+        ran_keys = {k.lower() for cls in ran for k in (cls.name, cls.code)}
+        whole = len(ran) >= len(catalogue())
+        allow_broad = ctx.config.allow_broad_ignores
+        for source in sources:
+            if source.kind not in self.reads or not source.lines:
+                continue
+            for sup in suppressions(source):
+                if not honoured(sup, allow_broad) or sup.used:
+                    continue  # broad comments not honoured are broad-suppression's to report
+                message = _stale_message(sup, known, ran_keys, whole)
+                if message is None:
+                    continue
+                yield self.finding(
+                    Location(source.path, sup.line, sup.column),
+                    message,
+                    claim=sup.text,
+                    suggestion="delete the comment, or correct the rule name in it",
+                    evidence={
+                        "line": sup.line,
+                        "target_line": sup.target,
+                        "rules": list(sup.names),
+                        "unknown_rules": [n for n in sup.names if _unknown(n, known)],
+                    },
+                )
+
+
+def _unknown(name: str, known: set[str]) -> bool:
+    return not is_broad(name) and name.lower() not in known
+
+
+def _stale_message(sup: Suppression, known: set[str], ran: set[str], whole: bool) -> str | None:
+    """Why a comment that hid nothing is stale, or None when the run cannot tell."""
+    unknown = [n for n in sup.names if _unknown(n, known)]
+    if unknown:
+        return (
+            f"suppression names {', '.join(unknown)}, which is no rule "
+            "(see 'benchaudit rules'), so it suppresses nothing"
+        )
+    if not sup.names:
+        return "suppression names no rule, so it suppresses nothing"
+    if not all(is_broad(n) or n.lower() in ran for n in sup.names):
+        return None  # a rule it names did not run, so we cannot tell
+    if sup.broad and not whole:
+        return None  # only some rules ran: '*' may still be needed by the others
+    return (
+        f"suppression of {', '.join(sup.names)} on line {sup.target} "
+        "suppressed nothing in this run; remove it"
+    )

@@ -1,0 +1,98 @@
+"""The run context: what readers, analyses and rules may consult, and nothing they write.
+
+A :class:`RunContext` is made once per run by the engine (or the Python API)
+and is frozen: the configuration, the inputs named, the seed and alpha every
+randomised method uses, and the benchmark registry (loaded on first use).
+Readers return their sources (with their notes on them), analyses return the
+rows of ``results`` and rules return findings; the engine alone gathers them
+into the report (:class:`Results` holds the sections while it does).
+
+Two sinks remain for code written before the context was frozen, so that it
+keeps working while it is converted: :attr:`RunContext.notes` (rules that
+append a note) and :meth:`RunContext.add_results` (a scan that reports its own
+rows). New code returns what it makes instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from benchaudit.config import Config
+
+if TYPE_CHECKING:
+    from benchaudit.benchmarks import Registry
+
+
+class Results:
+    """The sections of a report's ``results``, in the order they were first added.
+
+    Rows added to a section extend it; a section whose first rows are columns
+    (many pairs, an object with ``joined()``) keeps them as columns.
+    """
+
+    def __init__(self) -> None:
+        self.sections: dict[str, Any] = {}
+
+    def add(self, section: str, rows: Any) -> None:
+        joined = getattr(rows, "joined", None)  # columns (many pairs) stay columns
+        if section not in self.sections and callable(joined):
+            self.sections[section] = joined()
+        else:
+            self.sections.setdefault(section, []).extend(rows)
+
+    def update(self, sections: dict[str, Any]) -> None:
+        for section, rows in sections.items():
+            self.add(section, rows)
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """The settings of one run, read by readers, analyses and rules, written by none."""
+
+    #: The resolved configuration (command-line flags over the configuration file).
+    config: Config = field(default_factory=Config)
+    #: The inputs as named on the command line (files or folders), in order.
+    paths: tuple[str, ...] = ()
+    #: Deprecated sink for rules that still append a note; the engine reads it into
+    #: the report after the rules ran. Readers put their notes on ``Source.notes``.
+    notes: list[str] = field(default_factory=list, compare=False)
+    _results: Results = field(default_factory=Results, repr=False, compare=False)
+
+    @property
+    def seed(self) -> int:
+        """Seed of every bootstrap and permutation of the run."""
+        return self.config.seed
+
+    @property
+    def alpha(self) -> float:
+        """Significance level of every test and interval of the run."""
+        return self.config.alpha
+
+    @cached_property
+    def benchmarks(self) -> Registry:
+        """The benchmark registry (with ``n = {...}`` overrides), loaded on first use."""
+        from benchaudit.benchmarks import Registry
+
+        return Registry.load(overrides=self.config.n)
+
+    @property
+    def results(self) -> dict[str, Any]:
+        """The sections added through :meth:`add_results` (the engine's own, during a run)."""
+        return self._results.sections
+
+    def add_results(self, section: str, rows: Any) -> None:
+        """Deprecated: add rows to ``results``. Analyses return their rows to the engine."""
+        self._results.add(section, rows)
+
+    def quiet(self) -> RunContext:
+        """The same settings with sinks of their own (rules run only to count what they
+        would have found write no note or result into the report)."""
+        copy = RunContext(config=self.config, paths=self.paths)
+        if "benchmarks" in self.__dict__:  # share the registry already loaded
+            copy.__dict__["benchmarks"] = self.__dict__["benchmarks"]
+        return copy
+
+
+__all__ = ["Results", "RunContext"]
