@@ -205,18 +205,22 @@ _FROM_TO = re.compile(
 )
 _VS = re.compile(
     r"(?<![\w\-.])(?P<x>" + _UNUM + r")\s*(?P<xu>%|percent)?\s*(?:\)\s*)?(?:\([^)]{0,40}\)\s*)?"
-    r"(?:vs\.?|versus|compared (?:to|with)|against|relative to|over|vis-à-vis|and|,?\s*ahead of)\s+"
-    r"(?:(?:the\s+)?[A-Za-z][\w.\-]*(?:\s[A-Za-z][\w.\-]*){0,3}?\s*[(:]?\s*)?\[?(?<![\d.])(?P<y>"
-    + _UNUM
-    + r")\s*(?P<yu>%|percent)?",
+    r"(?:vs\.?|versus|compared (?:to|with)|against|relative to|over|vis-à-vis|and|"
+    r",?\s*(?:just |slightly |narrowly )?ahead of|,?\s*(?:just|slightly|narrowly) above)\s+"
+    # A rival's name may hold a version ("Claude 3.5 Sonnet at 58.6%"): the 3.5 is no score.
+    r"(?:(?:the\s+)?[A-Za-z][\w.\-]*(?:\s(?:[A-Za-z][\w.\-]*|\d+(?:\.\d+)?)){0,3}?\s*[(:]?\s*)?\[?"
+    r"(?<![\d.])(?P<y>" + _UNUM + r")(?!\s+(?-i:[A-Z][a-z])|\.?\d|\s*[BM]\b)"
+    r"\s*(?P<yu>%|percent)?",
     re.I,
 )
 _DELTA_PTS = re.compile(
     r"(?<![\w.])()(" + _UNUM + r")\s*(percentage points?|points?|pts?\.?|pp)\b", re.I
 )
 _PAREN_PAIR = re.compile(
-    r"\((\d{1,3}(?:\.\d+)?)\s*%?\)\s*(?:clearly\s+|significantly\s+|slightly\s+|substantially\s+)?"
-    r"(?:outperforms?|beats?|surpass(?:es)?|exceeds?|improves on|is better than|edges out|trails|"
+    r"\((\d{1,3}(?:\.\d+)?)\s*%?\)\s*,?\s*(?:clearly\s+|significantly\s+|slightly\s+|substantially\s+|"
+    r"narrowly\s+|just\s+)?"
+    r"(?:outperform(?:s|ing)?|beat(?:s|ing)?|surpass(?:es|ing)?|exceed(?:s|ing)?|improves on|is better than|"
+    r"edges out|trails|"
     r"underperforms?|matches|is on par with|is comparable to|is worse than)\s+[^()]{1,60}?"
     r"\((\d{1,3}(?:\.\d+)?)\s*%?\)",
     re.I,
@@ -308,7 +312,7 @@ _OVERLAP_NULL = re.compile(
 #: What an overlap is taken to show, beyond the equivalence words: "A is no better than B",
 #: "neither degrades accuracy more than the other".
 _OVERLAP_SAME = re.compile(
-    r"\b(?:is|are|was|were)\s+no\s+better\s+than\b|\bneither\b[^.;]{0,60}?\bmore\s+than\s+the\s+other\b",
+    r"\b(?:is|are|was|were)\s+(?:no|not)\s+better\s+than\b|\bneither\b[^.;]{0,60}?\bmore\s+than\s+the\s+other\b",
     re.I,
 )
 _OVERLAP_SIG = re.compile(
@@ -579,7 +583,7 @@ _OUT_OF = re.compile(
     r"\bout of ("
     + _WORDNUM
     + r")\s+(?:\w+\s+){0,2}?(?:benchmarks|tasks|datasets|comparisons|tests|subjects|"
-    r"languages)\b[^.;]{0,60}?\b(?:on|in)\s+(" + _WORDNUM + r")\b[^.;]{0,40}?(?:p\s*<|significan)",
+    r"languages)\b[^.;]{0,60}?(?:\b(?:on|in)\s+|,\s*)(" + _WORDNUM + r")\b[^.;]{0,40}?(?:p\s*<|significan)",
     re.I,
 )
 _NTESTS = re.compile(
@@ -770,7 +774,7 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     if m and (m.group("xu") or m.group("yu") or re.search(r"\bvs\.?\b|versus", m.group(0))):
         verb = _BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text)
         rivals = verb is not None and m.start() > verb.start() and not re.search(
-            r"\bvs\.?\b|versus|compared|against|relative|\bover\b|\bahead of\b", m.group(0)
+            r"\bvs\.?\b|versus|compared|against|relative|\bover\b|\bahead of\b|\babove\b", m.group(0)
         )
         if not rivals:  # "exceeds X (18.4%) and Y (19.4%)": two rivals, not a pair
             return m.group("x"), m.group("y"), "vs"
