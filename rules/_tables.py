@@ -90,7 +90,7 @@ def pairwise_rows(tables: list[Any], ctx: Context, claim: str = "") -> Iterator[
     authors' own, else the newer of two rows or the best on average."""
     from benchaudit.rules._document import unpaired
 
-    from benchaudit.claims.model_claims import model_names, resolve
+    from benchaudit.claims.model_claims import resolve, subject_names
 
     for table in tables:
         try:
@@ -99,7 +99,7 @@ def pairwise_rows(tables: list[Any], ctx: Context, claim: str = "") -> Iterator[
             continue
         if len(models) < 2:
             continue
-        named = [resolve(m.text, list(models)) for m in model_names(claim)]
+        named = [resolve(m.text, list(models)) for m in subject_names(claim)]
         first = next((m for m in named if m is not None), None)
         ours = models.index(first) if first is not None else None
         if ours is None:

@@ -332,7 +332,7 @@ _HEDGED = re.compile(
 )
 _ONE_SIDED = re.compile(r"\b(one[- ]sided|one[- ]tailed|directional)\b", re.I)
 _EVERY = re.compile(
-    r"\b((?:on|across|in) (?:every|all|each) (?:\w+ )?(?:benchmarks?|tasks?|datasets?|evaluations?)|"
+    r"\b((?:on|across|in) (?:every|all|each|both) (?:\w+ )?(?:benchmarks?|tasks?|datasets?|evaluations?)|"
     r"(?:every|all|each) (?:of the )?(?:\w+ )?benchmarks?|across the board|"
     r"consistently (?:outperform\w*|improv\w*|better))\b",
     re.I,
