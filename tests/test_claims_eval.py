@@ -49,19 +49,26 @@ def _entries() -> list[dict]:
     return yaml.safe_load((DATA / "claims.yaml").read_text(encoding="utf-8"))["claims"]
 
 
-@pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("claims")
+def _audit_entries(entries: list[dict], folder: Path, config: Config, whole_document: set[str]):
+    """(entry, expected rules, rules that gave a warning or error) for each entry, each audited
+    as a markdown file of its own; ``whole_document`` rules are not counted on one-line entries."""
     out = []
-    for i, entry in enumerate(_entries()):
+    for i, entry in enumerate(entries):
         path = folder / f"claim_{i:03d}.md"
         path.write_text(
             (entry.get("document") or entry["text"]).rstrip("\n") + "\n", encoding="utf-8"
         )
-        report = audit([str(path)], Config(select=RULES))
+        report = audit([str(path)], config)
         fired = {f.name for f in report.findings if f.severity >= Severity.WARNING}
+        if "document" not in entry:
+            fired -= whole_document
         out.append((entry, set(entry.get("expect") or []), fired))
     return out
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    return _audit_entries(_entries(), tmp_path_factory.mktemp("claims"), Config(select=RULES), set())
 
 
 def test_the_set_is_large_enough_and_sourced():
@@ -149,19 +156,7 @@ def _fresh() -> list[dict]:
 
 @pytest.fixture(scope="module")
 def fresh_results(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("fresh")
-    out = []
-    for i, entry in enumerate(_fresh()):
-        path = folder / f"fresh_{i:03d}.md"
-        path.write_text(
-            (entry.get("document") or entry["text"]).rstrip("\n") + "\n", encoding="utf-8"
-        )
-        report = audit([str(path)], Config())
-        fired = {f.name for f in report.findings if f.severity >= Severity.WARNING}
-        if "document" not in entry:
-            fired -= WHOLE_DOCUMENT
-        out.append((entry, set(entry.get("expect") or []), fired))
-    return out
+    return _audit_entries(_fresh(), tmp_path_factory.mktemp("fresh"), Config(), WHOLE_DOCUMENT)
 
 
 def test_the_fresh_set_is_large_enough_and_sourced():
