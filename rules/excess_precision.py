@@ -74,6 +74,8 @@ class ExcessPrecision(Rule):
             if extra <= TOLERATED:
                 continue
             total = claim.n * samples
+            if (G.exact(claim.value) / sc * total).denominator == 1:
+                continue  # 37.5% on 8 items is exactly 3/8: the digits are the value, not noise
             places = max(0, G.needed_decimals(claim.n, samples) - (2 if sc == 100 else 0))
             k = round(G.exact(claim.value) / sc * total)
             better = G.format_at(k, total, places, sc)

@@ -80,7 +80,15 @@ CANDIDATES_BEFORE = re.compile(
     r"|(?:tried|try|swept|sweep|searched over)\s+(?:over\s+)?)$",
     re.I,
 )
-_ITEMS_BEFORE = re.compile(r"\bn\s*=\s*$|\bN\s*=\s*$|\bsize\s+(?:of\s+)?$", re.I)
+_ITEMS_BEFORE = re.compile(
+    # "size 500" counts items unless a hyperparameter's size: "batch size 16", "beam size 4".
+    r"\bn\s*=\s*$|\bN\s*=\s*$|"
+    r"(?<!batch )(?<!mini-batch )(?<!minibatch )(?<!beam )(?<!group )(?<!window )(?<!context )"
+    r"(?<!chunk )(?<!block )(?<!step )(?<!hidden )(?<!vocabulary )(?<!vocab )(?<!embedding )"
+    r"(?<!kernel )(?<!patch )(?<!model )(?<!cache )(?<!buffer )(?<!file )"
+    r"\bsize\s+(?:of\s+)?$",
+    re.I,
+)
 
 
 #: A capitalised word right before a bare number: "Llama 3.1", "Table 2".
