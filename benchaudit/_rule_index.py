@@ -12,7 +12,7 @@ FILES = {
     'constant_score': 27328510,
     'contamination': 3963130432,
     'evidence.py': 183035460,
-    'excess_precision': 1429814858,
+    'excess_precision': 4069286,
     'generations_as_items': 3785305618,
     'harness_limit': 3891874717,
     'interval_mismatch': 3789901282,
