@@ -32,7 +32,7 @@ FILES = {
     'procedure.position_bias': 1212262975,
     'procedure.wrong_chance_level': 1105223394,
     'reporting.claim_without_evidence': 3455275671,
-    'reporting.excess_precision': 3844190877,
+    'reporting.excess_precision': 2917746890,
     'reporting.interval_mismatch': 2892493184,
     'reporting.interval_out_of_range': 2167534775,
     'reporting.misleading_emphasis': 25649283,

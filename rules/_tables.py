@@ -87,11 +87,10 @@ def pairwise_rows(tables: list[Any], ctx: Context, claim: str = "") -> Iterator[
     authors' own, else the newer of two rows or the best on average."""
     from benchaudit.rules._claims import unpaired
 
-    from benchaudit.claims.model_claims import model_names, resolve, verb_at
+    from benchaudit.claims.model_claims import model_names, resolve, subject_names
 
     # Only a name before the verb is the claimed model: "it outperforms X and Y" claims nothing
     # for X, and a guessed subject turns a rival's row into the claim.
-    head = claim[: verb_at(claim)]
     for table in tables:
         try:
             models, raw, benches, values = score_matrix(table, ctx)
@@ -99,7 +98,7 @@ def pairwise_rows(tables: list[Any], ctx: Context, claim: str = "") -> Iterator[
             continue
         if len(models) < 2:
             continue
-        named = [resolve(m.text, list(models)) for m in model_names(head)]
+        named = [resolve(m.text, list(models)) for m in subject_names(claim)]
         first = next((m for m in named if m is not None), None)
         ours = models.index(first) if first is not None else None
         if ours is None:

@@ -128,6 +128,17 @@ def model_names(text: str) -> list[NameMention]:
     return out
 
 
+def subject_names(sentence: str) -> list[NameMention]:
+    """The model names a sentence is about: those before its comparative verb ("Our model
+    outperforms Llama-3-8B": none, the rival is no subject); every name when it has no such verb."""
+    names = model_names(sentence)
+    for pattern in (_SUPERIOR, _EQUIVALENT, _BEST):
+        m = pattern.search(sentence)
+        if m:
+            return [n for n in names if n.end <= m.start()]
+    return names
+
+
 def line_of(block: Block, offset: int) -> int | None:
     """The document line of a character offset in ``block.text``."""
     pos = 0
@@ -178,12 +189,6 @@ def _comparison(block: Block, sentence: str, offset: int) -> ModelComparison | N
             bool(_ACROSS.search(sentence[m.end():])),
         )
     return None
-
-
-def verb_at(sentence: str) -> int:
-    """Where a sentence's comparative verb starts ("outperforms", "comparable to"), or its end."""
-    found = [m.start() for p in (_SUPERIOR, _EQUIVALENT) for m in [p.search(sentence)] if m]
-    return min(found, default=len(sentence))
 
 
 def _clause_end(sentence: str, after: int) -> int:

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.evidence import Claim
 from benchaudit.finding import Confidence, Location
+from benchaudit.inputs.numbers import CANDIDATES_BEFORE
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -204,18 +205,22 @@ _FROM_TO = re.compile(
 )
 _VS = re.compile(
     r"(?<![\w\-.])(?P<x>" + _UNUM + r")\s*(?P<xu>%|percent)?\s*(?:\)\s*)?(?:\([^)]{0,40}\)\s*)?"
-    r"(?:vs\.?|versus|compared (?:to|with)|against|relative to|over|vis-à-vis|and)\s+"
-    r"(?:(?:the\s+)?[A-Za-z][\w.\-]*(?:\s[A-Za-z][\w.\-]*){0,3}?\s*[(:]?\s*)?\[?(?<![\d.])(?P<y>"
-    + _UNUM
-    + r")\s*(?P<yu>%|percent)?",
+    r"(?:vs\.?|versus|compared (?:to|with)|against|relative to|over|vis-à-vis|and|"
+    r",?\s*(?:just |slightly |narrowly )?ahead of|,?\s*(?:just|slightly|narrowly) above)\s+"
+    # A rival's name may hold a version ("Claude 3.5 Sonnet at 58.6%"): the 3.5 is no score.
+    r"(?:(?:the\s+)?[A-Za-z][\w.\-]*(?:\s(?:[A-Za-z][\w.\-]*|\d+(?:\.\d+)?)){0,3}?\s*[(:]?\s*)?\[?"
+    r"(?<![\d.])(?P<y>" + _UNUM + r")(?!\s+(?-i:[A-Z][a-z])|\.?\d|\s*[BM]\b)"
+    r"\s*(?P<yu>%|percent)?",
     re.I,
 )
 _DELTA_PTS = re.compile(
     r"(?<![\w.])()(" + _UNUM + r")\s*(percentage points?|points?|pts?\.?|pp)\b", re.I
 )
 _PAREN_PAIR = re.compile(
-    r"\((\d{1,3}(?:\.\d+)?)\s*%?\)\s*(?:clearly\s+|significantly\s+|slightly\s+|substantially\s+)?"
-    r"(?:outperforms?|beats?|surpass(?:es)?|exceeds?|improves on|is better than|edges out|trails|"
+    r"\((\d{1,3}(?:\.\d+)?)\s*%?\)\s*,?\s*(?:clearly\s+|significantly\s+|slightly\s+|substantially\s+|"
+    r"narrowly\s+|just\s+)?"
+    r"(?:outperform(?:s|ing)?|beat(?:s|ing)?|surpass(?:es|ing)?|exceed(?:s|ing)?|improves on|is better than|"
+    r"edges out|trails|"
     r"underperforms?|matches|is on par with|is comparable to|is worse than)\s+[^()]{1,60}?"
     r"\((\d{1,3}(?:\.\d+)?)\s*%?\)",
     re.I,
@@ -259,7 +264,7 @@ _EQUIV = re.compile(
     r"without (?:any |significant |noticeable |a )?(?:loss|degradation|drop|sacrific\w+)|"
     r"negligible|nearly identical|virtually identical|"
     r"(?:preserv\w+|retain\w*|maintain\w*)(?=\s+(?:[\w-]+\s+){0,3}?(?:performance|accuracy|quality|scores?|results)\b)|"
-    r"no worse than|as good as|lossless|identical)\b",
+    r"no worse than|as good as|lossless|identical|(?:does|do|did)(?: not|n't) matter)\b",
     re.I,
 )
 _NOT_SIG = re.compile(
@@ -304,6 +309,12 @@ _OVERLAP_NULL = re.compile(
     r"(?:intervals|bars|CIs) (?:largely |substantially )?overlap)",
     re.I,
 )
+#: What an overlap is taken to show, beyond the equivalence words: "A is no better than B",
+#: "neither degrades accuracy more than the other".
+_OVERLAP_SAME = re.compile(
+    r"\b(?:is|are|was|were)\s+(?:no|not)\s+better\s+than\b|\bneither\b[^.;]{0,60}?\bmore\s+than\s+the\s+other\b",
+    re.I,
+)
 _OVERLAP_SIG = re.compile(
     r"\b((?:intervals|bars|CIs) (?:do not|don't|did not) overlap|non-?overlapping (?:confidence |95% )?"
     r"(?:intervals|error bars|CIs))",
@@ -321,7 +332,7 @@ _HEDGED = re.compile(
 )
 _ONE_SIDED = re.compile(r"\b(one[- ]sided|one[- ]tailed|directional)\b", re.I)
 _EVERY = re.compile(
-    r"\b((?:on|across|in) (?:every|all|each) (?:\w+ )?(?:benchmarks?|tasks?|datasets?|evaluations?)|"
+    r"\b((?:on|across|in) (?:every|all|each|both) (?:\w+ )?(?:benchmarks?|tasks?|datasets?|evaluations?)|"
     r"(?:every|all|each) (?:of the )?(?:\w+ )?benchmarks?|across the board|"
     r"consistently (?:outperform\w*|improv\w*|better))\b",
     re.I,
@@ -337,9 +348,10 @@ _SELECT = [
         re.I,
     ),
     re.compile(
-        r"\b(?:tried|evaluated|tested|ran|swept|explored|sampled|compared|trained|searched over|"
-        r"generated|wrote|considered)\s+(?:over\s+|about\s+|around\s+)?(" + _WORDNUM + r")\s+"
+        r"\b(?:tried|try|evaluated|evaluate|tested|test|ran|run|swept|sweep|explored|sampled|compared|"
+        r"trained|searched over|generated|wrote|considered)\s+(?:over\s+|about\s+|around\s+)?(" + _WORDNUM + r")\s+"
         r"(?:different\s+|candidate\s+|random\s+)?(prompts?|prompt (?:templates|variants|formats)|"
+        r"(?:decoding |sampling )?temperatures|decoding (?:strategies|settings|configurations)|"
         r"templates?|checkpoints?|seeds?|runs?|configurations?|configs?|hyper-?parameter (?:settings|"
         r"configurations)|system prompts?|instructions?|variants?|models?)"
         r"[^.;]*?\b(best|highest|top[- ]scoring|maximum|max)\b",
@@ -387,7 +399,8 @@ _SEEDS = re.compile(
     re.I,
 )
 _Z196 = re.compile(
-    r"(1\.96\s*(?:[×x·*]\s*)?(?:σ|sd|s\.d\.|std|standard deviations?|stdev)|"
+    r"(1\.96\s*(?:[×x·*]\s*)?(?:the\s+)?(?:σ|sd|s\.d\.|std|standard deviations?|stdev|standard errors?|"
+    r"SE\b|s\.e\.)|"
     r"(?:±|\+/-)\s*1\.96|normal(?:[- ]approximation)?(?: 95\s*%)? (?:confidence )?(?:interval|quantile|"
     r"approximation)|z[- ]interval|z\s*=\s*1\.96)",
     re.I,
@@ -488,7 +501,7 @@ _SCALE = re.compile(
 _CHANCE = re.compile(
     r"(?:(?:chance|random)(?:[- ]level|[- ]guess\w*| baseline| performance| accuracy| chance)?"
     r"\s*(?:\w+\s+){0,3}?(?:of|is|=|at|:|\()?\s*(" + _UNUM + r")\s*%)|"
-    r"(?:(" + _UNUM + r")\s*%\s*\(?(?:\w+\s+){0,3}?(?:random|chance))",
+    r"(?:(" + _UNUM + r")\s*%\s*\(?(?:(?!(?:above|below|over|than|beats?)\b)\w+\s+){0,3}?(?:random|chance))",
     re.I,
 )
 _ROTATION = re.compile(
@@ -507,7 +520,7 @@ _NEED = [
     ),
     re.compile(
         r"\b(?:all|every one of the|each of the)\s+(" + _WORDNUM + r")\s+(?:rotations|permutations|"
-        r"orderings|shuffles|circular\w*|option orders?)",
+        r"orderings|shuffles|circular\w*|option orders?|(?:shuffled|permuted|rotated) orders)",
         re.I,
     ),
     re.compile(r"\bin\s+(?:all|every)\s+(?:rotations?|permutations?|orderings?)", re.I),
@@ -542,10 +555,18 @@ _AS_ITEMS = re.compile(
     re.I,
 )
 _SE_WORDS = re.compile(
-    r"(±|\+/-|standard error|\bSE\b|std\.? err|confidence interval|\bCI\b|significan|p\s*[<=])",
+    r"(±|\+/-|standard error|\bSE\b|std\.? err|confidence interval|\bCI\b|95\s*%\s*intervals?|significan|"
+    r"p\s*[<=])",
     re.I,
 )
 
+#: "Across the 25 tasks ... significantly better on 6": the count of tests comes first.
+_MULTI_ACROSS = re.compile(
+    r"\b(?:across|on|over|of|in)\s+(?:the\s+|all\s+)?(" + _WORDNUM + r")\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:tasks|benchmarks|datasets|languages|subjects|categories|comparisons)\b[^.;]{0,60}?"
+    r"\bsignificant\w*\s+(?:\w+\s+){0,3}?(?:on|for|in)\s+(?:only\s+)?(" + _WORDNUM + r")\b(?!\s*%)",
+    re.I,
+)
 _MULTI_SIG = re.compile(
     r"\b(?:significant|p\s*<\s*0?\.\d+)\w*\s+(?:\w+\s+){0,4}?(?:on|for|in)\s+(" + _WORDNUM + r")\s+"
     r"(?:of|out of)\s+(?:the\s+)?("
@@ -562,7 +583,7 @@ _OUT_OF = re.compile(
     r"\bout of ("
     + _WORDNUM
     + r")\s+(?:\w+\s+){0,2}?(?:benchmarks|tasks|datasets|comparisons|tests|subjects|"
-    r"languages)\b[^.;]{0,60}?\b(?:on|in)\s+(" + _WORDNUM + r")\b[^.;]{0,40}?(?:p\s*<|significan)",
+    r"languages)\b[^.;]{0,60}?(?:\b(?:on|in)\s+|,\s*)(" + _WORDNUM + r")\b[^.;]{0,40}?(?:p\s*<|significan)",
     re.I,
 )
 _NTESTS = re.compile(
@@ -594,7 +615,7 @@ def _find_n(text: str) -> int | None:
     for rx in _N:
         for m in rx.finditer(text):
             n = to_int(m.group(1))
-            if n and n >= 5:
+            if n and n >= 5 and not CANDIDATES_BEFORE.search(text[: m.start(1)]):
                 return n
     return None
 
@@ -753,13 +774,15 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     if m and (m.group("xu") or m.group("yu") or re.search(r"\bvs\.?\b|versus", m.group(0))):
         verb = _BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text)
         rivals = verb is not None and m.start() > verb.start() and not re.search(
-            r"\bvs\.?\b|versus|compared|against|relative|\bover\b", m.group(0)
+            r"\bvs\.?\b|versus|compared|against|relative|\bover\b|\bahead of\b|\babove\b", m.group(0)
         )
         if not rivals:  # "exceeds X (18.4%) and Y (19.4%)": two rivals, not a pair
             return m.group("x"), m.group("y"), "vs"
     found = list(re.finditer(r"\b(\d{1,3}(?:\.\d+)?)\s*%", text))
     compared = re.search(r"\b(compared (?:to|with)|relative to|versus|vs\b|against)", text, re.I)
     verb = _BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text) or compared
+    if verb is not None and _KEEPS.match(verb.group(0)):
+        verb = None  # "87.89% sparsity, 84% fewer FLOPs, while maintaining performance": no pair
     if len(found) == 2 and verb and found[0].start() < verb.start():
         return found[0].group(1), found[1].group(1), "two-values"
     m = re.search(
@@ -771,6 +794,9 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     # Two values after the verb ("exceeds X (18.4%) and Y (19.4%)") are both the rivals'.
     return None, None, ""
 
+
+#: "maintains / preserves / retains (its) performance": said of one model's score, not a pair.
+_KEEPS = re.compile(r"(?:preserv|retain|maintain)", re.I)
 
 _OURS = re.compile(r"\b(our|ours|we|proposed|this work|the new)\b", re.I)
 _TEST_WORDS = re.compile(
@@ -977,7 +1003,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         "same_items": bool(_SAME_ITEMS.search(text)),
         "overlap": (
             "null"
-            if overlap_null and not overlap_sig and (equiv or not_sig)
+            if overlap_null and not overlap_sig and (equiv or not_sig or _OVERLAP_SAME.search(text))
             else ("sig" if overlap_sig else None)
         ),
         "one_sided": bool(_ONE_SIDED.search(text)),
@@ -987,10 +1013,13 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         "every": bool(every),
         "values_pct": _values_pct(text),
     }
+    across = None if multi else _MULTI_ACROSS.search(text)
     if multi:
         g = [x for x in multi.groups() if x]
         if len(g) >= 2:
             fields["sig_of"] = [to_int(g[0]), to_int(g[1])]
+    elif across:
+        fields["sig_of"] = [to_int(across.group(2)), to_int(across.group(1))]
     elif _OUT_OF.search(text):
         om = _OUT_OF.search(text)
         fields["sig_of"] = [to_int(om.group(2)), to_int(om.group(1))]

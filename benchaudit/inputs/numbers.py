@@ -73,7 +73,22 @@ _COUNT_AFTER = re.compile(
     rf"|(?:{SAMPLE_NOUNS}){_COMPOUND}|{_NOT_ADJ}[a-z]+s)\b",
     re.I,
 )
-_ITEMS_BEFORE = re.compile(r"\bn\s*=\s*$|\bN\s*=\s*$|\bsize\s+(?:of\s+)?$", re.I)
+#: Words before a count that make it the number of candidates a selection was made from
+#: ("best of 6 prompts", "top-scoring among the 12 prompts", "we tried 20 prompts").
+CANDIDATES_BEFORE = re.compile(
+    r"\b(?:(?:best|highest|top|strongest)(?:[- ]scoring)?[- ](?:of|among|out of|from)[- ](?:the\s+)?"
+    r"|(?:tried|try|swept|sweep|searched over)\s+(?:over\s+)?)$",
+    re.I,
+)
+_ITEMS_BEFORE = re.compile(
+    # "size 500" counts items unless a hyperparameter's size: "batch size 16", "beam size 4".
+    r"\bn\s*=\s*$|\bN\s*=\s*$|"
+    r"(?<!batch )(?<!mini-batch )(?<!minibatch )(?<!beam )(?<!group )(?<!window )(?<!context )"
+    r"(?<!chunk )(?<!block )(?<!step )(?<!hidden )(?<!vocabulary )(?<!vocab )(?<!embedding )"
+    r"(?<!kernel )(?<!patch )(?<!model )(?<!cache )(?<!buffer )(?<!file )"
+    r"\bsize\s+(?:of\s+)?$",
+    re.I,
+)
 
 
 #: A capitalised word right before a bare number: "Llama 3.1", "Table 2".
@@ -241,6 +256,9 @@ def _classify(text: str, m: re.Match[str]) -> Number:
     if not frac and (m_ := _COUNT_AFTER.match(after)):
         noun = m_.group("noun").lower()
         if re.fullmatch(ITEM_NOUNS, noun, re.I):
+            if CANDIDATES_BEFORE.search(before):
+                # "the best of 6 system prompts": candidates picked from, not test items.
+                return make("count", "", m_.end(), noun)
             return make("items", "", m_.end(), noun)
         if re.fullmatch(SAMPLE_NOUNS, noun, re.I):
             return make("samples", "", m_.end(), noun)

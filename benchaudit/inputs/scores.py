@@ -37,7 +37,7 @@ _INTERVAL = re.compile(
     rf"\s*%?\s*[\[(,;]?\s*(?:with\s+(?:an?\s+|the\s+)?)?{_LEVEL}"
     rf"(?:(?:CI|C\.I\.|conf(?:idence)?\.?\s+int(?:erval)?\.?|confidence interval|interval)\s*"
     rf"(?:of\s+|is\s+|=\s*|:\s*)?)?"
-    rf"[\[(]?\s*(?P<lo>-?{_NUM})\s*%?{_SEP}(?P<hi>-?{_NUM})\s*%?\s*[\])]?",
+    rf"[\[(]?\s*(?P<lo>[-−]?{_NUM})\s*%?{_SEP}(?P<hi>[-−]?{_NUM})\s*%?\s*[\])]?",
     re.I,
 )
 _LABELLED = re.compile(r"\d{2}(?:\.\d+)?\s*%\s*(?:CI|C\.I\.|conf|interval)|\bCI\b|interval", re.I)
@@ -96,7 +96,9 @@ def _interval_after(text: str, pos: int) -> _Interval | None:
         if bare[:1] == "," and not _LABELLED.search(m.group(0)):
             return None
         level = float(m.group("level")) / 100 if m.group("level") else None
-        return _Interval(pos + m.end(), lo=m.group("lo"), hi=m.group("hi"), level=level)
+        # A typeset minus ("−0.4") is the same sign as the ASCII one.
+        lo, hi = (m.group(g).replace("−", "-") for g in ("lo", "hi"))
+        return _Interval(pos + m.end(), lo=lo, hi=hi, level=level)
     return None
 
 

@@ -75,6 +75,13 @@ class ExcessPrecision(Rule):
             if extra <= TOLERATED:
                 continue
             total = claim.n * samples
+            written = claim.value.strip().replace(",", "")
+            if (G.exact(written) / sc * total).denominator == 1 and not (
+                "." in written and written.endswith("0")
+            ):
+                # 37.5% on 8 items is exactly 3/8: its digits are the value, not noise
+                # ("25.00%" on 20 items still has two digits that say nothing).
+                continue
             places = max(0, G.needed_decimals(claim.n, samples) - (2 if sc == 100 else 0))
             k = round(G.exact(S.written(claim)) / sc * total)
             better = G.format_at(k, total, places, sc)
