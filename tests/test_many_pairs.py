@@ -198,6 +198,9 @@ def test_a_hash_collision_falls_back_to_exact_codes(monkeypatch):
 @pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
 def test_block_reader_equals_whole_file_reader(tmp_path, monkeypatch, end):
     from benchaudit.inputs import _tabular_arrow as ta
+    from benchaudit.inputs import _tabular_small
+
+    monkeypatch.setattr(_tabular_small, "SMALL_BYTES", 0)  # both readings through Arrow
 
     path = write_models(tmp_path / "s.csv", 5, 300)
     text = path.read_text().replace("\n", end)

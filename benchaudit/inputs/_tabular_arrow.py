@@ -26,13 +26,12 @@ from benchaudit.inputs._columns import FALSE_WORDS as _FALSE
 from benchaudit.inputs._columns import MISSING_WORDS, OPTIONAL, find_columns
 from benchaudit.inputs._columns import TRUE_WORDS as _TRUE
 from benchaudit.inputs._label_table import Collision, LabelTable
+from benchaudit.inputs._tabular_small import CATEGORICAL, JUDGE_COLUMNS, RowLines
 from benchaudit.inputs.limits import cap, exceeded
 from benchaudit.inputs.resultset import Coded, GridResults, ResultSet
 from benchaudit.inputs.tabular import _norm, _scalar_text, plan
 from benchaudit.linebreaks import split_lines
 
-#: Roles read as categories (strings), whatever their values look like.
-CATEGORICAL = ("model", "item", "cluster", "seed", "sample", "turn", "chosen", "gold", "variant")
 NUMERIC = ("score", "points", "max_points", "confidence")
 
 
@@ -126,9 +125,6 @@ def read_resultset(
         found = _drop_unjudged(found, display, ctx)
     return _finish(found, cols, display, ctx)
 
-
-#: Columns that mark a file as an LLM judge's ratings (FastChat single-answer judgments).
-JUDGE_COLUMNS = ("judge", "judgment", "judge_model")
 
 
 def _drop_unjudged(rs: ResultSet, display: str, ctx: Any) -> ResultSet:
@@ -889,35 +885,6 @@ def _ordered(
         raise InputError(display, f"empty {role}", int(line[row]))
     dtype = np.int16 if len(kept) < np.iinfo(np.int16).max else np.int32
     return Coded(codes=codes.astype(dtype, copy=False), labels=kept)
-
-
-class RowLines:
-    """Line numbers first, first + 1, ... without storing an array per row."""
-
-    def __init__(self, first: int, n: int) -> None:
-        self.first, self.n = first, n
-
-    def __len__(self) -> int:
-        return self.n
-
-    def __getitem__(self, key):
-        if isinstance(key, (int, np.integer)):
-            if not -self.n <= key < self.n:
-                raise IndexError(key)
-            return self.first + (int(key) % self.n)
-        if isinstance(key, slice):
-            start, stop, step = key.indices(self.n)
-            return np.arange(self.first + start, self.first + stop, step, dtype=np.int64)
-        key = np.asarray(key)
-        if key.dtype == bool:
-            return np.flatnonzero(key).astype(np.int64) + self.first
-        return np.where(key < 0, key + self.n, key).astype(np.int64) + self.first
-
-    def __array__(self, dtype=None, copy=None):
-        return np.arange(self.first, self.first + self.n, dtype=dtype or np.int64)
-
-    def tolist(self) -> list[int]:
-        return list(range(self.first, self.first + self.n))
 
 
 def _numeric(
