@@ -554,11 +554,14 @@ class _CsvStream:
         return _Fallback(str(exc))  # the whole-file reader names the bad line
 
 
-def _count_byte(data: Any, byte: int, stop: int | None = None) -> int:
-    """Occurrences of one byte value, a slice at a time (no file-sized temporaries)."""
-    if isinstance(data, bytes):  # counted in place, no temporaries at all
-        return data.count(bytes((byte,)), 0, len(data) if stop is None else stop)
-    text = np.frombuffer(data, dtype=np.uint8, count=-1 if stop is None else stop)
+def _count_byte(data: Any, byte: int, stop: int | None = None, start: int = 0) -> int:
+    """Occurrences of one byte value in ``data[start:stop]``, a slice at a time (no
+    file-sized temporaries); numpy's compare-and-count runs several times faster than
+    ``bytes.count`` of one byte."""
+    end = len(data) if stop is None else stop
+    if end <= start:
+        return 0
+    text = np.frombuffer(data, dtype=np.uint8, count=end - start, offset=start)
     step = 1 << 22
     return sum(int(np.count_nonzero(text[i : i + step] == byte)) for i in range(0, text.size, step))
 
@@ -577,9 +580,12 @@ def _breaks(data: bytes, start: int = 0, stop: int | None = None) -> int:
     """Line breaks in ``data[start:stop]`` as :mod:`benchaudit.linebreaks` counts them:
     ``\n``, ``\r\n`` and a lone ``\r`` are one each."""
     stop = len(data) if stop is None else stop
-    newlines = data.count(b"\n", start, stop)
-    returns = data.count(b"\r", start, stop)
-    return newlines + returns - (data.count(b"\r\n", start, stop) if returns else 0)
+    newlines = _count_byte(data, 10, stop, start)
+    # (find is a memchr: a file without carriage returns costs one fast pass for them)
+    if data.find(b"\r", start, stop) < 0:
+        return newlines
+    returns = _count_byte(data, 13, stop, start)
+    return newlines + returns - data.count(b"\r\n", start, stop)
 
 
 def _count_lines(path: Path) -> tuple[int, bool]:
