@@ -59,10 +59,21 @@ def test_block_reader_gives_the_reference_documents_and_lines(tmp_path, monkeypa
 
     path = _write(tmp_path / f"s{suffix}", TRICKY)
     assert _from_batches(path, block=block) == list(documents(str(path)))
+    clean = _write(tmp_path / f"c{suffix}", TRICKY[10:])  # blocks the fast paths take whole
+    fast = shards._orjson_batch
+    parsed_fast: list = []
+    with monkeypatch.context() as mp:
+        mp.setattr(
+            shards, "_orjson_batch", lambda *a: parsed_fast.append(fast(*a)) or parsed_fast[-1]
+        )
+        assert _from_batches(clean, block=block) == list(documents(str(clean)))
+    assert parsed_fast and all(p is not None for p in parsed_fast)
+    # Without orjson: Arrow's JSON reader, to the same documents.
+    monkeypatch.setattr(shards, "_orjson_batch", lambda *a: None)
+    assert _from_batches(path, block=block) == list(documents(str(path)))
     parsed = []
     arrow = shards._arrow_texts
     monkeypatch.setattr(shards, "_arrow_texts", lambda *a: parsed.append(arrow(*a)) or parsed[-1])
-    clean = _write(tmp_path / f"c{suffix}", TRICKY[10:])  # blocks the fast path takes whole
     assert _from_batches(clean, block=block) == list(documents(str(clean)))
     assert parsed and all(p is not None for p in parsed)
     fields = _write(tmp_path / f"f{suffix}", [json.dumps({"input": "a", "code": "b"})] * 50)

@@ -198,6 +198,9 @@ def test_a_hash_collision_falls_back_to_exact_codes(monkeypatch):
 @pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
 def test_block_reader_equals_whole_file_reader(tmp_path, monkeypatch, end):
     from benchaudit.inputs import _tabular_arrow as ta
+    from benchaudit.inputs import _tabular_small
+
+    monkeypatch.setattr(_tabular_small, "SMALL_BYTES", 0)  # both readings through Arrow
 
     path = write_models(tmp_path / "s.csv", 5, 300)
     text = path.read_text().replace("\n", end)
@@ -217,3 +220,15 @@ def test_block_reader_equals_whole_file_reader(tmp_path, monkeypatch, end):
     blocks = audit([str(path)], Config())
     assert blocks.results["models"] == whole.results["models"]
     assert list(blocks.results["comparisons"]) == list(whole.results["comparisons"])
+
+
+def test_label_table_distinct_is_numpys_unique():
+    from benchaudit.inputs._label_table import _distinct
+
+    rng = np.random.default_rng(3)
+    for n in (0, 1, 7, 5000):
+        for top in (4, 1 << 20, 1 << 62):
+            h = rng.integers(0, top, n, dtype=np.uint64)
+            want = np.unique(h, return_index=True, return_inverse=True)
+            got = _distinct(h)
+            assert all(np.array_equal(w.reshape(-1), g) for w, g in zip(want, got))

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 HEAVY = ("numpy", "pandas", "scipy", "statsmodels", "pyarrow")
-#: What a small per-item file may not import (numpy and pyarrow read it).
-HEAVY_FOR_DATA = ("scipy.stats", "pandas", "statsmodels")
+#: What a small per-item file may not import (numpy reads it; pyarrow only larger files).
+HEAVY_FOR_DATA = ("scipy.stats", "pandas", "statsmodels", "pyarrow")
 
 RUNNER = """
 import runpy, sys

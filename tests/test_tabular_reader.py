@@ -303,7 +303,9 @@ def _per_row(path: Path, monkeypatch) -> object:
 
 def _small_pieces(monkeypatch, chunk: int = 4096) -> None:
     from benchaudit.inputs import _tabular_arrow as arrow
+    from benchaudit.inputs import _tabular_small as small
 
+    monkeypatch.setattr(small, "SMALL_BYTES", 0)  # these files exercise the Arrow reader
     monkeypatch.setattr(arrow, "STREAM_BYTES", 1024)
     monkeypatch.setattr(arrow, "CHUNK_BYTES", chunk)
     monkeypatch.setattr(arrow, "BATCH", 1000)
@@ -409,3 +411,73 @@ def test_grid_csv_with_a_quoted_line_break_keeps_line_numbers(tmp_path, monkeypa
     rs = _read(path)
     assert rs.items[0] == "q\n0"
     assert rs.line_of(1) == 4  # the row after the two-line one
+
+
+# --- small plain files: read without pyarrow, into what the Arrow reader gives ------------
+
+_SMALL = {
+    "binary": "model,item,correct\n" + "".join(f"m{i % 3},q{i // 3},{i % 2}\n" for i in range(30)),
+    "crlf": "model,item,correct\r\n" + "".join(f"b{i % 2},{i},{i % 3 % 2}\r\n" for i in range(20)),
+    "no final break": "model\titem\tscore\n" + "\n".join(f"m{i % 2}\tq{i}\t1" for i in range(9)),
+    "booleans": "model,item,passed\n"
+    + "".join(f"m{i % 2},q{i},{'True' if i % 3 else 'false'}\n" for i in range(12)),
+    "ints and decimals": "model,item,score\n"
+    + "".join(f"m{i % 2},q{i},{('1', '0.25', '0')[i % 3]}\n" for i in range(12)),
+    "rating scale": "model,item,score\n"
+    + "".join(f"m{i % 2},q{i},{1 + i % 10}\n" for i in range(40)),
+    "repeats and a text column": "model,item,correct,note\n"
+    + "".join(f"m{i % 2},q{i % 5},{i % 2},ok\n" for i in range(20)),
+    "extra numeric column": "model,item,correct,latency\n"
+    + "".join(f"m{i % 2},q{i},{i % 2},{i / 7:.3f}\n" for i in range(20)),
+}
+
+
+def _fields(rs) -> dict:
+    out = {}
+    for k, v in vars(rs).items():
+        if hasattr(v, "codes"):
+            out[k] = (v.codes.dtype.str, v.codes.tolist(), v.labels)
+        elif isinstance(v, np.ndarray) or type(v).__name__ == "RowLines":
+            a = np.asarray(v)
+            out[k] = (type(v).__name__, a.dtype.str, a.tolist())
+        else:
+            out[k] = v
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(_SMALL))
+def test_small_file_reads_as_the_arrow_reader_reads_it(tmp_path, name):
+    from benchaudit.inputs import _tabular_arrow as arrow
+    from benchaudit.inputs._tabular_small import read_small
+
+    path = tmp_path / ("s.tsv" if "\t" in _SMALL[name] else "s.csv")
+    path.write_bytes(_SMALL[name].encode())
+    small = read_small(path, "s.csv", {}, None)
+    assert small is not None, "the plain file was handed to the Arrow reader"
+    whole = arrow.read_resultset(path, "s.csv", {}, None, None)
+    assert type(small) is type(whole) and _fields(small) == _fields(whole)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'model,item,correct\n"a",q1,1\nb,q1,0\n',  # quotes
+        "model,item,correct\na,q1,1\n\nb,q1,0\n",  # a blank line
+        "model,item,correct\na,q1,\nb,q1,0\n",  # a missing cell
+        "model,item,correct\na,q1,NA\nb,q1,0\n",  # Arrow's null
+        "model,item,correct\na ,q1,1\nb,q1,0\n",  # a padded label
+        "model,item,score\na,q1,1e-3\nb,q1,0\n",  # an exponent
+        "model,item,score\na,q1,01\nb,q1,0\n",  # a leading zero
+        "model,item,correct\na,q1,yes\nb,q1,no\n",  # words
+        "model,item,seed,correct\na,q1,1,1\nb,q1,1,0\n",  # another role
+        "model,item,correct,when\na,q1,1,2024-01-02\nb,q1,0,2024-01-03\n",  # a date
+        "item,gpt,claude\nq1,1,0\nq2,0,1\n",  # wide
+        "model,item,correct\na,q1,1\nb,q1\n",  # ragged
+    ],
+)
+def test_small_files_the_plain_reader_is_unsure_of_go_to_arrow(tmp_path, text):
+    from benchaudit.inputs._tabular_small import read_small
+
+    path = tmp_path / "s.csv"
+    path.write_text(text)
+    assert read_small(path, "s.csv", {}, None) is None

@@ -223,15 +223,15 @@ def _lines(
         yield lineno, b"".join(pending)
 
 
-def _pick(rec: dict, fields: Sequence[str] | None, path: str, lineno: int) -> bytes:
+def _pick(rec: dict[str, Any], fields: Sequence[str] | None, path: str, lineno: int) -> bytes:
     if fields:
         parts = [rec[f] for f in fields if isinstance(rec.get(f), str)]
         if not parts and not any(f in rec for f in fields):
             raise InputError(path, f"no field {', '.join(fields)} in this record", lineno)
         text = "\n".join(parts)
     else:
-        text = next((rec[f] for f in DEFAULT_TEXT_FIELDS if isinstance(rec.get(f), str)), None)
-        if text is None:
+        found = next((rec[f] for f in DEFAULT_TEXT_FIELDS if isinstance(rec.get(f), str)), None)
+        if found is None:
             raise InputError(
                 path,
                 "no text field (tried "
@@ -239,6 +239,7 @@ def _pick(rec: dict, fields: Sequence[str] | None, path: str, lineno: int) -> by
                 + "; name one with --text-field)",
                 lineno,
             )
+        text = found
     return text.encode("utf-8", errors="replace")
 
 
@@ -301,7 +302,7 @@ def _arrow_columns(block: bytes, names: list[str], rows: int) -> list[Any] | Non
     schema = pa.schema([(f, pa.string()) for f in dict.fromkeys(names)])
     try:
         table = pj.read_json(
-            pa.py_buffer(block),
+            pa.py_buffer(block),  # type: ignore[arg-type]  # the stubs omit buffers
             read_options=pj.ReadOptions(use_threads=False, block_size=len(block) + 1),
             parse_options=pj.ParseOptions(
                 explicit_schema=schema, unexpected_field_behavior="ignore"
@@ -359,14 +360,54 @@ def _arrow_texts(
         text.validate(full=True)  # UTF-8
     except pa.ArrowInvalid:
         return None
-    return text.cast(pa.binary()).to_pylist()
+    texts: list[bytes] = text.cast(pa.binary()).to_pylist()
+    return texts
+
+
+def _orjson_batch(
+    data: bytes, fields: Sequence[str] | None, limits: Limits, first: int
+) -> Batch | None:
+    """The reference reader's batch of a block, each line parsed by orjson (two to three
+    times the speed of Arrow's JSON reader on text-heavy records), or None when orjson
+    is not installed or the block needs the reference reader for its exact answer or
+    error. Where orjson parses a line at all it gives what ``json.loads`` gives, up to
+    non-string values (integers beyond 64 bits), which no text field holds; what it
+    refuses and ``json.loads`` takes (NaN, lone surrogates, a byte-order mark) goes
+    back to the reference reader."""
+    try:
+        import orjson
+    except ImportError:
+        return None
+    batch = Batch()
+    cap = limits.max_line_bytes
+    try:
+        for k, line in enumerate(data.split(b"\n")):
+            if len(line) > cap:
+                return None
+            if line.strip():
+                rec = orjson.loads(line)
+                if not isinstance(rec, dict):
+                    return None
+                text = _pick(rec, fields, "", first + k)
+                batch.texts.append(text)
+                batch.lines.append(first + k)
+                batch.nbytes += len(text)
+    except (orjson.JSONDecodeError, InputError):
+        return None
+    return batch
 
 
 def _jsonl_batches(
     path: str, fields: Sequence[str] | None, limits: Limits, block: int
 ) -> Iterator[Batch]:
-    """A batch per block of lines: parsed by pyarrow, or line by line where it must be."""
+    """A batch per block of lines: parsed by orjson or pyarrow, or line by line where it
+    must be."""
     for first, data in _line_blocks(path, limits, block):
+        fast = _orjson_batch(data, fields, limits, first)
+        if fast is not None:
+            if fast.texts:
+                yield fast
+            continue
         texts = _arrow_texts(data, fields, limits.max_line_bytes)
         if texts is not None:
             yield Batch(texts, list(range(first, first + len(texts))), sum(map(len, texts)))

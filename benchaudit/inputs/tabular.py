@@ -167,12 +167,17 @@ def _parquet_head(pf: Any, names: list[str]) -> list[list[str]]:
 
 def read(path: Path, display: str, ctx: Context) -> Source:
     from benchaudit.evidence import Source
-    from benchaudit.inputs import _tabular_arrow as tabular_arrow
     from benchaudit.inputs._scaled import ScaledResults
+    from benchaudit.inputs._tabular_small import read_small
 
     overrides = dict(getattr(getattr(ctx, "config", None), "columns", {}) or {})
     max_rows = getattr(getattr(ctx, "config", None), "max_rows", None)
-    rs = tabular_arrow.read_resultset(path, display, overrides, max_rows, ctx)
+    # A small plain file is read without importing pyarrow (most of a hook's start-up).
+    rs = read_small(path, display, overrides, ctx) if max_rows is None else None
+    if rs is None:
+        from benchaudit.inputs import _tabular_arrow as tabular_arrow
+
+        rs = tabular_arrow.read_resultset(path, display, overrides, max_rows, ctx)
     meta = {
         "layout": rs.layout,
         "columns": dict(rs.columns),

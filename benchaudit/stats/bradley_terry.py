@@ -37,7 +37,7 @@ DEFAULT_RIDGE = 1e-6
 
 def expected_win_rate(gap: float) -> float:
     """Expected score of a player ``gap`` Elo points above the other."""
-    return 1.0 / (1.0 + 10.0 ** (-gap / 400.0))
+    return float(1.0 / (1.0 + 10.0 ** (-gap / 400.0)))
 
 
 def votes_needed(gap: float, confidence: float = 0.95, power: float | None = None) -> int:
@@ -61,7 +61,7 @@ def votes_needed(gap: float, confidence: float = 0.95, power: float | None = Non
 def to_elo(beta: np.ndarray, anchor: float = 1000.0) -> np.ndarray:
     """Log-strengths (any shift) -> Elo ratings whose mean is ``anchor``."""
     b = np.asarray(beta, dtype=np.float64)
-    return anchor + (b - b.mean(axis=-1, keepdims=True)) * ELO_PER_UNIT
+    return np.asarray(anchor + (b - b.mean(axis=-1, keepdims=True)) * ELO_PER_UNIT)
 
 
 @dataclass
@@ -81,7 +81,7 @@ class PairCounts:
 
     @property
     def n(self) -> np.ndarray:
-        return self.wins_i + self.wins_j + self.ties
+        return np.asarray(self.wins_i + self.wins_j + self.ties)
 
     def score_i(self, ties: str = "half") -> np.ndarray:
         """Points of the first model of each pair (a tie is half a win)."""
@@ -206,7 +206,7 @@ def newton(
         active[rows[done]] = False
         if not active.any():
             break
-    return beta - beta.mean(axis=1, keepdims=True)
+    return np.asarray(beta - beta.mean(axis=1, keepdims=True))
 
 
 def information(
@@ -219,7 +219,7 @@ def information(
     info[i, j] = -w
     info[j, i] = -w
     info[np.arange(m), np.arange(m)] = np.bincount(i, w, m) + np.bincount(j, w, m) + ridge
-    return info + np.trace(info) / (m * m)
+    return np.asarray(info + np.trace(info) / (m * m))
 
 
 def chord(
@@ -314,12 +314,13 @@ def solve_batch(
 
 def fit(pc: PairCounts, ties: str = "half", ridge: float = DEFAULT_RIDGE) -> np.ndarray:
     """Maximum-likelihood log-strengths (centred) from pair-outcome counts."""
-    return newton(pc.score_i(ties)[None, :], pc.games(ties), pc.i, pc.j, pc.n_models, ridge=ridge)[
-        0
-    ]
+    beta = newton(pc.score_i(ties)[None, :], pc.games(ties), pc.i, pc.j, pc.n_models, ridge=ridge)
+    return np.asarray(beta[0])
 
 
-def fit_mm(pc: PairCounts, ties: str = "half", iters: int = 10000, tol: float = 1e-12):
+def fit_mm(
+    pc: PairCounts, ties: str = "half", iters: int = 10000, tol: float = 1e-12
+) -> np.ndarray:
     """Hunter's MM algorithm (a slower, independent fit used to cross-check ``fit``).
 
     s_i <- W_i / sum_j n_ij / (s_i + s_j), rescaled to sum to 1. Returns the
@@ -348,6 +349,9 @@ _MAX_TABLES = 2048
 _BUCKET_BITS = 14
 #: The bucket holds a point of the CDF: the draw takes more random bits (flag bit).
 _REFINE = 0x8000
+#: Replicates whose surplus items are removed per transposed block (a block of rows
+#: stays in cache while each is searched).
+_OVER_BLOCK = 64
 
 
 def _poisson_cdf(lam: float) -> np.ndarray:
@@ -359,7 +363,7 @@ def _poisson_cdf(lam: float) -> np.ndarray:
     log_fact = np.concatenate([[0.0], np.cumsum(np.log(k[1:]))])
     cdf = np.minimum(np.cumsum(np.exp(k * math.log(lam) - lam - log_fact)), 1.0)
     cdf[-1] = 1.0
-    return cdf
+    return np.asarray(cdf)
 
 
 def _bucket_table(cdf: np.ndarray) -> np.ndarray:
@@ -389,26 +393,29 @@ def poisson_counts(lam: np.ndarray, rng: np.random.Generator, size: int) -> np.n
     uniq, row = np.unique(lam, return_inverse=True)
     if not len(lam) or len(uniq) > _MAX_TABLES or uniq.max() > 20_000:
         return rng.poisson(lam, size=(size, len(lam)))
-    out = np.empty((len(lam), size), dtype=np.int32)  # returned transposed: rows are cells
+    # Rows are filled in order of their mean (contiguous slices, not scattered rows),
+    # then put back in cell order with one copy of whole rows.
+    by_mean = np.empty((len(lam), size), dtype=np.int32)
     order = np.argsort(row.reshape(-1), kind="stable")
     starts = np.searchsorted(row.reshape(-1)[order], np.arange(len(uniq) + 1))
     nq = 1 << _BUCKET_BITS
     for d, value in enumerate(uniq.tolist()):
-        cols = order[starts[d] : starts[d + 1]]
         cdf = _poisson_cdf(value)
-        q = rng.integers(0, nq, size=(len(cols), size), dtype=np.uint16)
-        v = _bucket_table(cdf)[q]
-        refine = np.flatnonzero(v >= _REFINE)
-        out[cols] = v
+        q = rng.integers(0, nq, size=(int(starts[d + 1] - starts[d]), size), dtype=np.uint16)
+        block = by_mean[starts[d] : starts[d + 1]]
+        block[...] = _bucket_table(cdf)[q]
+        flat = block.reshape(-1)
+        refine = np.flatnonzero(flat >= _REFINE)
         if len(refine):
-            flat_q = q.reshape(-1)
-            u = (flat_q[refine] + rng.random(len(refine))) / nq
-            k = v.reshape(-1)[refine].astype(np.int64) & (_REFINE - 1)
+            u = (q.reshape(-1)[refine] + rng.random(len(refine))) / nq
+            k = flat[refine].astype(np.int64) & (_REFINE - 1)
             live = np.flatnonzero(cdf[k] <= u)
             while len(live):  # each slice holds a few CDF points at most
                 k[live] += 1
                 live = live[cdf[k[live]] <= u[live]]
-            out[cols[refine // size], refine % size] = k
+            flat[refine] = k
+    out = np.empty_like(by_mean)  # returned transposed: rows are cells
+    out[order] = by_mean
     return out.T
 
 
@@ -429,7 +436,6 @@ def multinomial_counts(cells: np.ndarray, rng: np.random.Generator, size: int) -
     draws = poisson_counts(total * share, rng, size)
     cum = np.minimum(np.cumsum(share), 1.0)
     cum[-1] = 1.0
-    k = len(cells)
     by_cell = draws.T  # (cells, size), the contiguous layout of the draws
     totals = by_cell.sum(axis=0)
     # Missing items, for every replicate at once: cells drawn from the shares.
@@ -442,22 +448,28 @@ def multinomial_counts(cells: np.ndarray, rng: np.random.Generator, size: int) -
         flat[where] += times.astype(flat.dtype)
     # Surplus items: a uniformly random subset of each replicate's items goes. The
     # replicates' items are numbered one after another, so one search finds every cell.
+    # Each replicate's items are searched in its own running count: one replicate's cells
+    # stay in cache, where a search over every replicate's items at once would not.
     over = np.flatnonzero(totals > total)
-    if len(over):
-        extra = totals[over]
-        start = np.concatenate([[0], np.cumsum(extra)[:-1]])
-        drops = [
-            s0 + np.sort(rng.choice(t, t - total, replace=False, shuffle=False))
-            for s0, t in zip(start.tolist(), extra.tolist())
-        ]
-        ends = np.cumsum(np.ascontiguousarray(by_cell[:, over].T), dtype=np.int64)
-        at = np.searchsorted(ends, np.concatenate(drops), side="right")
-        where, times = np.unique((at % k) * size + over[at // k], return_counts=True)
+    hits = []
+    for c in range(0, len(over), _OVER_BLOCK):
+        cols = over[c : c + _OVER_BLOCK]
+        # A block of replicates as rows (one transposing copy), each searched in turn.
+        rows = np.ascontiguousarray(by_cell[:, cols].T)
+        for r, counts in zip(cols.tolist(), rows):
+            t = int(totals[r])
+            drop = np.sort(rng.choice(t, t - total, replace=False, shuffle=False))
+            at = np.searchsorted(np.cumsum(counts, dtype=np.int64), drop, side="right")
+            hits.append(at * size + r)
+    if hits:
+        where, times = np.unique(np.concatenate(hits), return_counts=True)
         flat[where] -= times.astype(flat.dtype)
     return draws
 
 
-def _replicate_counts(pc: PairCounts, rng: np.random.Generator, size: int, ties: str):
+def _replicate_counts(
+    pc: PairCounts, rng: np.random.Generator, size: int, ties: str
+) -> tuple[np.ndarray, np.ndarray]:
     """Multinomial resamples of all battles over the (pair, outcome) cells.
 
     Returns (points, games), each (size, pairs): views of (pairs, size) arrays,
@@ -468,21 +480,25 @@ def _replicate_counts(pc: PairCounts, rng: np.random.Generator, size: int, ties:
     # Single precision holds every count exactly below 2**24 (and halves below 2**23).
     dtype = np.float32 if int(pc.n.max(initial=0)) < (1 << 22) else np.float64
     if ties == "half":
-        games = (w_i + w_j).astype(dtype)
+        games: np.ndarray = (w_i + w_j).astype(dtype)
         games += t
-        score = t.astype(dtype)
+        score: np.ndarray = t.astype(dtype)
         score *= 0.5
         score += w_i
         return score.T, games.T
     return w_i.astype(dtype).T, (w_i + w_j).astype(dtype).T
 
 
+#: (cluster index, pair index, points, games) per (cluster, pair) cell, and the clusters.
+ClusterCells = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
+
+
 def _cluster_counts(
-    cluster_pc: tuple[np.ndarray, np.ndarray, np.ndarray, int],
+    cluster_pc: ClusterCells,
     n_pairs: int,
     rng: np.random.Generator,
     size: int,
-):
+) -> tuple[np.ndarray, np.ndarray]:
     """Resample clusters (questions) with replacement; sum their pair counts.
 
     ``cluster_pc`` is (cluster index, pair index, points, games) per
@@ -525,7 +541,7 @@ def bootstrap(
     ties: str = "half",
     anchor: float = 1000.0,
     confidence: float = 0.95,
-    clusters: tuple | None = None,
+    clusters: ClusterCells | None = None,
     ridge: float = DEFAULT_RIDGE,
     chunk: int | None = None,
 ) -> Ratings:
