@@ -29,6 +29,7 @@ with the entry's ``name``, the variant's ``split``, ``n`` and ``metric``, and a
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -177,9 +178,9 @@ class Registry:
     @classmethod
     def from_toml(cls, text: str) -> Registry:
         """Parse and check registry text (the format of ``benchmarks.toml``)."""
-        try:
+        if sys.version_info >= (3, 11):
             import tomllib
-        except ModuleNotFoundError:  # Python 3.10
+        else:
             import tomli as tomllib
         data = tomllib.loads(text)
         entries: list[Benchmark] = []

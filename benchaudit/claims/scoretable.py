@@ -137,7 +137,11 @@ def _n_of(
     m = _N_IN_LABEL.search(label)
     if m:
         return int((m.group(1) or m.group(2)).replace(",", ""))
-    fractions = {re.search(r"/\s*(\d+)", c.text).group(1) for c in cells if re.search(r"\d\s*/\s*\d+", c.text)}
+    fractions = {
+        fm.group(1)
+        for c in cells
+        if re.search(r"\d\s*/\s*\d+", c.text) and (fm := re.search(r"/\s*(\d+)", c.text))
+    }
     if len(fractions) == 1:
         return int(fractions.pop())
     if bench is not None and getattr(bench, "metric", "binary") == "binary":

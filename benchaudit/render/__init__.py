@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 
 from benchaudit.errors import BenchauditError
 from benchaudit.finding import Report
@@ -17,4 +18,5 @@ def render(report: Report, fmt: str) -> str:
         module = importlib.import_module(f"{__name__}.{fmt}")
     except ModuleNotFoundError:
         raise BenchauditError(f"format {fmt!r} is not available in this version") from None
-    return module.render(report)
+    writer: Callable[[Report], str] = module.render
+    return writer(report)

@@ -14,13 +14,17 @@ from __future__ import annotations
 import json
 import re
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchaudit import DISTRIBUTION, __version__
 from benchaudit.finding import SUPPRESSED_BY, Finding, Report, _jsonable
 from benchaudit.render.escape import safe as visible
 from benchaudit.render.ruledoc import rule_doc_html
 from benchaudit.render.tables import COLUMNS, is_rows, result_tables
+
+if TYPE_CHECKING:
+    import jinja2
+    from markupsafe import Markup
 
 #: Numbers in a claim, highlighted in the page: 87.3%, 1,319, ±0.1, 95% CI ...
 _NUMBER = re.compile(
@@ -29,7 +33,7 @@ _NUMBER = re.compile(
 )
 
 
-def _template():
+def _template() -> tuple[jinja2.Template, str]:
     import jinja2
 
     def load(name: str) -> str:
@@ -167,7 +171,7 @@ def _numeric(text: str) -> bool:
     return bool(re.fullmatch(r"[+-]?[\d.,e+-]+%?", text.strip()))
 
 
-def _markup(svg: str):
+def _markup(svg: str) -> Markup:
     from markupsafe import Markup
 
     return Markup(svg)

@@ -14,12 +14,15 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from benchaudit import __version__
 from benchaudit.finding import Finding, Report, Suppressed, _jsonable
 from benchaudit.render.escape import json_text
+
+if TYPE_CHECKING:
+    from benchaudit.registry import Rule
 
 SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -69,7 +72,7 @@ def _rule_descriptor(code: str, name: str, level: str) -> dict[str, Any]:
     return out
 
 
-def _registered(code: str):
+def _registered(code: str) -> type[Rule] | None:
     try:
         from benchaudit.registry import all_rules
     except ImportError:  # pragma: no cover - the registry is part of the package

@@ -115,7 +115,7 @@ def implied_per_token(exact_match: float, length: int) -> float:
         raise ValueError("answer length must be at least 1")
     if not 0 <= exact_match <= 1:
         raise ValueError("exact match must be in [0, 1]")
-    return exact_match ** (1.0 / length)
+    return float(exact_match ** (1.0 / length))
 
 
 def _improving(values: Sequence[float], higher: bool) -> list[float]:
@@ -202,8 +202,9 @@ def monotone(
     y = _improving(values, higher)
     for i in range(1, len(y)):
         allowed = 0.0
-        if stderr is not None and stderr[i] is not None and stderr[i - 1] is not None:
-            allowed = z * math.hypot(stderr[i], stderr[i - 1])
+        se, se_before = (stderr[i], stderr[i - 1]) if stderr is not None else (None, None)
+        if se is not None and se_before is not None:
+            allowed = z * math.hypot(se, se_before)
         if y[i] - y[i - 1] < -allowed:
             return False
     return True
