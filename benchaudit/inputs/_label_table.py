@@ -13,6 +13,8 @@ the exact Arrow lookup.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -32,13 +34,16 @@ class Collision(Exception):
     """Two labels share a hash: use the exact lookup for this block."""
 
 
-def label_hashes(labels: pa.Array) -> np.ndarray:
+def label_hashes(labels: pa.Array[Any]) -> np.ndarray:
     """A 64-bit hash of each string (no nulls), from its UTF-8 bytes and length."""
     wide = pa.types.is_large_string(labels.type)
-    offsets = np.frombuffer(labels.buffers()[1], dtype=np.int64 if wide else np.int32)
+    offsets_buffer = labels.buffers()[1]
+    if offsets_buffer is None:
+        raise TypeError("a string array has an offsets buffer")
+    offsets = np.frombuffer(memoryview(offsets_buffer), dtype=np.int64 if wide else np.int32)
     offsets = offsets[labels.offset : labels.offset + len(labels) + 1].astype(np.int64)
     data = labels.buffers()[2]
-    raw = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+    raw = np.frombuffer(memoryview(data), dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
     out = np.empty(len(labels), dtype=np.uint64)
     lengths = np.diff(offsets)
     with np.errstate(over="ignore"):
@@ -56,10 +61,10 @@ def label_hashes(labels: pa.Array) -> np.ndarray:
         if lengths.size and width <= _SHORT:
             # Short labels: one pass per byte position over all labels at once.
             h = np.zeros(len(labels), dtype=np.uint64)
-            start = offsets[:-1]
+            starts = offsets[:-1]
             for j in range(int(lengths.max())):
                 more = lengths > j
-                byte = raw[np.where(more, start + j, 0)].astype(np.uint64) + np.uint64(1)
+                byte = raw[np.where(more, starts + j, 0)].astype(np.uint64) + np.uint64(1)
                 h = np.where(more, h * _P + byte, h)
             return _finish(h, lengths)
         for s in range(0, len(labels), _STEP):
@@ -96,7 +101,7 @@ class LabelTable:
     """Labels by code, with an open-addressing hash table (numpy arrays) for look-up."""
 
     def __init__(self) -> None:
-        self.labels: pa.Array | None = None
+        self.labels: pa.Array[Any] | None = None
         self._keys = np.zeros(1 << 10, dtype=np.uint64)  # 0 marks an empty slot
         self._codes = np.zeros(1 << 10, dtype=np.int32)
         self._next: int | None = None  # the code after the last block's last label
@@ -136,7 +141,7 @@ class LabelTable:
             rest[first] = False
             h, codes = h[rest], codes[rest]
 
-    def codes(self, values: pa.Array) -> np.ndarray:
+    def codes(self, values: pa.Array[Any]) -> np.ndarray:
         """The code of each value (strings, no nulls; repeats allowed), new labels coded
         in order of first appearance.
 
@@ -148,24 +153,25 @@ class LabelTable:
             # Files usually list the same items in the same order for every model: guess
             # that this block goes on where the last one stopped, and check every string.
             guess = ((self._next + np.arange(len(values), dtype=np.int64)) % n).astype(np.int32)
-            if _equal(values, self.labels.take(_indices(guess))):
+            if self.labels is not None and _equal(values, self.labels.take(_indices(guess))):
                 self._next = (int(guess[-1]) + 1) % n
                 return guess
         out = self._hashed(values)
         self._next = (int(out[-1]) + 1) % len(self) if out.size else None
         return out
 
-    def _hashed(self, values: pa.Array) -> np.ndarray:
+    def _hashed(self, values: pa.Array[Any]) -> np.ndarray:
         h = label_hashes(values)
         h[h == 0] = 1  # 0 marks an empty slot
         slot = self._find(h.copy())
         hit = self._keys[slot] == h
         out = np.empty(len(values), dtype=np.int32)
         out[hit] = self._codes[slot[hit]]
-        if hit.all():
-            if not _equal(values, self.labels.take(_indices(out))):
+        known = self.labels  # None until the first label: then nothing is hit
+        if known is not None and hit.all():
+            if not _equal(values, known.take(_indices(out))):
                 raise Collision
-        elif hit.any() and not _same(values, np.flatnonzero(hit), self.labels, out[hit]):
+        elif known is not None and hit.any() and not _same(values, np.flatnonzero(hit), known, out[hit]):
             raise Collision
         rows = np.flatnonzero(~hit)
         if not rows.size:
@@ -186,17 +192,17 @@ class LabelTable:
         return out
 
 
-def _indices(ix: np.ndarray) -> pa.Array:
+def _indices(ix: np.ndarray) -> pa.Array[Any]:
     """``ix`` as an Arrow int64 array over the same memory: ``pa.array`` would import pandas
     (pyarrow asks whether its argument is a pandas object), a second on a small file."""
     ix = np.ascontiguousarray(ix, dtype=np.int64)
-    return pa.Array.from_buffers(pa.int64(), len(ix), [None, pa.py_buffer(ix)])
+    return pa.Array.from_buffers(pa.int64(), len(ix), [None, pa.py_buffer(ix.data)])
 
 
-def _same(a: pa.Array, ia: np.ndarray, b: pa.Array, ib: np.ndarray) -> bool:
+def _same(a: pa.Array[Any], ia: np.ndarray, b: pa.Array[Any], ib: np.ndarray) -> bool:
     """Whether a[ia] and b[ib] are the same strings, position by position."""
     return _equal(a.take(_indices(ia)), b.take(_indices(ib)))
 
 
-def _equal(left: pa.Array, right: pa.Array) -> bool:
+def _equal(left: pa.Array[Any], right: pa.Array[Any]) -> bool:
     return bool(pc.all(pc.equal(left, right.cast(left.type))).as_py())

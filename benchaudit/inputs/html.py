@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from benchaudit.errors import InputError
 from benchaudit.evidence import Source
@@ -85,6 +85,16 @@ def sniff(p: Probe) -> float:
     return 0.0
 
 
+class RawTable(TypedDict):
+    """A table as the parser meets it: cell texts by row, each row's line, whether a row
+    has header cells only, and the line of the ``<table>`` tag."""
+
+    rows: list[list[str]]
+    lines: list[int]
+    head: list[bool]
+    line: int
+
+
 class _Page(HTMLParser):
     """Visible text as (source line, text) pieces with paragraph breaks, and tables."""
 
@@ -92,13 +102,13 @@ class _Page(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.pieces: list[tuple[int, str]] = []  # (line, text); text "" marks a paragraph break
         self.skip = 0
-        self.tables: list[dict] = []
-        self._table_stack: list[dict] = []
+        self.tables: list[RawTable] = []
+        self._table_stack: list[RawTable] = []
         self._cell: list[str] | None = None
         self._cell_is_head = False
 
     # --- structure
-    def handle_starttag(self, tag: str, attrs) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         line = self.getpos()[0]
         if tag in _SKIP:
             self.skip += 1
@@ -128,7 +138,7 @@ class _Page(HTMLParser):
         if tag in _BLOCK:
             self.pieces.append((line, ""))
 
-    def handle_startendtag(self, tag: str, attrs) -> None:
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
         if tag not in _VOID:
             self.handle_endtag(tag)
@@ -165,7 +175,7 @@ class _Page(HTMLParser):
                 self.pieces.append((line + k, part))
 
 
-def parse(text: str) -> tuple[list[str], list[int], list[dict]]:
+def parse(text: str) -> tuple[list[str], list[int], list[RawTable]]:
     """Prose lines, the source line of each, and the raw tables of an HTML page."""
     page = _Page()
     page.feed(text)
@@ -218,7 +228,9 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     tables = []
     for t in raw_tables:
         rows = [r for r in t["rows"] if any(c.strip() for c in r)]
-        lines_of = [ln for r, ln in zip(t["rows"], t["lines"]) if any(c.strip() for c in r)]
+        lines_of: list[int | None] = [
+            ln for r, ln in zip(t["rows"], t["lines"]) if any(c.strip() for c in r)
+        ]
         if len(rows) < 2:
             continue
         width = max(len(r) for r in rows)
