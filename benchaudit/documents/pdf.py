@@ -280,8 +280,8 @@ def _parse(path: Path, display: str, max_pages: int, max_chars: int, max_content
         from pdfminer.pdftypes import list_value, stream_value
         from pdfminer.psparser import literal_name
         from pdfminer.utils import MATRIX_IDENTITY, mult_matrix
-    except ImportError:  # pragma: no cover - pdfplumber (and so pdfminer) is a dependency
-        raise InputError(display, "reading PDF needs pdfplumber (pip install pdfplumber)") from None
+    except ImportError:  # pragma: no cover - pdfminer.six is a dependency
+        raise InputError(display, "reading PDF needs pdfminer.six (pip install pdfminer.six)") from None
     styles: dict[str, tuple[bool, bool]] = {}
 
     class Device(PDFPageAggregator):
