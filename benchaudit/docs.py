@@ -13,6 +13,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from benchaudit.registry import Rule
 
 START = "<!-- rules:start -->"
 END = "<!-- rules:end -->"
@@ -27,7 +31,7 @@ FAMILIES = {
 }
 
 
-def _rules():
+def _rules() -> list[type[Rule]]:
     from benchaudit.registry import all_rules
 
     return list(all_rules().values())
