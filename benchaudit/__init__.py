@@ -12,6 +12,7 @@ the command are ``benchaudit``.
 
 import os as _os
 from typing import TYPE_CHECKING
+from typing import Any as _Any
 
 if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers
     from benchaudit.api import audit, audit_results, audit_text
@@ -32,7 +33,7 @@ _root = _os.path.dirname(_here)
 if not _os.path.isdir(_os.path.join(_here, "rules")) and _os.path.isfile(
     _os.path.join(_root, "rules", "__init__.py")
 ):
-    __path__.append(_root)  # type: ignore[name-defined]  # noqa: F821
+    __path__.append(_root)  # noqa: F821
 del _here, _root
 
 # The API is imported on first use, so that ``import benchaudit`` (and the
@@ -49,7 +50,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> _Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'benchaudit' has no attribute {name!r}")

@@ -24,13 +24,22 @@ An alias may name a *variant* of an entry instead of the entry itself: a split
 :meth:`Registry.get` returns the variant as a :class:`Benchmark` of its own,
 with the entry's ``name``, the variant's ``split``, ``n`` and ``metric``, and a
 ``label`` such as "MBPP (sanitized)".
+
+A multiple-choice entry may state its answer ``options`` (chance is 1/options) and
+the lm-evaluation-harness task names that run it (``harness_tasks``): :meth:`Registry.chance_level`
+reads a harness task's chance level from them. Entries with ``harness_only = true`` are kept
+for that alone. The table ``"metric names"`` sorts per-item metric names into
+all-or-nothing, continuous lower- or higher-better, and perplexity
+(:class:`MetricNames`), each group with its source.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 #: The allowed values of ``Benchmark.metric``.
@@ -104,6 +113,16 @@ class Benchmark:
     #: The headline split is a subset that some reports replace by the whole benchmark
     #: (OlympiadBench's 675 text-only math problems of 8,476): n is a guess for a bare name.
     headline_is_subset: bool = False
+    #: Answer options per item of a multiple-choice benchmark, with their source.
+    options: int | None = None
+    options_source: str = ""
+    #: lm-evaluation-harness task names of the benchmark (matched only against task names).
+    harness_tasks: tuple[str, ...] = ()
+
+    @property
+    def chance(self) -> float | None:
+        """The score of uniform guessing among the options, or None when unknown."""
+        return None if self.options is None else 1 / self.options
 
     def __post_init__(self) -> None:
         if not self.label:
@@ -138,13 +157,49 @@ class Benchmark:
         return None
 
 
+@dataclass(frozen=True)
+class MetricNames:
+    """The kinds of per-item metric names, each a list of whole-name patterns with a source."""
+
+    all_or_nothing: re.Pattern[str]
+    lower_better: re.Pattern[str]
+    higher_better: re.Pattern[str]
+    perplexity: re.Pattern[str]
+    sources: Mapping[str, str] = field(default_factory=dict)
+
+
+_METRIC_GROUPS = {
+    "all-or-nothing": "all_or_nothing",
+    "continuous-lower": "lower_better",
+    "continuous-higher": "higher_better",
+    "perplexity": "perplexity",
+}
+
+
 class Registry:
     """Lookup of benchmarks by name or alias; config overrides win."""
 
-    def __init__(self, entries: list[Benchmark], variants: list[Benchmark] | None = None) -> None:
+    def __init__(
+        self,
+        entries: list[Benchmark],
+        variants: list[Benchmark] | None = None,
+        harness_only: list[Benchmark] | None = None,
+        metric_names: MetricNames | None = None,
+    ) -> None:
         self.entries = entries
         #: Every variant view (the targets of split and metric aliases).
         self.variant_views: list[Benchmark] = list(variants or [])
+        #: Entries kept only for their harness tasks' chance level (never matched by name).
+        self.harness_only: list[Benchmark] = list(harness_only or [])
+        self.metric_names = metric_names
+        # Task name -> chance, longest name first (mmlu_flan before mmlu).
+        chances: dict[str, float | None] = {}
+        for b in [*entries, *self.harness_only]:
+            for task in b.harness_tasks:
+                if task in chances:
+                    raise ValueError(f"harness task {task!r} is listed by two benchmarks")
+                chances[task] = b.chance
+        self._chances = sorted(chances.items(), key=lambda kv: len(kv[0]), reverse=True)
         self._by_key: dict[str, Benchmark] = {}
         self._exact: dict[str, set[str]] = {}  # fold -> spellings, for case-sensitive names
         for b in [*entries, *self.variant_views]:
@@ -177,19 +232,24 @@ class Registry:
     @classmethod
     def from_toml(cls, text: str) -> Registry:
         """Parse and check registry text (the format of ``benchmarks.toml``)."""
-        try:
+        if sys.version_info >= (3, 11):
             import tomllib
-        except ModuleNotFoundError:  # Python 3.10
+        else:
             import tomli as tomllib
         data = tomllib.loads(text)
+        metric_names = _metric_names(data.pop("metric names", None))
         entries: list[Benchmark] = []
         views: list[Benchmark] = []
+        harness_only: list[Benchmark] = []
         for name, v in data.items():
+            if v.get("harness_only"):
+                harness_only.append(_harness_only(name, v))
+                continue
             b = _entry(name, v)
             entries.append(b)
             for key, var in (v.get("variants") or {}).items():
                 views.append(_variant(b, key, var))
-        return cls(entries, views)
+        return cls(entries, views, harness_only, metric_names)
 
     def _override(self, name: str, n: int) -> None:
         """Register ``--n NAME=N`` / configuration: N items for NAME."""
@@ -237,6 +297,15 @@ class Registry:
             return []
         return [v for v in self.variant_views if v.name == b.name]
 
+    def chance_level(self, task: str) -> float | None:
+        """The chance score of an lm-evaluation-harness task (``hendrycksTest-anatomy``,
+        ``arc_challenge``), from the options of the benchmark it runs; None when unknown."""
+        base = task.split(",")[0]
+        for key, chance in self._chances:
+            if base == key or base.startswith(key + "-") or base.startswith(key + "_"):
+                return chance
+        return None
+
     def names(self) -> list[str]:
         """Every name and alias (variants' too), longest first (for matching in prose)."""
         keys = {b.name for b in self.entries}
@@ -259,6 +328,67 @@ def _count(where: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{where}: item count {value!r} is not a positive whole number")
     return value
+
+
+def _options(name: str, v: dict[str, Any]) -> tuple[int | None, str, tuple[str, ...]]:
+    """An entry's answer options, their source and its harness task names."""
+    options = v.get("options")
+    if options is not None and (isinstance(options, bool) or not isinstance(options, int) or options < 2):
+        raise ValueError(f"{name}: options {options!r} is not a whole number of at least 2")
+    source = str(v.get("options_source", "")).strip()
+    if options is not None and not source:
+        raise ValueError(f"{name}: options needs an options_source")
+    tasks = v.get("harness_tasks", [])
+    if not isinstance(tasks, list) or not all(isinstance(t, str) and t for t in tasks):
+        raise ValueError(f"{name}: harness_tasks must be a list of task names")
+    return options, source, tuple(tasks)
+
+
+def _harness_only(name: str, v: dict[str, Any]) -> Benchmark:
+    options, options_source, tasks = _options(name, v)
+    source = str(v.get("source", "")).strip()
+    if options is None or not tasks or not source:
+        raise ValueError(f"{name}: a harness_only entry needs options, harness_tasks and a source")
+    allowed = {"harness_only", "options", "options_source", "harness_tasks", "source"}
+    if set(v) - allowed:
+        raise ValueError(f"{name}: a harness_only entry has no {sorted(set(v) - allowed)}")
+    # Not a benchmark a claim can name: no counts, so nothing may read it as one.
+    return Benchmark(
+        name=name,
+        n=None,
+        source=source,
+        metric="versioned",
+        options=options,
+        options_source=options_source,
+        harness_tasks=tasks,
+    )
+
+
+def _metric_names(groups: Any) -> MetricNames | None:
+    if groups is None:
+        return None
+    if not isinstance(groups, dict) or set(groups) != set(_METRIC_GROUPS):
+        raise ValueError(f"metric names: needs exactly the groups {', '.join(_METRIC_GROUPS)}")
+    compiled: dict[str, re.Pattern[str]] = {}
+    sources: dict[str, str] = {}
+    for group, attr in _METRIC_GROUPS.items():
+        spec = groups[group]
+        patterns = spec.get("patterns") if isinstance(spec, dict) else None
+        source = str(spec.get("source", "")).strip() if isinstance(spec, dict) else ""
+        if not patterns or not all(isinstance(p, str) and p for p in patterns):
+            raise ValueError(f"metric names.{group}: needs a list of patterns")
+        if not source:
+            raise ValueError(f"metric names.{group}: needs a source")
+        compiled[attr] = re.compile("^(?:" + "|".join(patterns) + ")$", re.I)
+        sources[group] = source
+    return MetricNames(**compiled, sources=sources)
+
+
+@lru_cache(maxsize=1)
+def packaged() -> Registry:
+    """The registry shipped with the package, without configuration overrides (chance
+    levels and metric names, which configuration does not change)."""
+    return Registry.load()
 
 
 def _entry(name: str, v: dict[str, Any]) -> Benchmark:
@@ -290,6 +420,7 @@ def _entry(name: str, v: dict[str, Any]) -> Benchmark:
         raise ValueError(f"{name}: a binary benchmark needs a headline split with a count")
     if metric not in ("versioned", "rating") and not splits:
         raise ValueError(f"{name}: no splits with item counts")
+    options, options_source, tasks = _options(name, v)
     return Benchmark(
         name=name,
         n=n,
@@ -304,6 +435,9 @@ def _entry(name: str, v: dict[str, Any]) -> Benchmark:
         note=str(v.get("note", "")),
         case_sensitive=bool(v.get("case_sensitive", False)),
         headline_is_subset=bool(v.get("headline_is_subset", False)),
+        options=options,
+        options_source=options_source,
+        harness_tasks=tasks,
     )
 
 
@@ -333,6 +467,7 @@ def _variant(base: Benchmark, key: str, v: dict[str, Any]) -> Benchmark:
         variant=key,
         label=str(v.get("label", f"{base.name} ({key})")),
         case_sensitive=bool(v.get("case_sensitive", False)),
+        harness_tasks=(),  # the entry's tasks are the entry's
     )
 
 

@@ -13,12 +13,16 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from benchaudit import __version__
-from benchaudit.config import FAIL_ON
+from benchaudit.config import FAIL_ON, check_int
 from benchaudit.errors import BenchauditError, ConfigError
+
+if TYPE_CHECKING:
+    from benchaudit.finding import Report
 
 _FORMATS = ("text", "json", "markdown", "html", "sarif", "github")
 
@@ -36,20 +40,28 @@ def _pairs(values: Iterable[str], flag: str) -> dict[str, str]:
 class _Group(click.Group):
     """Turns every exception into one line and exit 2."""
 
-    def make_context(self, info_name, args, parent=None, **extra):
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
         except click.ClickException as exc:
-            exc.message = _log_line(exc.message)  # a usage error may quote an argument
+            # click types message as Final; it is rewritten in place so that the exception
+            # (its class, exit code and usage hint) stays the one click raised.
+            exc.message = _log_line(exc.message)  # type: ignore[misc]  # a usage error may quote an argument
             raise
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except BenchauditError as exc:
             _fail(str(exc))
         except click.ClickException as exc:
-            exc.message = _log_line(exc.message)  # it may quote a file name
+            exc.message = _log_line(exc.message)  # type: ignore[misc]  # Final in click; it may quote a file name
             raise
         except (click.exceptions.Exit, click.exceptions.Abort):
             raise
@@ -176,28 +188,28 @@ def main() -> None:
     help="Refuse PDFs with more decoded page content in all (default 4 MiB).",
 )
 def check(
-    paths,
-    formats,
-    outputs,
-    select,
-    ignore,
-    fail_on,
-    config_path,
-    baseline,
-    write_baseline,
-    n_overrides,
-    seed,
-    kind,
-    columns,
-    baseline_model,
-    max_rows,
-    resamples,
-    all_pairs,
-    skip_unknown,
-    pdf_max_pages,
-    pdf_max_chars_per_page,
-    pdf_max_stream_bytes,
-    pdf_max_content_bytes,
+    paths: tuple[str, ...],
+    formats: tuple[str, ...],
+    outputs: tuple[str, ...],
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    fail_on: str | None,
+    config_path: str | None,
+    baseline: str | None,
+    write_baseline: str | None,
+    n_overrides: tuple[str, ...],
+    seed: int | None,
+    kind: str | None,
+    columns: tuple[str, ...],
+    baseline_model: str | None,
+    max_rows: int | None,
+    resamples: int | None,
+    all_pairs: bool,
+    skip_unknown: bool,
+    pdf_max_pages: int | None,
+    pdf_max_chars_per_page: int | None,
+    pdf_max_stream_bytes: int | None,
+    pdf_max_content_bytes: int | None,
 ) -> None:
     """Audit claims, result files, leaderboards or battles in PATHS."""
     from benchaudit import limits
@@ -210,7 +222,7 @@ def check(
         ignore=ignore or None,
         fail_on=fail_on,
         baseline=baseline,
-        n=_pairs(n_overrides, "--n"),
+        n={k: check_int(f"--n {k}", v, "n") for k, v in _pairs(n_overrides, "--n").items()},
         seed=seed,
         kind=kind,
         columns=_pairs(columns, "--column"),
@@ -260,7 +272,7 @@ def check(
     sys.exit(exit_code(report, cfg.fail_on))
 
 
-def _pieces(report, fmt: str, to_file: bool = False) -> Iterable[str]:
+def _pieces(report: Report, fmt: str, to_file: bool = False) -> Iterable[str]:
     if fmt == "json":
         from benchaudit.render.json import chunks
 

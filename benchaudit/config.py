@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -416,9 +417,9 @@ def read_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     p = Path(path)
     try:
         if p.suffix == ".toml":
-            try:
+            if sys.version_info >= (3, 11):
                 import tomllib
-            except ModuleNotFoundError:  # Python 3.10
+            else:
                 import tomli as tomllib
             data = tomllib.loads(_text(p))
             if p.name == "pyproject.toml":

@@ -93,7 +93,7 @@ class Finding:
     evidence: dict[str, Any] = field(default_factory=dict)
     fingerprint: str = ""
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[str, int, int, str, str]:
         loc = self.location
         return (loc.file, loc.line or 0, loc.column or 0, self.code, self.message)
 
@@ -163,7 +163,7 @@ def claim_grade(findings: Iterable[Finding]) -> str:
 
 def overall_grade(findings: list[Finding]) -> str:
     """The report's grade is the worst grade of any claim it covers."""
-    by_claim: dict[tuple, list[Finding]] = {}
+    by_claim: dict[tuple[str, int | None, str | None], list[Finding]] = {}
     for f in findings:
         by_claim.setdefault((f.location.file, f.location.line, f.claim), []).append(f)
     grade = "A"

@@ -383,3 +383,88 @@ def test_an_alias_may_not_name_two_benchmarks():
     )
     with pytest.raises(ValueError, match="names both"):
         Registry.from_toml(text)
+
+
+# ------------------------------------------------ chance levels and metric names
+
+
+def test_every_chance_level_is_sourced(reg):
+    chanced = [b for b in [*reg.entries, *reg.harness_only] if b.harness_tasks]
+    assert len(chanced) >= 17
+    for b in chanced:
+        assert b.options is not None and b.options >= 2 and b.options_source, b.name
+    for b in reg.harness_only:
+        assert b.source and b.n is None
+
+
+@pytest.mark.parametrize(
+    "task,chance",
+    [
+        ("mmlu", 0.25),
+        ("hendrycksTest-anatomy", 0.25),
+        ("mmlu_high_school_physics", 0.25),
+        ("arc_challenge,none", 0.25),
+        ("mathqa", 0.2),
+        ("wsc273", 0.5),
+        ("cb", 1 / 3),
+        ("anli_r1", 1 / 3),
+        ("truthfulqa_mc1", None),  # the options vary by question
+        ("lambada_openai", None),
+        ("mmlux", None),  # a prefix counts only at a separator
+    ],
+)
+def test_chance_level_of_harness_tasks(reg, task, chance):
+    assert reg.chance_level(task) == chance
+
+
+def test_harness_only_entries_are_not_names(reg):
+    """COPA, RTE, CB are kept for their chance level, never matched in prose."""
+    for b in reg.harness_only:
+        assert reg.resolve(b.name) is None
+        assert b.name not in reg.names()
+
+
+def test_metric_names_are_sourced(reg):
+    names = reg.metric_names
+    assert names is not None
+    assert set(names.sources) == {
+        "all-or-nothing",
+        "continuous-lower",
+        "continuous-higher",
+        "perplexity",
+    }
+    assert all(names.sources.values())
+    assert names.all_or_nothing.match("ACC_NORM") and not names.all_or_nothing.match("acc_x")
+    assert names.higher_better.match("rougeLsum") and names.lower_better.match("bits_per_byte")
+
+
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        ('harness_only = true\noptions = 4\nharness_tasks = ["t"]\n', "options_source"),
+        (
+            'harness_only = true\noptions = 1\noptions_source = "s"\nharness_tasks = ["t"]\n',
+            "at least 2",
+        ),
+        ('harness_only = true\noptions = 4\noptions_source = "s"\n', "harness_tasks"),
+        (
+            'harness_only = true\noptions = 4\noptions_source = "s"\nharness_tasks = ["t"]\n'
+            "splits = { test = 5 }\n",
+            "has no",
+        ),
+    ],
+)
+def test_bad_chance_entries_are_rejected(body, message):
+    with pytest.raises(ValueError, match=message):
+        Registry.from_toml(_toml(body))
+
+
+def test_a_harness_task_belongs_to_one_benchmark():
+    entry = 'harness_only = true\noptions = 4\noptions_source = "s"\nharness_tasks = ["t"]\nsource = "s"\n'
+    with pytest.raises(ValueError, match="two benchmarks"):
+        Registry.from_toml(f"[A]\n{entry}[B]\n{entry}")
+
+
+def test_metric_names_need_every_group_with_a_source():
+    with pytest.raises(ValueError, match="groups"):
+        Registry.from_toml('["metric names".all-or-nothing]\npatterns = ["acc"]\nsource = "s"\n')

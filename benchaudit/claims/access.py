@@ -34,11 +34,13 @@ def score_tables(source: Source, ctx: Context) -> list[ScoreTable]:
                 out.append(st)
         return out
 
-    return source.cached("score_tables", compute)
+    tables: list[ScoreTable] = source.cached("score_tables", compute)
+    return tables
 
 
 def full_text(source: Source) -> str:
     doc = document_of(source)
     if doc is None:
         return ""
-    return source.cached("full_text", lambda: " ".join(b.text for b in doc.blocks()))
+    text: str = source.cached("full_text", lambda: " ".join(b.text for b in doc.blocks()))
+    return text

@@ -9,6 +9,7 @@ the values it quotes, or every line for a claim about results overall.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from benchaudit.documents.model import TABLE_REF
@@ -18,6 +19,9 @@ if TYPE_CHECKING:
     from benchaudit.claims.model_claims import ModelComparison
     from benchaudit.claims.scoretable import ScoreLine, ScoreTable
     from benchaudit.documents.model import Document
+
+#: The table model a prose name refers to (:func:`benchaudit.claims.model_claims.resolve`).
+Resolver = Callable[[str, list[str]], "str | None"]
 
 
 def benchmark_keys(text: str, registry: Registry) -> set[str]:
@@ -145,11 +149,12 @@ _VALUE_IN_PROSE = re.compile(r"(?<![\w.])(\d{1,3}\.\d{1,2})\s*%?")
 
 
 def anchored(
-    comp: ModelComparison, tables: list[ScoreTable], named: set[str], resolve
+    comp: ModelComparison, tables: list[ScoreTable], named: set[str], resolve: Resolver | None
 ) -> list[ScoreTable]:
     """The one table where the subject's cell on a named benchmark is the value the sentence
     states ("X achieves 79.8% on AIME 2024, surpassing Y"): the sentence quotes that table.
-    A pairwise claim also needs a rival in that table."""
+    A pairwise claim also needs a rival in that table, found with ``resolve`` (which only a
+    claim about the best model may leave out)."""
     from benchaudit.claims.model_claims import resolve_family, subject_of
 
     stated = {m.group(1) for m in _VALUE_IN_PROSE.finditer(comp.sentence)}
@@ -161,6 +166,8 @@ def anchored(
         models = sorted({c.model for line in st.lines for c in line.cells})
         family = set(resolve_family(subject, models))
         if comp.kind != "best":
+            if resolve is None:
+                raise ValueError("a pairwise claim needs a resolver")
             a = resolve(subject, models)
             family = {a} if a is not None else set()
             if not any(resolve(o.text, models) not in (None, a) for o in comp.objects):
@@ -172,7 +179,7 @@ def anchored(
     return found if len(found) == 1 else []
 
 
-def holds_claim(st: ScoreTable, comp: ModelComparison, named: set[str], resolve) -> bool:
+def holds_claim(st: ScoreTable, comp: ModelComparison, named: set[str], resolve: Resolver) -> bool:
     models = sorted({c.model for line in st.lines for c in line.cells})
     a = resolve(comp.subjects[-1].text, models) if comp.subjects else None
     rivals = [resolve(o.text, models) for o in comp.objects]

@@ -134,7 +134,11 @@ def _n_of(
     stated = items_in_label(label)
     if stated is not None:
         return stated
-    fractions = {re.search(r"/\s*(\d+)", c.text).group(1) for c in cells if re.search(r"\d\s*/\s*\d+", c.text)}
+    fractions = {
+        fm.group(1)
+        for c in cells
+        if re.search(r"\d\s*/\s*\d+", c.text) and (fm := re.search(r"/\s*(\d+)", c.text))
+    }
     if len(fractions) == 1:
         return int(fractions.pop())
     if bench is not None and getattr(bench, "metric", "binary") == "binary":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from benchaudit.documents.model import Block, Document, Table
+from benchaudit.documents.model import Block, Document, Item, Table
 
 #: A block right after a table that reads as a note to it.
 _NOTE_START = re.compile(
@@ -36,7 +36,7 @@ def _same_section(a: Block, table: Table) -> bool:
     return a.section is table.section
 
 
-def _lead_in(table: Table, items: list, idx: int) -> None:
+def _lead_in(table: Table, items: list[Item], idx: int) -> None:
     j = idx - 1
     while j >= 0:
         prev = items[j]
@@ -55,7 +55,7 @@ def _lead_in(table: Table, items: list, idx: int) -> None:
         j -= 1
 
 
-def _notes(table: Table, items: list, idx: int) -> None:
+def _notes(table: Table, items: list[Item], idx: int) -> None:
     j = idx + 1
     taken = 0
     while j < len(items) and taken < _MAX_NOTES:

@@ -276,7 +276,7 @@ class _Reader:
             elif kind == "html_block":
                 end = self.html(t)
                 # Skip what the extended block took in (tokens that start before its end).
-                while i + 1 < len(tokens) and tokens[i + 1].map is not None and tokens[i + 1].map[0] < end:
+                while i + 1 < len(tokens) and (nxt := tokens[i + 1].map) is not None and nxt[0] < end:
                     i += 1
                     if tokens[i].type.endswith("_open") and tokens[i].nesting == 1:
                         i = _close_of(tokens, i)

@@ -134,14 +134,15 @@ def _bounded_streams(cap: int) -> Iterator[None]:
             self.data = None
             raise _StreamCapError
 
-    saved = (pdftypes.zlib, pdftypes.decompress_corrupted, pdftypes.lzwdecode, real_decode)
-    pdftypes.zlib = SimpleNamespace(decompress=inflate, error=zlib.error, decompressobj=zlib.decompressobj)  # type: ignore[assignment]
-    pdftypes.decompress_corrupted, pdftypes.lzwdecode = corrupted, lzw
+    # zlib and lzwdecode are module globals of pdftypes that it does not re-export.
+    saved = (pdftypes.zlib, pdftypes.decompress_corrupted, pdftypes.lzwdecode, real_decode)  # type: ignore[attr-defined]
+    pdftypes.zlib = SimpleNamespace(decompress=inflate, error=zlib.error, decompressobj=zlib.decompressobj)  # type: ignore[attr-defined,assignment]  # a capped stand-in for the zlib module
+    pdftypes.decompress_corrupted, pdftypes.lzwdecode = corrupted, lzw  # type: ignore[attr-defined]
     pdftypes.PDFStream.decode = decode  # type: ignore[method-assign]
     try:
         yield
     finally:
-        pdftypes.zlib, pdftypes.decompress_corrupted, pdftypes.lzwdecode = saved[:3]
+        pdftypes.zlib, pdftypes.decompress_corrupted, pdftypes.lzwdecode = saved[:3]  # type: ignore[attr-defined]
         pdftypes.PDFStream.decode = saved[3]  # type: ignore[method-assign]
 
 
@@ -279,11 +280,11 @@ def _parse(path: Path, display: str, max_pages: int, max_chars: int, max_content
         from pdfminer.pdftypes import list_value, stream_value
         from pdfminer.psparser import literal_name
         from pdfminer.utils import MATRIX_IDENTITY, mult_matrix
-    except ImportError:  # pragma: no cover - pdfplumber (and so pdfminer) is a dependency
-        raise InputError(display, "reading PDF needs pdfplumber (pip install pdfplumber)") from None
+    except ImportError:  # pragma: no cover - pdfminer.six is a dependency
+        raise InputError(display, "reading PDF needs pdfminer.six (pip install pdfminer.six)") from None
     styles: dict[str, tuple[bool, bool]] = {}
 
-    class Device(PDFPageAggregator):  # type: ignore[misc]
+    class Device(PDFPageAggregator):
         glyphs: list[_Glyph] = []
         skipped: list[tuple[float, float, float, float]] = []
         drawn = 0
@@ -307,20 +308,22 @@ def _parse(path: Path, display: str, max_pages: int, max_chars: int, max_content
                 self.glyphs.append(_Glyph(text.translate(_LIG), e, e + a * adv, f + d * rise, d * fontsize, st[0], st[1], fig))
             return adv
 
-    class Interpreter(PDFPageInterpreter):  # type: ignore[misc]
+    class Interpreter(PDFPageInterpreter):
         """Skips form XObjects smaller than the page: included figures, whose
         text is dropped anyway and whose vector plots can hold millions of
         path operators (a minute of parsing for nothing)."""
 
         page_area = 0.0
         skip_forms = True
+        device: Device
 
         def do_Do(self, xobjid_arg):  # type: ignore[no-untyped-def]
             if self.skip_forms:
                 try:
                     xobj = stream_value(self.xobjmap[literal_name(xobjid_arg)])
                     if xobj.get("Subtype") is LITERAL_FORM and "BBox" in xobj:
-                        a, b, c, d, e, f = mult_matrix(list_value(xobj.get("Matrix", MATRIX_IDENTITY)), self.ctm)
+                        a1, b1, c1, d1, e1, f1 = list_value(xobj.get("Matrix", MATRIX_IDENTITY))
+                        a, b, c, d, e, f = mult_matrix((a1, b1, c1, d1, e1, f1), self.ctm)
                         bx0, by0, bx1, by1 = list_value(xobj["BBox"])
                         xs = [a * x + c * y + e for x in (bx0, bx1) for y in (by0, by1)]
                         ys = [b * x + d * y + f for x in (bx0, bx1) for y in (by0, by1)]

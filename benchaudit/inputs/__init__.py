@@ -228,8 +228,8 @@ def detect(p: Probe, display: str, forced: str | None = None) -> Reader:
                 return by_format[0]
         return best
     scored = [(_sniff(r, p), i, r) for i, r in enumerate(candidates)]
-    best_score, _, best = max(scored, key=lambda t: (t[0], -t[1]), default=(0.0, 0, None))
-    if best is None or best_score <= 0:
+    top = max(scored, key=lambda t: (t[0], -t[1]), default=None)
+    if top is None or top[0] <= 0:
         if p.is_binary():
             raise UnknownKindError(display, "binary file of unknown format")
         raise UnknownKindError(display, "cannot tell what kind of input this is (use --kind)")
@@ -237,7 +237,7 @@ def detect(p: Probe, display: str, forced: str | None = None) -> Reader:
 
     p.readings = scored_readings([(s, r) for s, _, r in scored])
     check_margin(p.readings, display)  # two kinds within the margin: ask, never pick
-    return best
+    return top[2]
 
 
 def check_baseline_model(sources: list[Source], name: str | None) -> None:
@@ -316,7 +316,7 @@ def load(
             "(per-item CSV / TSV / JSONL / Parquet files are streamed at any size)",
         )
     try:
-        got: Any = reader.read(path, display, ctx)
+        got: Source | list[Source] = reader.read(path, display, ctx)
     except InputError:
         raise
     except UnicodeDecodeError as exc:

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from benchaudit.errors import InputError
+
+if TYPE_CHECKING:
+    from benchaudit.benchmarks import Registry
 
 #: Spellings of each column role, most specific first (compared lower-cased,
 #: with spaces and dashes read as underscores).
@@ -381,10 +385,10 @@ def is_task_name(value: str) -> bool:
     return any(reg.resolve("_".join(parts[:k])) is not None for k in range(len(parts), 0, -1))
 
 
-_REGISTRY: list = []
+_REGISTRY: list[Registry] = []
 
 
-def _registry(cls):
+def _registry(cls: type[Registry]) -> Registry:
     if not _REGISTRY:
         _REGISTRY.append(cls.load())
     return _REGISTRY[0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +50,12 @@ def iter_jsonl(path: Path, display: str) -> Iterator[tuple[int, Any]]:
             except json.JSONDecodeError as exc:
                 raise InputError(display, f"invalid JSON: {exc.msg}", lineno) from None
             yield lineno, obj
+
+
+def object_at(obj: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """The JSON object under ``key``, or an empty one when it is missing or not an object."""
+    value = obj.get(key)
+    return value if isinstance(value, dict) else {}
 
 
 def score_value(value: Any) -> float | None:

@@ -11,13 +11,14 @@ import csv
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import delimiter_of
 from benchaudit.linebreaks import split_lines
 
 
-def read_records(path: Path, display: str, suffix: str) -> tuple[list[str], list[tuple[int, dict]]]:
+def read_records(path: Path, display: str, suffix: str) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
     """Field names (in order of first appearance) and numbered records of a file."""
     text = path.read_text(encoding="utf-8-sig")
     if suffix in (".jsonl", ".json"):
@@ -40,7 +41,7 @@ def read_records(path: Path, display: str, suffix: str) -> tuple[list[str], list
     return header, rows
 
 
-def _json_lines(text: str, display: str) -> tuple[list[str], list[tuple[int, dict]]]:
+def _json_lines(text: str, display: str) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
     numbered = [(i, raw) for i, raw in enumerate(split_lines(text), 1) if raw.strip()]
     try:
         # One parse of the whole file is several times faster than one per line;

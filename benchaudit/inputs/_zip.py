@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import struct
 import zipfile
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from benchaudit.errors import InputError
 from benchaudit.inputs.limits import exceeded
@@ -63,9 +63,10 @@ def _zstd_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, display: str, limit
         raise InputError(display, f"{what}: damaged zstd data ({exc})") from None
 
 
-def _bounded(fh: BinaryIO, display: str, what: str, limit: int) -> bytes:
+def _bounded(fh: IO[bytes], display: str, what: str, limit: int) -> bytes:
     """Everything ``fh`` yields, read a block at a time and refused past ``limit``."""
-    parts, size = [], 0
+    parts: list[bytes] = []
+    size = 0
     while True:
         block = fh.read(_BLOCK)
         if not block:

@@ -36,8 +36,9 @@ Only the standard library is imported here: this runs on every README.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from benchaudit.evidence import Claim
 from benchaudit.finding import Confidence, Location
@@ -729,11 +730,23 @@ def _p_not_below(p: dict[str, Any], alpha: float = 0.05) -> bool:
     if p["op"] != "=":
         return False
     digits = len(p["value"].split(".", 1)[1]) if "." in p["value"] else 0
-    return value - 0.5 * 10**-digits >= alpha
+    return bool(value - 0.5 * 10**-digits >= alpha)
 
 
-def _intervals(text: str) -> list[dict[str, str]]:
-    out = []
+class _StatedInterval(TypedDict, total=False):
+    """An interval in a sentence: ``lo``, ``hi`` and its ``level``, or ``value`` ± ``pm``;
+    ``pos`` is where it starts."""
+
+    lo: str
+    hi: str
+    level: str
+    value: str
+    pm: str
+    pos: int
+
+
+def _intervals(text: str) -> list[_StatedInterval]:
+    out: list[_StatedInterval] = []
     spans: list[tuple[int, int]] = []
     for m in _INTERVAL.finditer(text):
         out.append(
@@ -865,7 +878,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         delta = sign + dm.group(2)
         delta_unit = dm.group(3).lower()
     vals = _values_pct(text)
-    if a_val is None and delta and len(vals) == 1 and not delta.startswith("-"):
+    if dm is not None and a_val is None and delta and len(vals) == 1 and not delta.startswith("-"):
         # "reaches 64.0%, 1.2 points higher than B": B scored 62.8%.
         higher = (
             re.search(
@@ -917,7 +930,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         and _OURS.search(text)
         and re.search(r"\b(compared (?:to|with)|relative to|versus|vs\.?|against)", text, re.I)
     )
-    if implicit:
+    if implicit and a_val is not None and b_val is not None:
         # "our model achieves 73.0% compared to 70.0%": an implied improvement
         better_value = max(float(a_val), float(b_val))
         implied_better = better_value > min(float(a_val), float(b_val))
@@ -989,7 +1002,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         "pair": how,
         "delta": delta,
         "direction": direction,
-        "verb": (equiv or better or worse).group(0) if (equiv or better or worse) else None,
+        "verb": verb.group(0) if (verb := equiv or better or worse) else None,
         "equivalence": equiv.group(0) if equiv else None,
         "significant": sig,
         "significant_from": sig_from,
@@ -1020,8 +1033,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
             fields["sig_of"] = [to_int(g[0]), to_int(g[1])]
     elif across:
         fields["sig_of"] = [to_int(across.group(2)), to_int(across.group(1))]
-    elif _OUT_OF.search(text):
-        om = _OUT_OF.search(text)
+    elif om := _OUT_OF.search(text):
         fields["sig_of"] = [to_int(om.group(2)), to_int(om.group(1))]
     conf = Confidence.HIGH
     if a_val is not None and how == "two-values":
@@ -1326,7 +1338,7 @@ def extract_sentence(sentence: Any, ctx: Context | None = None) -> list[Claim]:
     out: list[Claim] = []
     # Cheap gates first: most sentences of a document carry none of these words,
     # and the patterns below cost tens of microseconds each.
-    makers = []
+    makers: list[Callable[[], Claim | None]] = []
     if digit or _has(low, _GATE_COMPARISON):
         makers.append(lambda: _comparison(text, loc, ctx, _before(sentence)))
     if _has(low, ("best", "max", "highest", "top", "strongest")):

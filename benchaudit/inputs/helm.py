@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
-from benchaudit.inputs._harness import build, load_json, note, option
+from benchaudit.inputs._harness import build, load_json, note, object_at, option
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -61,7 +61,8 @@ def run_spec(path: Path) -> dict[str, Any]:
 def task_of_run(path: Path, spec: dict[str, Any]) -> str:
     """The run's scenario and its arguments without the model: what runs of several
     models on one task share (``mmlu:subject=anatomy,method=multiple_choice_joint``)."""
-    name = spec.get("name") if isinstance(spec.get("name"), str) else path.parent.name
+    given = spec.get("name")
+    name = given if isinstance(given, str) else path.parent.name
     head, _, args = name.partition(":")
     kept = [a for a in args.split(",") if a and not a.startswith(("model=", "model_deployment="))]
     return head + (":" + ",".join(kept) if kept else "")
@@ -196,7 +197,7 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
 
     model, model_from = model_from_run(path)
     spec = run_spec(path)
-    adapter = spec.get("adapter_spec") if isinstance(spec.get("adapter_spec"), dict) else {}
+    adapter = object_at(spec, "adapter_spec")
     meta = {
         "reader": "helm",
         "task": task_of_run(path, spec),

@@ -57,7 +57,9 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     tables = []
     for t in raw_tables:
         rows = [r for r in t["rows"] if any(c.strip() for c in r)]
-        lines_of = [ln for r, ln in zip(t["rows"], t["lines"]) if any(c.strip() for c in r)]
+        lines_of: list[int | None] = [
+            ln for r, ln in zip(t["rows"], t["lines"]) if any(c.strip() for c in r)
+        ]
         if len(rows) < 2:
             continue
         width = max(len(r) for r in rows)

@@ -24,7 +24,15 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
-from benchaudit.inputs._harness import build, load_json, note, option, parse_json, score_value
+from benchaudit.inputs._harness import (
+    build,
+    load_json,
+    note,
+    object_at,
+    option,
+    parse_json,
+    score_value,
+)
 from benchaudit.inputs.limits import decompressed_bytes
 
 if TYPE_CHECKING:
@@ -203,9 +211,9 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     if status not in (None, "success"):
         note(ctx, f"{display}: the log's status is {status!r}; its samples may be incomplete")
 
-    dataset = spec.get("dataset") if isinstance(spec.get("dataset"), dict) else {}
-    cfg = spec.get("config") if isinstance(spec.get("config"), dict) else {}
-    results = header.get("results") if isinstance(header.get("results"), dict) else {}
+    dataset = object_at(spec, "dataset")
+    cfg = object_at(spec, "config")
+    results = object_at(header, "results")
     meta = {
         "reader": "inspect log",
         "task": spec.get("task"),

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
-from benchaudit.inputs._harness import load_json
+from benchaudit.inputs._harness import load_json, object_at
 from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
@@ -188,14 +188,17 @@ def _lines_of_keys(text: str, keys: list[str]) -> dict[str, int]:
     return out
 
 
-def _number(display: str, where: str, value: Any, allow_na: bool) -> float | None:
-    if isinstance(value, bool):
+def _number(display: str, where: str, value: Any) -> float:
+    if isinstance(value, (bool, int, float)):
         return float(value)
-    if isinstance(value, (int, float)):
-        return float(value)
-    if allow_na and (value is None or (isinstance(value, str) and value.strip().upper() == "N/A")):
-        return None
     raise InputError(display, f"{where}: expected a number, got {value!r}")
+
+
+def _number_or_na(display: str, where: str, value: Any) -> float | None:
+    """A number, or None for a missing or "N/A" one (a standard error some tasks lack)."""
+    if value is None or (isinstance(value, str) and value.strip().upper() == "N/A"):
+        return None
+    return _number(display, where, value)
 
 
 def _int_or_none(display: str, where: str, value: Any) -> int | None:
@@ -232,13 +235,13 @@ def _task(display: str, name: str, raw: Any) -> TaskResult:
         where = f"results.{name}.{key}"
         if metric.endswith("_stderr"):
             base = metric[: -len("_stderr")]
-            task.stderr[metric_key(base, filt)] = _number(display, where, value, allow_na=True)
+            task.stderr[metric_key(base, filt)] = _number_or_na(display, where, value)
             continue
         if isinstance(value, (list, dict)):
             continue  # per-class breakdowns some tasks report beside their metrics
         if isinstance(value, str) and value.strip().upper() == "N/A":
             continue
-        task.metrics[metric_key(metric, filt)] = _number(display, where, value, allow_na=False)
+        task.metrics[metric_key(metric, filt)] = _number(display, where, value)
     return task
 
 
@@ -273,15 +276,15 @@ def parse(doc: Any, text: str, path: Path, display: str) -> HarnessSummary:
 
     limit = config.get("limit")
     if limit is not None:
-        limit = _number(display, "config.limit", limit, allow_na=False)
+        limit = _number(display, "config.limit", limit)
 
-    groups = doc.get("groups") if isinstance(doc.get("groups"), dict) else {}
-    n_samples = doc.get("n-samples") if isinstance(doc.get("n-samples"), dict) else {}
-    n_shot = doc.get("n-shot") if isinstance(doc.get("n-shot"), dict) else {}
-    configs = doc.get("configs") if isinstance(doc.get("configs"), dict) else {}
-    versions = doc.get("versions") if isinstance(doc.get("versions"), dict) else {}
-    hib = doc.get("higher_is_better") if isinstance(doc.get("higher_is_better"), dict) else {}
-    subtasks = doc.get("group_subtasks") if isinstance(doc.get("group_subtasks"), dict) else {}
+    groups = object_at(doc, "groups")
+    n_samples = object_at(doc, "n-samples")
+    n_shot = object_at(doc, "n-shot")
+    configs = object_at(doc, "configs")
+    versions = object_at(doc, "versions")
+    hib = object_at(doc, "higher_is_better")
+    subtasks = object_at(doc, "group_subtasks")
     group_names = set(groups) | {g for g, subs in subtasks.items() if subs}
 
     lines = _lines_of_keys(text, list(results))
@@ -319,7 +322,7 @@ def parse(doc: Any, text: str, path: Path, display: str) -> HarnessSummary:
                 f"n-samples.{name}: expected an object with 'original' and 'effective', got {ns!r}",
             )
         shot = n_shot.get(name)
-        tcfg = configs.get(name) if isinstance(configs.get(name), dict) else {}
+        tcfg = object_at(configs, name)
         if shot is None:
             shot = tcfg.get("num_fewshot", summary.num_fewshot)
         task.num_fewshot = shot if isinstance(shot, int) and not isinstance(shot, bool) else None

@@ -210,7 +210,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
             other = rec.get(name)
             if type(other) is float or isinstance(other, (bool, int)):
                 values.append(float(other))
-    if not scores:
+    if not scores or metric is None:  # the metric is chosen at the first sample
         raise InputError(display, "no samples in file")
 
     summary = _results_beside(path, task, stamp)

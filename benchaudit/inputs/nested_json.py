@@ -16,6 +16,7 @@ else the line number. A ``.json`` file may hold the same records as a list.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,7 +51,7 @@ def systems_of(record: dict[str, Any], wanted: str | None = None) -> dict[str, s
     return out
 
 
-def _records(path: Path, display: str):
+def _records(path: Path, display: str) -> Iterator[tuple[int, Any]]:
     if path.suffix.lower() == ".json":
         doc, _ = load_json(path, display)
         if isinstance(doc, dict):

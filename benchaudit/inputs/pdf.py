@@ -104,4 +104,4 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     )
 
 
-READER = Reader("document", sniff, read, "PDF (text layer via pdfplumber)")
+READER = Reader("document", sniff, read, "PDF (text layer via pdfminer.six)")

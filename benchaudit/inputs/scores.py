@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from benchaudit.evidence import Claim
 from benchaudit.finding import Confidence
@@ -63,7 +63,10 @@ NOT_GRID = re.compile(
 )
 
 
-def _nearest(items: list[Any], pos: int, key: Callable[[Any], int]) -> Any:
+_T = TypeVar("_T")
+
+
+def _nearest(items: list[_T], pos: int, key: Callable[[_T], int]) -> _T | None:
     return min(items, key=lambda x: abs(key(x) - pos)) if items else None
 
 
@@ -333,7 +336,7 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
         if interval is not None:
             if interval.pm is not None:
                 claim.plus_minus = interval.pm
-            else:
+            elif interval.lo is not None and interval.hi is not None:  # both, without ±
                 claim.interval = (interval.lo, interval.hi)
             claim.fields["interval_text"] = text[num.start : interval.end].strip()
             level = interval.level or sentence_level.get("level")

@@ -22,7 +22,10 @@ from benchaudit.finding import Confidence, Location
 from benchaudit.inputs import numbers as nums
 
 if TYPE_CHECKING:
+    from benchaudit.benchmarks import Registry
     from benchaudit.engine import Context
+    from benchaudit.inputs.protocols import Protocol
+    from benchaudit.inputs.sentences import Mention
 
 
 @dataclass
@@ -111,7 +114,9 @@ def parse_pipe_table(lines: list[str], line_numbers: list[int], context: str = "
     if len(lines) < 2:
         return None
     header, _ = _split_row(lines[0])
-    rows, row_lines, cols = [], [], []
+    rows: list[list[str]] = []
+    row_lines: list[int | None] = []
+    cols: list[list[int]] = []
     for line, number in zip(lines[2:], line_numbers[2:]):
         cells, starts = _split_row(line)
         rows.append(cells)
@@ -161,7 +166,7 @@ def numbers_in(tables: list[Table]) -> int:
     return total
 
 
-def _layout(table: Table, ctx: Context) -> tuple[bool, int, list]:
+def _layout(table: Table, ctx: Context) -> tuple[bool, int, list[list[Mention]]]:
     """How to read a table: ``(transposed, key, mentions)``.
 
     Usually benchmarks head the columns and the first column names the model
@@ -189,7 +194,7 @@ def _layout(table: Table, ctx: Context) -> tuple[bool, int, list]:
     return False, 0, col_marks
 
 
-def _header_mentions(header: str, registry: Any) -> list:
+def _header_mentions(header: str, registry: Registry) -> list[Mention]:
     """Benchmarks a header names; in a merged header ("MBPP / MBPP+") the lowest level wins."""
     from benchaudit.inputs.sentences import find_benchmarks
 
@@ -271,7 +276,17 @@ def _proportion_columns(table: Table) -> dict[int, bool]:
 
 
 def _cell_claim(
-    table, i, where, path, label, model, m, mention, table_protocols, proportion, registry
+    table: Table,
+    i: int,
+    where: tuple[int, str],
+    path: str,
+    label: str,
+    model: str,
+    m: re.Match[str],
+    mention: list[Mention],
+    table_protocols: list[Protocol],
+    proportion: bool,
+    registry: Registry,
 ) -> Claim | None:
     from benchaudit.inputs.protocols import protocols_in
 

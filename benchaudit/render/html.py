@@ -24,6 +24,9 @@ from benchaudit.render.ruledoc import rule_doc_html
 from benchaudit.render.tables import COLUMNS, is_rows, result_tables
 
 if TYPE_CHECKING:
+    import jinja2
+    from markupsafe import Markup
+
     from benchaudit.finding import Finding, Report
 
 #: Numbers in a claim, highlighted in the page: 87.3%, 1,319, ±0.1, 95% CI ...
@@ -33,7 +36,7 @@ _NUMBER = re.compile(
 )
 
 
-def _template():
+def _template() -> tuple[jinja2.Template, str]:
     import jinja2
 
     def load(name: str) -> str:
@@ -171,7 +174,7 @@ def _numeric(text: str) -> bool:
     return bool(re.fullmatch(r"[+-]?[\d.,e+-]+%?", text.strip()))
 
 
-def _markup(svg: str):
+def _markup(svg: str) -> Markup:
     from markupsafe import Markup
 
     return Markup(svg)

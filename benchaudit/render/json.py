@@ -19,8 +19,8 @@ fraction of the time and memory.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from benchaudit import __version__
 from benchaudit.plain import jsonable as _jsonable
@@ -67,6 +67,16 @@ def suppressed(report: Report) -> dict[str, Any]:
     }
 
 
+@runtime_checkable
+class ColumnRows(Protocol):
+    """A results section kept as columns (:class:`benchaudit.analysis.pairs.PairTable`)
+    that writes its own JSON rows."""
+
+    def __len__(self) -> int: ...
+
+    def json_rows(self, escape: Callable[[str], str]) -> Iterator[str]: ...
+
+
 #: More pairwise comparison rows than this: compact JSON, the rows written from columns.
 COMPACT_PAIRS = 10_000
 
@@ -77,14 +87,16 @@ def render(report: Report) -> str:
 
 def chunks(report: Report) -> Iterator[str]:
     """The JSON document in pieces (one piece for a small report)."""
-    columns = {k: v for k, v in report.results.items() if callable(getattr(v, "json_rows", None))}
+    columns: dict[str, ColumnRows] = {
+        k: v for k, v in report.results.items() if isinstance(v, ColumnRows)
+    }
     if sum(len(v) for v in columns.values()) <= COMPACT_PAIRS:
         text = json.dumps(as_dict(report), indent=2, ensure_ascii=False, allow_nan=False)
         yield json_text(text) + "\n"
         return
     # Each column-stored section stands in as a marker string, replaced by its rows.
     marker = "\x00benchaudit rows {}\x00"
-    results = dict(report.results)
+    results: dict[str, Any] = dict(report.results)
     for i, key in enumerate(columns):
         results[key] = marker.format(i)
     out = as_dict(report, results)

@@ -17,7 +17,12 @@ import io
 import math
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
 
 #: Okabe & Ito (2008) colour-blind-safe palette.
 OKABE_ITO = {
@@ -38,7 +43,7 @@ MAX_ROWS = 60
 #: Figures one section draws at most (the table lists everything).
 MAX_FIGURES = 8
 
-_RC = {
+_RC: dict[RcKeyType, Any] = {
     "svg.fonttype": "none",
     "font.family": "DejaVu Sans",
     "font.size": 9,
@@ -79,7 +84,7 @@ def _label(text: Any, width: int = 40) -> str:
     return s.replace("$", r"\$")
 
 
-def _svg(fig, salt: str) -> str:
+def _svg(fig: Figure, salt: str) -> str:
     """Serialise a figure: no XML prologue, ids prefixed so several SVGs share a page."""
     import matplotlib
 
@@ -96,7 +101,7 @@ def _svg(fig, salt: str) -> str:
     return text.strip() + "\n"
 
 
-def _figure(width: float, height: float):
+def _figure(width: float, height: float) -> tuple[Figure, Axes]:
     import matplotlib
     from matplotlib.figure import Figure
 
@@ -106,8 +111,10 @@ def _figure(width: float, height: float):
     return fig, ax
 
 
-def _groups(rows: list[dict[str, Any]], key: str = "file") -> list[tuple[str | None, list]]:
-    out: dict[Any, list] = {}
+def _groups(
+    rows: list[dict[str, Any]], key: str = "file"
+) -> list[tuple[str | None, list[dict[str, Any]]]]:
+    out: dict[Any, list[dict[str, Any]]] = {}
     for r in rows:
         out.setdefault(r.get(key), []).append(r)
     return list(out.items())
@@ -323,12 +330,12 @@ def _curves_svg(
                 ms=4,
                 label=_label(name, 60),
             )
-            bars = [p for p in pts if p[2] is not None and p[3] is not None]
+            bars = [(p[0], lo, hi) for p in pts if (lo := p[2]) is not None and (hi := p[3]) is not None]
             if bars:
                 ax.vlines(
-                    [p[0] for p in bars],
-                    [p[2] for p in bars],
-                    [p[3] for p in bars],
+                    [b[0] for b in bars],
+                    [b[1] for b in bars],
+                    [b[2] for b in bars],
                     color=colour,
                     lw=1,
                 )
@@ -381,7 +388,7 @@ def scaling_svg(rows: list[dict[str, Any]], *, salt: str = "scaling") -> list[tu
             series.setdefault(name, []).append(p)
     xkey = next((k for k in _X if any(k in r for r in rows)), None)
     xlabel = xkey or str(rows[0].get("size_kind") or "model size")
-    out = []
+    out: list[tuple[str, str]] = []
     for metric, series in by_metric.items():
         items = list(series.items())
         for start in range(0, len(items), len(SERIES)):

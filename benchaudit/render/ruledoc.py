@@ -20,4 +20,4 @@ def rule_doc_html(doc: str) -> str:
 
     body = doc.split("\n", 1)[1] if "\n" in doc else doc
     md = MarkdownIt("commonmark", {"html": False, "linkify": False})
-    return md.render(_EXAMPLE_LEAD.sub(":", body.strip("\n")))
+    return str(md.render(_EXAMPLE_LEAD.sub(":", body.strip("\n"))))

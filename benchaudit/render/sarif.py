@@ -23,6 +23,7 @@ from benchaudit.render.escape import json_text
 
 if TYPE_CHECKING:
     from benchaudit.finding import Finding, Report, Suppressed
+    from benchaudit.registry import Rule
 
 SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -72,7 +73,7 @@ def _rule_descriptor(code: str, name: str, level: str) -> dict[str, Any]:
     return out
 
 
-def _registered(code: str):
+def _registered(code: str) -> type[Rule] | None:
     try:
         from benchaudit.registry import all_rules
     except ImportError:  # pragma: no cover - the registry is part of the package

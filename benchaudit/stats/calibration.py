@@ -34,7 +34,7 @@ class Bin:
     @property
     def gap(self) -> float | None:
         """Accuracy minus confidence: negative when the bin is overconfident."""
-        if self.count == 0:
+        if self.count == 0 or self.accuracy is None or self.confidence is None:
             return None
         return self.accuracy - self.confidence
 
@@ -112,13 +112,13 @@ def ece(confidence: Any, correct: Any, n_bins: int = 10, binning: str = "equal-w
     """Expected calibration error with the given binning."""
     table = reliability_table(confidence, correct, n_bins, binning)
     n = sum(b.count for b in table)
-    return float(sum(b.count / n * abs(b.gap) for b in table if b.count))
+    return float(sum(b.count / n * abs(gap) for b in table if (gap := b.gap) is not None))
 
 
 def mce(confidence: Any, correct: Any, n_bins: int = 10, binning: str = "equal-width") -> float:
     """Maximum calibration error: the largest |gap| over non-empty bins."""
     table = reliability_table(confidence, correct, n_bins, binning)
-    return float(max(abs(b.gap) for b in table if b.count))
+    return float(max(abs(gap) for b in table if (gap := b.gap) is not None))
 
 
 def brier(confidence: Any, correct: Any) -> float:

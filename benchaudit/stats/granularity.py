@@ -120,7 +120,7 @@ def can_detect(value: str, n: int, samples: int = 1, scale: int = 100) -> bool:
     the steps ``1/(n·s)`` are no wider than the rounding unit, so every value
     is reachable and the check cannot fire.
     """
-    return n * samples < 10 ** proportion_decimals(value, scale)
+    return bool(n * samples < 10 ** proportion_decimals(value, scale))
 
 
 def needed_decimals(n: int, samples: int = 1) -> int:

@@ -8,90 +8,60 @@ of scale a curve takes to rise (its transition width), finds a curve's
 steepest step, and tests whether a steep step in an all-or-nothing metric sits
 on a smooth continuous metric of the same task.
 
-Standard library only: curves have a handful of points.
+Standard library only: curves have a handful of points. Which names are which kind of
+metric, and the chance level of a task, come from the benchmark registry
+(``benchaudit/benchmarks.toml``), where each has its source.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from benchaudit.benchmarks import MetricNames
 
 ALL_OR_NOTHING = "all-or-nothing"
 CONTINUOUS = "continuous"
 
-#: Metric names by kind; matched on the name without filter or "_stderr".
-_AON = re.compile(
-    r"^(acc|acc_norm|accuracy|exact_match|em|exact|mc1|mc2_acc|pass@1|pass_at_1|"
-    r"correct|solve_rate|strict_match|quasi_exact_match)$",
-    re.I,
-)
-_CONT_LOWER = re.compile(
-    r"^(ppl|perplexity|word_perplexity|byte_perplexity|token_perplexity|"
-    r"bits_per_byte|nll|neg_log_likelihood|brier|brier_score|"
-    r"edit_distance|loss|cross_entropy)$",
-    re.I,
-)
-_CONT_HIGHER = re.compile(
-    r"^(loglik|log_likelihood|logprob|mean_logprob|edit_similarity|"
-    r"token_edit_similarity|f1|bleu|rouge\w*|chrf|ter_similarity|"
-    r"mc2|target_prob|prob_correct)$",
-    re.I,
-)
-_PERPLEXITY = re.compile(r"perplexity|^ppl$", re.I)
+def _names() -> MetricNames:
+    """Metric names by kind, from the registry (``"metric names"`` in benchmarks.toml)."""
+    from benchaudit.benchmarks import packaged
 
-#: Chance accuracy of common multiple-choice tasks (1 / number of options).
-CHANCE = {
-    "mmlu": 0.25,
-    "hendrycksTest": 0.25,
-    "arc_challenge": 0.25,
-    "arc_easy": 0.25,
-    "hellaswag": 0.25,
-    "logiqa": 0.25,
-    "sciq": 0.25,
-    "openbookqa": 0.25,
-    "mathqa": 0.2,
-    "piqa": 0.5,
-    "winogrande": 0.5,
-    "wsc": 0.5,
-    "wsc273": 0.5,
-    "boolq": 0.5,
-    "copa": 0.5,
-    "rte": 0.5,
-    "wic": 0.5,
-    "cb": 1 / 3,
-    "anli": 1 / 3,
-    "truthfulqa_mc1": None,
-}
+    names = packaged().metric_names
+    if names is None:  # pragma: no cover - the packaged registry has the table
+        raise RuntimeError("benchmarks.toml has no metric names")
+    return names
 
 
 def classify(metric: str) -> str | None:
     """``all-or-nothing``, ``continuous`` or ``None`` (unknown) for a metric name."""
     name = metric.split(",")[0].strip()
-    if _AON.match(name):
+    names = _names()
+    if names.all_or_nothing.match(name):
         return ALL_OR_NOTHING
-    if _CONT_LOWER.match(name) or _CONT_HIGHER.match(name):
+    if names.lower_better.match(name) or names.higher_better.match(name):
         return CONTINUOUS
     return None
 
 
 def higher_is_better(metric: str) -> bool:
     """Direction of a metric; loss-like metrics (perplexity, NLL, Brier) are lower-better."""
-    return not _CONT_LOWER.match(metric.split(",")[0].strip())
+    return not _names().lower_better.match(metric.split(",")[0].strip())
 
 
 def is_perplexity(metric: str) -> bool:
-    return bool(_PERPLEXITY.search(metric.split(",")[0]))
+    return bool(_names().perplexity.match(metric.split(",")[0]))
 
 
 def chance_level(task: str) -> float | None:
-    """The chance accuracy of a known multiple-choice task, else ``None``."""
-    base = task.split(",")[0]
-    for key in sorted(CHANCE, key=len, reverse=True):
-        if base == key or base.startswith(key + "-") or base.startswith(key + "_"):
-            return CHANCE[key]
-    return None
+    """The chance accuracy of a known multiple-choice harness task, else ``None``: 1 over
+    the answer options of the benchmark the registry lists the task under."""
+    from benchaudit.benchmarks import packaged
+
+    return packaged().chance_level(task)
 
 
 def format_size(size: float) -> str:
@@ -115,7 +85,7 @@ def implied_per_token(exact_match: float, length: int) -> float:
         raise ValueError("answer length must be at least 1")
     if not 0 <= exact_match <= 1:
         raise ValueError("exact match must be in [0, 1]")
-    return exact_match ** (1.0 / length)
+    return float(exact_match ** (1.0 / length))
 
 
 def _improving(values: Sequence[float], higher: bool) -> list[float]:
@@ -202,8 +172,9 @@ def monotone(
     y = _improving(values, higher)
     for i in range(1, len(y)):
         allowed = 0.0
-        if stderr is not None and stderr[i] is not None and stderr[i - 1] is not None:
-            allowed = z * math.hypot(stderr[i], stderr[i - 1])
+        se, se_before = (stderr[i], stderr[i - 1]) if stderr is not None else (None, None)
+        if se is not None and se_before is not None:
+            allowed = z * math.hypot(se, se_before)
         if y[i] - y[i - 1] < -allowed:
             return False
     return True

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import ArrayLike, NDArray
 
 
 def holm(pvals: Sequence[float]) -> list[float]:
@@ -27,7 +32,7 @@ def holm_reject(pvals: Sequence[float], alpha: float = 0.05) -> list[bool]:
     return [p <= alpha for p in holm(pvals)]
 
 
-def holm_array(pvals):
+def holm_array(pvals: ArrayLike) -> NDArray[np.float64]:
     """Vectorised :func:`holm` for a numpy array (used on thousands of pairs)."""
     import numpy as np
 

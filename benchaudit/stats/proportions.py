@@ -6,6 +6,7 @@ Tests cross-check every method against statsmodels' ``proportion_confint``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 
 from benchaudit.stats.special import beta_ppf, betainc, binom_cdf, z_for
@@ -64,7 +65,8 @@ def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, fl
     return lo, hi
 
 
-METHODS = {
+#: k may be fractional (p·n from a stated score) for every method but Clopper-Pearson.
+METHODS: dict[str, Callable[[int, int, float], tuple[float, float]]] = {
     "wald": wald,
     "wilson": wilson,
     "agresti-coull": agresti_coull,

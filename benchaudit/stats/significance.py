@@ -16,6 +16,7 @@ the stated ``<`` / ``>`` bound).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from benchaudit.stats.special import betainc, chi2_sf, f_sf, gammaincc, norm_sf, t_two_sided
@@ -57,7 +58,7 @@ def p_from_mcnemar(b: int, c: int) -> float:
 
 
 #: test name -> (p-value function, is the statistic signed?)
-TESTS = {
+TESTS: dict[str, tuple[Callable[[float, tuple[float, ...]], float], bool]] = {
     "z": (lambda v, df: p_from_z(v), True),
     "t": (lambda v, df: p_from_t(v, df[0]), True),
     "chi2": (lambda v, df: p_from_chi2(v, df[0]), False),

@@ -19,6 +19,9 @@ from fractions import Fraction
 from benchaudit.stats import granularity as G
 from benchaudit.stats import proportions as P
 
+#: The methods that take a fractional success count (p·n).
+_FRACTIONAL_K = {"wald": P.wald, "wilson": P.wilson, "agresti-coull": P.agresti_coull}
+
 #: Relative slack on a half-width before an interval counts as inconsistent.
 SLACK = 0.10
 
@@ -29,7 +32,7 @@ def _bounds(method: str, p: float, n: int, confidence: float) -> tuple[float, fl
         return p - h, p + h
     if method == "clopper-pearson":
         return P.clopper_pearson(min(n, max(0, round(p * n))), n, confidence)
-    return P.METHODS[method](p * n, n, confidence)
+    return _FRACTIONAL_K[method](p * n, n, confidence)
 
 
 def expected(p: float, n: int, confidence: float = 0.95) -> dict[str, tuple[float, float]]:

@@ -8,13 +8,15 @@ in :mod:`benchaudit.stats.special`, tested against ``scipy.stats.t``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
+from typing import SupportsFloat
 
 from benchaudit.stats.special import t_central, t_quantile
 
 __all__ = ["t_central", "t_interval", "t_quantile"]
 
 
-def t_interval(values, confidence: float = 0.95) -> tuple[float, float, float, float]:
+def t_interval(values: Iterable[SupportsFloat], confidence: float = 0.95) -> tuple[float, float, float, float]:
     """Mean of k values (seeds) with its t(k-1) interval: (mean, lo, hi, sd)."""
     xs = [float(v) for v in values]
     k = len(xs)

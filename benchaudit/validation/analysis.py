@@ -63,9 +63,9 @@ def analysis_null(graded: bool, datasets: int, resamples: int, stream: int) -> E
     one data set are correlated, so their standard errors come from the spread of the
     per-data-set rates.
     """
-    from types import SimpleNamespace
-
     from benchaudit.analysis.results import analyse
+    from benchaudit.config import Config
+    from benchaudit.engine import Context
 
     rng = stream_rng(stream)
     a, b = E2E_DIFFICULTY
@@ -80,8 +80,8 @@ def analysis_null(graded: bool, datasets: int, resamples: int, stream: int) -> E
         else:
             q = rng.beta(a, b, size=E2E_ITEMS)
             x = (rng.random((E2E_MODELS, E2E_ITEMS)) < q).astype(np.float32)
-        cfg = SimpleNamespace(seed=s, resamples=resamples, alpha=ALPHA, baseline_model=None)
-        res = analyse(_result_set(x), SimpleNamespace(config=cfg))
+        cfg = Config(seed=s, resamples=resamples, alpha=ALPHA, baseline_model=None)
+        res = analyse(_result_set(x), Context(config=cfg))
         models, comps = res.models, res.comparisons
         per[s, 0] = np.mean([r["ci_low"] <= truth <= r["ci_high"] for r in models])
         per[s, 1] = np.mean([c["ci_low"] <= 0.0 <= c["ci_high"] for c in comps])

@@ -52,7 +52,7 @@ def binomial_pmf(n: int, ps: np.ndarray) -> np.ndarray:
     """P(K = k) for k = 0..n (rows) and every p in ``ps`` (columns)."""
     from scipy.stats import binom
 
-    return binom.pmf(np.arange(n + 1)[:, None], n, ps[None, :])
+    return np.asarray(binom.pmf(np.arange(n + 1)[:, None], n, ps[None, :]))
 
 
 def coverage_curve(
@@ -63,7 +63,7 @@ def coverage_curve(
     if pmf is None:
         pmf = binomial_pmf(n, ps)
     inside = (lo[:, None] <= ps[None, :]) & (ps[None, :] <= hi[:, None])
-    return (pmf * inside).sum(axis=0)
+    return np.asarray((pmf * inside).sum(axis=0))
 
 
 def exact_coverage(method: str, n: int, p: float) -> float:

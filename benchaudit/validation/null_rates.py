@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -281,7 +282,7 @@ def recompute_false_alarms(draws: int, stream: int) -> list[list[str]]:
     from benchaudit.stats import significance as sig
 
     rng = stream_rng(stream)
-    designs = [
+    designs: list[tuple[str, tuple[int, ...], np.ndarray, Callable[[float], float]]] = [
         ("z", (), 1.5 * rng.normal(size=draws), lambda v: 2 * stats.norm.sf(abs(v))),
         ("t", (12,), 1.5 * rng.standard_t(12, draws), lambda v: 2 * stats.t.sf(abs(v), 12)),
         ("chi2", (3,), 1.5 * rng.chisquare(3, draws), lambda v: stats.chi2.sf(v, 3)),
