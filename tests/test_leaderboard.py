@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from pathlib import Path
 
 import pytest
@@ -42,18 +44,33 @@ def test_parse_interval(text, score, want):
 
 
 def _independent_groups(rows):
-    """Adjacent rows (by score) whose [score-lo, score+hi] intervals overlap, chained."""
+    """Adjacent rows (by score) whose [score-lo, score+hi] intervals overlap, chained; each run
+    cut where a neighbouring gap exceeds 1.96 standard errors of the difference (standard errors
+    from the interval widths), a run whose every gap is clear kept whole."""
     rows = sorted(rows, key=lambda r: -r[1])
-    groups, run = [], [rows[0]]
+
+    def clear(a, b):
+        se = math.hypot((a[3] - a[2]) / 3.919928, (b[3] - b[2]) / 3.919928)
+        return se > 0 and abs(a[1] - b[1]) > 1.959964 * se
+
+    runs, run = [], [rows[0]]
     for prev, cur in zip(rows, rows[1:]):
         if cur[2] <= prev[3] and prev[2] <= cur[3]:
             run.append(cur)
         else:
-            if len(run) > 1:
-                groups.append([r[0] for r in run])
+            runs.append(run)
             run = [cur]
-    if len(run) > 1:
-        groups.append([r[0] for r in run])
+    runs.append(run)
+    groups = []
+    for run in (r for r in runs if len(r) > 1):
+        pieces = [[run[0]]]
+        for prev, cur in zip(run, run[1:]):
+            if clear(prev, cur):
+                pieces.append([cur])
+            else:
+                pieces[-1].append(cur)
+        tied = [p for p in pieces if len(p) > 1] or [run]
+        groups.extend([r[0] for r in p] for p in tied)
     return groups
 
 
@@ -71,7 +88,7 @@ def test_arena_hard_leaderboard_tie_groups_match_the_overlaps():
     report = audit([str(ARENA_HARD)], Config(select=["rank-tie", "anchored-baseline"]))
     ties = [f for f in report.findings if f.name == "rank-tie"]
     assert [f.evidence["models"] for f in ties] == expected
-    assert len(expected) == 6
+    assert len(expected) == 7
     anchored = [f for f in report.findings if f.name == "anchored-baseline"]
     assert [f.evidence["model"] for f in anchored] == ["gpt-4-0314"]
     assert anchored[0].location.line == 8
