@@ -18,6 +18,15 @@ if TYPE_CHECKING:
     from benchaudit.engine import Context
 
 _OURS = re.compile(r"\b(ours|our|proposed|this work)\b|\*\*", re.I)
+#: A claim limited to a class of models ("at 7B-8B parameters", "among open-source models",
+#: "of comparable size"): the best of the whole table is not its comparator.
+_CLASS_LIMIT = re.compile(
+    r"\bamong\b|open[- ]source|open[- ]weights?|closed[- ]source|proprietary|similar(?:ly)?[- ]sized"
+    r"|(?:comparable|similar)\s+(?:size|scale)|of\s+(?:its|their|the\s+same)\s+size|in\s+(?:its\s+)?class"
+    r"|\d+(?:\.\d+)?\s*B\s*(?:-|–|to)\s*\d+(?:\.\d+)?\s*B\b|\bat\s+(?:the\s+)?\d+(?:\.\d+)?\s*B\b"
+    r"|\b(?:sub|under|below)[- ]?\d+(?:\.\d+)?\s*B\b",
+    re.I,
+)
 
 
 _VALUE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%?(?:\s|$|[(\[±])")
@@ -96,7 +105,7 @@ def pairwise_rows(tables: list[Any], ctx: Context, claim: str = "") -> Iterator[
             models, raw, benches, values = score_matrix(table, ctx)
         except (AttributeError, IndexError, TypeError):
             continue
-        if len(models) < 2:
+        if len(models) < 2 or (len(models) > 2 and _CLASS_LIMIT.search(claim)):
             continue
         named = [resolve(m.text, list(models)) for m in subject_names(claim)]
         first = next((m for m in named if m is not None), None)
