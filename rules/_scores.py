@@ -30,6 +30,13 @@ def written(claim: Claim) -> str:
     return claim.value
 
 
+def items(claim: Claim) -> int:
+    """The item count of a score that has one (callers skip claims without ``n`` first)."""
+    if not claim.n:
+        raise ValueError(f"a score claim without an item count at {claim.location}")
+    return claim.n
+
+
 def scale(claim: Claim) -> int:
     """100 for percentages and points, 1 for proportions."""
     return 1 if claim.unit == "proportion" else 100

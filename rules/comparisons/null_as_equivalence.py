@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from benchaudit.rules._claims import claims, emit, points, unpaired
 from benchaudit.rules._wording import num, signed
@@ -102,7 +102,9 @@ def _parity_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable
     from benchaudit.claims.model_claims import comparisons
 
     doc = document_of(source)
-    tables = score_tables(source, ctx) if doc is not None else []
+    if doc is None:
+        return
+    tables = score_tables(source, ctx)
     for comp in comparisons(doc) if tables else []:
         if comp.kind != "equivalent" or not comp.subjects or not comp.objects:
             continue
@@ -146,7 +148,7 @@ def _parity_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable
 def _finding(rule: Rule, c: Claim, eq: str, ctx: Context) -> Iterable[Finding]:
     f = c.fields
     a, b = f.get("a_value"), f.get("b_value")
-    rows = []
+    rows: list[dict[str, Any]] = []
     if a and b and c.n:
         x, y = points(a, b), points(b, a)
         if f.get("pair") != "from-to":

@@ -14,6 +14,7 @@ from benchaudit.registry import Output, Rule
 if TYPE_CHECKING:
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
+    from benchaudit.inputs.leaderboard import Entry
 
 
 class RankTie(Rule):
@@ -185,7 +186,7 @@ def _leaderboard(rule: Rule, board: Any) -> Iterable[Finding]:
         )
 
 
-def _split_at_clear_gaps(group: list[int], rows: list) -> list[list[int]]:
+def _split_at_clear_gaps(group: list[int], rows: list[Entry]) -> list[list[int]]:
     """A run of overlapping intervals cut where a neighbouring gap is clear of the noise.
 
     "A ~ B, B clearly above C, C ~ D" is two ties, not one run of four; a run where every gap
@@ -200,10 +201,12 @@ def _split_at_clear_gaps(group: list[int], rows: list) -> list[list[int]]:
     return tied if tied else [group]
 
 
-def _gap_clear(a, b) -> bool:
+def _gap_clear(a: Entry, b: Entry) -> bool:
     """Whether two rows' gap exceeds the unpaired 95% half-width of their difference."""
+    if a.low is None or a.high is None or b.low is None or b.high is None:
+        return False  # callers pass rows with intervals only
     se_a, se_b = (a.high - a.low) / (2 * 1.959964), (b.high - b.low) / (2 * 1.959964)
-    se = (se_a**2 + se_b**2) ** 0.5
+    se: float = (se_a**2 + se_b**2) ** 0.5  # a sum of squares: the root is real
     return se > 0 and abs(a.score - b.score) > 1.959964 * se
 
 

@@ -152,7 +152,7 @@ def _largest_n(line: ScoreLine) -> tuple[int, str]:
     bench = line.benchmark
     n = line.n or 0
     splits = dict(getattr(bench, "splits", None) or {}) if bench is not None else {}
-    if bench is None or getattr(bench, "variant", "") or len(splits) < 2 or n != bench.n:
+    if bench is None or bench.variant or len(splits) < 2 or n != bench.n:
         return n, ""
     largest = max(splits.values())
     if largest <= n:
@@ -316,7 +316,9 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
     from benchaudit.claims.model_claims import comparisons, limited, resolve_family, subject_of
 
     doc = document_of(source)
-    tables = score_tables(source, ctx) if doc is not None else []
+    if doc is None:
+        return
+    tables = score_tables(source, ctx)
     for comp in comparisons(doc) if tables else []:
         subject = subject_of(comp)
         if comp.kind != "best" or subject is None or limited(comp):

@@ -75,7 +75,7 @@ class ExcessPrecision(Rule):
             if extra <= TOLERATED:
                 continue
             total = claim.n * samples
-            written = claim.value.strip().replace(",", "")
+            written = S.written(claim).strip().replace(",", "")
             if (G.exact(written) / sc * total).denominator == 1 and not (
                 "." in written and written.endswith("0")
             ):

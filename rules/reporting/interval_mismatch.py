@@ -70,7 +70,7 @@ class IntervalMismatch(Rule):
                 yield finding
 
     def _check(self, claim: Claim) -> Finding | None:
-        sc, n = S.scale(claim), claim.n
+        sc, n, value = S.scale(claim), S.items(claim), S.written(claim)
         outside = False
         level = claim.fields.get("level")
         p = S.proportion(claim)
@@ -81,20 +81,22 @@ class IntervalMismatch(Rule):
             if p - pm < 0 or p + pm > 1:
                 return None  # interval-out-of-range reports it
             v = I.check_plus_minus(
-                claim.value, claim.plus_minus, n, sc, level, claim.fields.get("pm_kind")
+                value, claim.plus_minus, n, sc, level, claim.fields.get("pm_kind")
             )
-            stated = f"{S.as_written(claim, claim.value)} ± {claim.plus_minus}"
+            stated = f"{S.as_written(claim, value)} ± {claim.plus_minus}"
         else:
+            if claim.interval is None:  # on_document passes only claims with an interval or a ±
+                return None
             lo, hi = claim.interval
             if float(lo) < 0 or float(hi) > sc:
                 return None
-            if not float(lo) <= float(claim.value) <= float(hi):
+            if not float(lo) <= float(value) <= float(hi):
                 v = I.Verdict(False, "wilson", I.expected(p, n, level or 0.95))
                 v.stated = (float(lo) / sc, float(hi) / sc)
                 outside = True
             else:
-                v = I.check_bounds(claim.value, lo, hi, n, sc, level)
-            stated = f"{S.as_written(claim, claim.value)} ({lo}–{hi})"
+                v = I.check_bounds(value, lo, hi, n, sc, level)
+            stated = f"{S.as_written(claim, value)} ({lo}–{hi})"
         if v.consistent:
             return None
         conf = level or 0.95
@@ -136,11 +138,11 @@ class IntervalMismatch(Rule):
             message,
             claim=claim,
             suggestion=(
-                f"{S.as_written(claim, claim.value)} ± {S.in_scale(claim, half)} "
+                f"{S.as_written(claim, value)} ± {S.in_scale(claim, half)} "
                 f"{S.on_what(claim)} ({wording})"
             ),
             evidence={
-                "value": claim.value,
+                "value": value,
                 "n": n,
                 "stated": list(v.stated),
                 "level": conf,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from benchaudit.claims.access import full_text, score_tables
 from benchaudit.claims.scoretable import (
@@ -235,14 +235,14 @@ class MisleadingEmphasis(Rule):
                 )
                 continue
             if own_rule is not None and not line.proportion:
-                gap, said = own_rule
+                gap, rule_said = own_rule
                 near = [p for p in plain if 0 < sign * (b.value - p.value) <= gap + 1e-9]
                 if near:
                     yield self._finding(
                         path, line, b,
                         f"{b.text} for {b.model} on {line.label} is bold but {near[0].model}'s "
                         f"{near[0].text} is within {gap:g} of it, which the document itself "
-                        f"calls the same level (\"{said}\")",
+                        f"calls the same level (\"{rule_said}\")",
                         f"Bold {near[0].model}'s {near[0].text} on {line.label} too, as the "
                         "document's own rule says",
                         {"bold": b.value, "gap": gap, "near": [(p.model, p.value) for p in near]},
@@ -255,7 +255,7 @@ class MisleadingEmphasis(Rule):
         cell: ScoreCell,
         message: str,
         fix: str,
-        evidence: dict,
+        evidence: dict[str, Any],
         severity: Severity | None = None,
     ) -> Finding:
         where = Location(path, cell.line, cell.column, cell.page)

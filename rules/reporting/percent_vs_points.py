@@ -14,7 +14,7 @@ from benchaudit.stats import granularity as G
 
 if TYPE_CHECKING:
     from benchaudit.claims.model_claims import ModelComparison
-    from benchaudit.claims.scoretable import ScoreTable
+    from benchaudit.claims.scoretable import ScoreLine, ScoreTable
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
 
@@ -77,7 +77,9 @@ class PercentVsPoints(Rule):
         from benchaudit.finding import Confidence, Location
 
         doc = document_of(source)
-        tables = score_tables(source, ctx) if doc is not None else []
+        if doc is None:
+            return
+        tables = score_tables(source, ctx)
         for comp in comparisons(doc) if tables else []:
             if comp.kind != "superior" or not comp.subjects or not comp.objects:
                 continue
@@ -146,7 +148,7 @@ class PercentVsPoints(Rule):
 
 
 def _points_match(
-    m: re.Match[str], st: ScoreTable, pair: tuple[str, list[str], list], comp: ModelComparison
+    m: re.Match[str], st: ScoreTable, pair: tuple[str, list[str], list[ScoreLine]], comp: ModelComparison
 ) -> tuple[str, str, str, str, float, float] | None:
     """The first line of the claimed pair whose gap in points is the stated percentage (to
     the rounding of the three numbers) while the relative gap is not."""

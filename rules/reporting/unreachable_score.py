@@ -79,7 +79,7 @@ class UnreachableScore(Rule):
                     no_n += 1
                     continue
                 samples = claim.samples or 1
-                if not G.can_detect(claim.value, claim.n, samples, S.scale(claim)):
+                if not G.can_detect(S.written(claim), claim.n, samples, S.scale(claim)):
                     no_power.append(claim)
                     continue
                 if claim.fields.get("table"):
@@ -94,7 +94,7 @@ class UnreachableScore(Rule):
             yield Note(
                 f"{self.name}: {len(no_power)} score(s) could not be checked because n × samples "
                 f"≥ 10^decimals, so every value at that precision is reachable (e.g. "
-                f"{S.as_written(c, c.value)} {S.on_what(c)})"
+                f"{S.as_written(c, S.written(c))} {S.on_what(c)})"
             )
         if no_n:
             yield Note(
@@ -118,17 +118,17 @@ class UnreachableScore(Rule):
             if len(cells) >= 3 and len(bad) * 2 > len(cells):
                 # Most of the column does not fit one pass over n items: the column
                 # was averaged over samples or run on another split, not mistyped.
-                fits = G.fitting_n([c.value for c in cells], S.scale(cells[0]), cells[0].n)
+                fits = G.fitting_n([S.written(c) for c in cells], S.scale(cells[0]), cells[0].n)
                 why = (
                     f"{len(bad)} of {len(cells)} cells of the column '{label}' are not k/"
-                    f"{S.count(cells[0].n)} for one pass, so the column is probably averaged over "
+                    f"{S.count(S.items(cells[0]))} for one pass, so the column is probably averaged over "
                     "samples or measured on another split"
                 )
                 if fits:
                     why += f" (n = {S.count(fits)} fits every cell)"
                 for c in bad:
                     downgraded[id(c)] = why
-        groups: dict[object, list[tuple[Claim, Finding]]] = defaultdict(list)
+        groups: dict[tuple[object, Severity], list[tuple[Claim, Finding]]] = defaultdict(list)
         singles: list[Finding] = []
         for claim, finding in found:
             if id(claim) in downgraded:
@@ -169,7 +169,7 @@ class UnreachableScore(Rule):
     # ------------------------------------------------------------ one score
 
     def _check(self, claim: Claim, samples: int, ctx: Context) -> Finding | None:
-        value, n, sc = claim.value, claim.n, S.scale(claim)
+        value, n, sc = S.written(claim), S.items(claim), S.scale(claim)
         if G.is_reachable(value, n, samples, sc):
             return self._check_stated_k(claim, samples)
         if claim.plus_minus and claim.fields.get("pm_kind") == "sd":
@@ -284,16 +284,17 @@ class UnreachableScore(Rule):
     def _check_stated_k(self, claim: Claim, samples: int) -> Finding | None:
         """A score next to its own count ("87.8% (143/164)") that the count does not give."""
         k = claim.fields.get("k")
-        if k is None or samples != 1 or k in G.counts(claim.value, claim.n, 1, S.scale(claim)):
+        value, n = S.written(claim), S.items(claim)
+        if k is None or samples != 1 or k in G.counts(value, n, 1, S.scale(claim)):
             return None
-        places = G.decimals(claim.value)
-        right = G.format_at(k, claim.n, places, S.scale(claim))
+        places = G.decimals(value)
+        right = G.format_at(k, n, places, S.scale(claim))
         return self.finding(
             claim.location,
-            f"{S.as_written(claim, claim.value)} does not match its own count: "
-            f"{k}/{S.count(claim.n)} = {S.as_written(claim, right)}",
+            f"{S.as_written(claim, value)} does not match its own count: "
+            f"{k}/{S.count(n)} = {S.as_written(claim, right)}",
             claim=claim,
-            suggestion=f"Report {S.as_written(claim, right)} ({k}/{S.count(claim.n)})",
+            suggestion=f"Report {S.as_written(claim, right)} ({k}/{S.count(n)})",
             evidence={"value": claim.value, "n": claim.n, "k": k, "k_gives": right},
             severity=severity_for(claim.confidence, Severity.ERROR),
             confidence=claim.confidence,
