@@ -37,6 +37,9 @@ from benchaudit.linebreaks import split_lines
 if TYPE_CHECKING:
     import pyarrow.csv as pcsv
 
+#: The line of each row: an array, or a first line and a count.
+Lines = np.ndarray | RowLines
+
 NUMERIC = ("score", "points", "max_points", "confidence")
 
 
@@ -929,11 +932,7 @@ def _ordered(
 
 
 def _numeric(
-    col: pa.ChunkedArray[Any],
-    display: str,
-    role: str,
-    line: np.ndarray | RowLines,
-    missing_ok: bool = False,
+    col: pa.ChunkedArray[Any], display: str, role: str, line: Lines, missing_ok: bool = False
 ) -> np.ndarray:
     """Float values of a score-like column: numbers, booleans, or words like yes/no.
 
@@ -963,11 +962,7 @@ def _numeric(
 
 
 def _words_to_float(
-    col: pa.ChunkedArray[Any],
-    display: str,
-    role: str,
-    line: np.ndarray | RowLines,
-    missing_ok: bool = False,
+    col: pa.ChunkedArray[Any], display: str, role: str, line: Lines, missing_ok: bool = False
 ) -> np.ndarray:
     enc = pc.utf8_lower(pc.utf8_trim_whitespace(col)).combine_chunks().dictionary_encode()
     values = []
@@ -1231,7 +1226,7 @@ def _wide(
     table: _Columns,
     cols: dict[str, str],
     models: list[str],
-    line: np.ndarray | RowLines,
+    line: Lines,
     display: str,
 ) -> ResultSet:
     """One column per model: stack the columns into long form (model-major)."""
