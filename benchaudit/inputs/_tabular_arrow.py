@@ -12,8 +12,9 @@ import functools
 import io
 import json
 import re
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 import pyarrow as pa
@@ -32,6 +33,12 @@ from benchaudit.inputs._tabular_small import CATEGORICAL, JUDGE_COLUMNS, RowLine
 from benchaudit.inputs.limits import cap, exceeded
 from benchaudit.inputs.resultset import Coded, GridResults, ResultSet, first_rows
 from benchaudit.linebreaks import split_lines
+
+if TYPE_CHECKING:
+    import pyarrow.csv as pcsv
+
+#: The line of each row: an array, or a first line and a count.
+Lines = np.ndarray | RowLines
 
 NUMERIC = ("score", "points", "max_points", "confidence")
 
@@ -70,6 +77,8 @@ def read_resultset(
             streamed = None
         if streamed is not None:
             return _finish(streamed, streamed.columns, display, ctx)
+    table: _ParquetColumns | pa.Table
+    lines: np.ndarray | None
     if suffix == ".parquet":
         table, lines = _read_parquet(path, display), None
         parquet_rows = cap(ctx, "max-parquet-rows")
@@ -263,7 +272,9 @@ def _header(data: bytes, delim: str, display: str) -> list[str]:
     return names
 
 
-def _read_csv(data: bytes, display: str, delim: str, overrides: dict[str, str]):
+def _read_csv(
+    data: bytes, display: str, delim: str, overrides: dict[str, str]
+) -> tuple[pa.Table, np.ndarray | None]:
     import pyarrow.csv as pcsv
 
     names = _header(data, delim, display)
@@ -271,7 +282,7 @@ def _read_csv(data: bytes, display: str, delim: str, overrides: dict[str, str]):
     types = {cols[r]: pa.string() for r in CATEGORICAL if r in cols}
     try:
         table = pcsv.read_csv(
-            pa.BufferReader(data),
+            pa.BufferReader(data),  # type: ignore[arg-type]  # pyarrow-stubs leave out the NativeFile/Buffer inputs read_csv takes
             parse_options=pcsv.ParseOptions(delimiter=delim),
             convert_options=pcsv.ConvertOptions(
                 column_types=types,
@@ -300,7 +311,9 @@ def _quoted_record_lines(data: bytes, delim: str) -> np.ndarray:
     return np.asarray(starts[1:], dtype=np.int64)
 
 
-def _csv_diagnosis(data: bytes, display: str, delim: str, width: int, exc: Exception):
+def _csv_diagnosis(
+    data: bytes, display: str, delim: str, width: int, exc: Exception
+) -> InputError:
     """Name the first bad line of a CSV that Arrow refused."""
     text = data.decode("utf-8-sig")
     reader = csv.reader(io.StringIO(text), delimiter=delim)
@@ -316,11 +329,11 @@ def _csv_diagnosis(data: bytes, display: str, delim: str, width: int, exc: Excep
     return InputError(display, f"cannot parse: {first}")
 
 
-def _read_jsonl(data: bytes, display: str):
+def _read_jsonl(data: bytes, display: str) -> pa.Table:
     import pyarrow.json as pjson
 
     try:
-        return pjson.read_json(pa.BufferReader(data))
+        return pjson.read_json(pa.BufferReader(data))  # type: ignore[arg-type]  # pyarrow-stubs leave out NativeFile inputs
     except pa.ArrowInvalid as exc:
         # Find the line in Python: invalid JSON, a non-object, or mixed types.
         for lineno, raw in enumerate(split_lines(data.decode("utf-8-sig")), start=1):
@@ -337,7 +350,7 @@ def _read_jsonl(data: bytes, display: str):
         return _jsonl_python(data, display, exc)
 
 
-def _jsonl_python(data: bytes, display: str, exc: Exception):
+def _jsonl_python(data: bytes, display: str, exc: Exception) -> pa.Table:
     """Mixed value types in a column (ids that are sometimes numbers): read as text."""
     records = [json.loads(r) for r in split_lines(data.decode("utf-8-sig")) if r.strip()]
     keys: list[str] = []
@@ -345,7 +358,7 @@ def _jsonl_python(data: bytes, display: str, exc: Exception):
         for k in r:
             if k not in keys:
                 keys.append(k)
-    columns = {}
+    columns: dict[str, pa.Array[Any]] = {}
     for k in keys:
         vals = [r.get(k) for r in records]
         if all(isinstance(v, (int, float, bool)) or v is None for v in vals):
@@ -363,6 +376,15 @@ def _text(v: Any) -> str:
     return str(v)
 
 
+class _Columns(Protocol):
+    """What the column readers need of a table: an Arrow table or a Parquet file."""
+
+    @property
+    def num_rows(self) -> int: ...
+
+    def column(self, name: str) -> pa.ChunkedArray[Any]: ...
+
+
 class _ParquetColumns:
     """A Parquet file read one column at a time, on first use.
 
@@ -376,22 +398,25 @@ class _ParquetColumns:
         self.display = display
         try:
             self.file = pq.ParquetFile(path)
-            self.schema = self.file.schema_arrow
+            self.schema: pa.Schema = self.file.schema_arrow
         except (pa.ArrowException, OSError) as exc:
             raise _parquet_error(display, exc) from None
         self.num_rows = int(self.file.metadata.num_rows)
         self.column_names = list(self.schema.names)
 
-    def column(self, name: str) -> pa.ChunkedArray:
+    def column(self, name: str) -> pa.ChunkedArray[Any]:
         try:
             return self.file.read(columns=[name]).column(0)
         except (pa.ArrowException, OSError) as exc:
             raise _parquet_error(self.display, exc) from None
 
     def field_type(self, name: str) -> pa.DataType:
-        return self.schema.field(name).type
+        t: pa.DataType = self.schema.field(name).type
+        return t
 
-    def batches(self, names: list[str], cols: dict[str, str], plain: bool = False):
+    def batches(
+        self, names: list[str], cols: dict[str, str], plain: bool = False
+    ) -> Iterator[pa.RecordBatch]:
         batches = self.file.iter_batches(batch_size=BATCH, columns=names)
         # Decoding (Arrow, no GIL) overlaps with coding the previous batch (numpy).
         return _prefetch(batches) if self.num_rows > BATCH else batches
@@ -400,12 +425,12 @@ class _ParquetColumns:
         return _parquet_error(self.display, exc)
 
 
-def _prefetch(batches: Any) -> Any:
+def _prefetch(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
     """Iterate ``batches`` one step ahead in a thread (at most one batch waiting)."""
     import queue
     import threading
 
-    ready: queue.Queue = queue.Queue(maxsize=1)
+    ready: queue.Queue[Any] = queue.Queue(maxsize=1)
     stop = threading.Event()
     end = object()
 
@@ -451,7 +476,7 @@ def _parquet_error(display: str, exc: Exception) -> InputError:
     return InputError(display, f"cannot read Parquet: {first}")
 
 
-def _read_parquet(path: Path, display: str):
+def _read_parquet(path: Path, display: str) -> _ParquetColumns:
     return _ParquetColumns(path, display)
 
 
@@ -490,7 +515,9 @@ class _CsvStream:
         self.column_names, self.num_rows = names, n
         self.data_lines = 0
 
-    def _options(self, names: list[str], cols: dict[str, str], plain: bool):
+    def _options(
+        self, names: list[str], cols: dict[str, str], plain: bool
+    ) -> tuple[pcsv.ParseOptions, pcsv.ConvertOptions]:
         import pyarrow.csv as pcsv
 
         # Categories as strings (plain) or dictionary-encoded while parsing.
@@ -508,11 +535,15 @@ class _CsvStream:
         )
         return parse, convert
 
-    def batches(self, names: list[str], cols: dict[str, str], plain: bool = False):
+    def batches(
+        self, names: list[str], cols: dict[str, str], plain: bool = False
+    ) -> Iterator[pa.RecordBatch]:
         parse, convert = self._options(names, cols, plain)
         return self._chunks(parse, convert)
 
-    def _chunks(self, parse, convert):
+    def _chunks(
+        self, parse: pcsv.ParseOptions, convert: pcsv.ConvertOptions
+    ) -> Iterator[pa.RecordBatch]:
         import pyarrow.csv as pcsv
 
         read = pcsv.ReadOptions(
@@ -539,7 +570,7 @@ class _CsvStream:
                 if len(view):
                     self.data_lines += _breaks(data, lo, cut) + int(view[-1] not in (10, 13))
                     table = pcsv.read_csv(
-                        pa.py_buffer(view),
+                        pa.py_buffer(view),  # type: ignore[arg-type]  # pyarrow-stubs leave out the NativeFile/Buffer inputs read_csv takes
                         read_options=read,
                         parse_options=parse,
                         convert_options=convert,
@@ -660,7 +691,8 @@ def _check_overrides(names: list[str], overrides: dict[str, str], display: str) 
 def _type_of(table: Any, name: str) -> pa.DataType:
     if isinstance(table, _ParquetColumns):
         return table.field_type(name)
-    return table.column(name).type
+    t: pa.DataType = table.column(name).type
+    return t
 
 
 def _np(arr: Any) -> np.ndarray:
@@ -676,10 +708,11 @@ def _np(arr: Any) -> np.ndarray:
         if arr.null_count:  # callers mask the nulls; zero them all the same
             out = np.where(_np(arr.is_valid()), out, out.dtype.type(0))
         return out
-    return arr.to_numpy(zero_copy_only=False)
+    values: np.ndarray = arr.to_numpy(zero_copy_only=False)
+    return values
 
 
-def _primitive(arr: pa.Array) -> np.ndarray:
+def _primitive(arr: pa.Array[Any]) -> np.ndarray:
     """A null-free numeric Arrow array viewed as numpy through its data buffer.
 
     (``Array.to_numpy`` loads pandas on first use, half a second for nothing.)
@@ -688,8 +721,10 @@ def _primitive(arr: pa.Array) -> np.ndarray:
     dtype = np.dtype(
         {"halffloat": "float16", "float": "float32", "double": "float64"}.get(name, name)
     )
+    data = arr.buffers()[1]
+    assert data is not None  # a numeric array always has a data buffer
     return np.frombuffer(
-        arr.buffers()[1], dtype=dtype, count=len(arr), offset=arr.offset * dtype.itemsize
+        memoryview(data), dtype=dtype, count=len(arr), offset=arr.offset * dtype.itemsize
     )
 
 
@@ -698,7 +733,7 @@ def _is_score_type(t: pa.DataType) -> bool:
 
 
 def _coded(
-    col: pa.ChunkedArray,
+    col: pa.ChunkedArray[Any],
     display: str,
     role: str,
     line: Any,
@@ -725,24 +760,24 @@ class _Coder:
 
     def __init__(self, display: str, role: str) -> None:
         self.display, self.role = display, role
-        self.seen: list[tuple[pa.Array, np.ndarray]] = []
+        self.seen: list[tuple[pa.Array[Any], np.ndarray]] = []
         # Every dictionary value met so far, by code: hashed once into one table, so
         # a block costs its own labels, not all the labels seen before it.
         self.table = LabelTable()
-        self.exact: pa.Array | None = None  # after a hash collision: Arrow look-ups
+        self.exact: pa.Array[Any] | None = None  # after a hash collision: Arrow look-ups
 
     @property
-    def known(self) -> pa.Array | None:
+    def known(self) -> pa.Array[Any] | None:
         return self.exact if self.exact is not None else self.table.labels
 
     @property
     def size(self) -> int:
         return 0 if self.known is None else len(self.known)
 
-    def add(self, chunk: pa.Array, runs: bool = False) -> np.ndarray:
+    def add(self, chunk: pa.Array[Any], runs: bool = False) -> np.ndarray:
         if runs and len(chunk) > 4096 and not pa.types.is_dictionary(chunk.type):
             # Long runs of one value (a model's rows together): code the runs only.
-            ree = pc.run_end_encode(chunk)
+            ree = pc.run_end_encode(chunk)  # type: ignore[attr-defined]  # missing from pyarrow-stubs
             if len(ree.values) * 16 <= len(chunk):
                 ends = _np(ree.run_ends).astype(np.int64)
                 return np.repeat(self.add(ree.values), np.diff(ends, prepend=0))
@@ -767,7 +802,8 @@ class _Coder:
                         self.display, f"{self.role} column holds nested values"
                     ) from None
             chunk = pc.dictionary_encode(chunk)
-        d = chunk.dictionary
+        coded = cast("pa.DictionaryArray[Any, Any]", chunk)  # dictionary-typed by now
+        d = coded.dictionary
         if not (pa.types.is_string(d.type) or pa.types.is_large_string(d.type)):
             d = d.cast(pa.string())
         mapping = None
@@ -778,12 +814,13 @@ class _Coder:
         if mapping is None:
             mapping = self._mapping(d)
             self.seen.append((d, mapping))
-        ind = chunk.indices
+        ind = coded.indices
         if ind.null_count:  # the last mapping slot codes a null
             return mapping[np.where(_np(ind.is_valid()), _primitive(ind), len(mapping) - 1)]
-        return mapping[_np(ind)]
+        out: np.ndarray = mapping[_np(ind)]
+        return out
 
-    def _mapping(self, d: pa.Array) -> np.ndarray:
+    def _mapping(self, d: pa.Array[Any]) -> np.ndarray:
         mapping = np.empty(len(d) + 1, dtype=np.int32)
         mapping[-1] = -1  # null index
         if self.exact is None and not d.null_count:
@@ -813,17 +850,16 @@ class _Coder:
         known = self.known
         raw = known.to_pylist() if known is not None else []
         if known is not None and _clean_labels(known, distinct=self.exact is None):
-            labels: list[str | None] = raw
+            labels = cast("list[str]", raw)  # clean: no null label
         else:
-            labels = _merge_labels(raw, codes)
-            codes = labels.pop()  # type: ignore[assignment]
+            labels, codes = _merge_labels(raw, codes)
         self.seen.clear()
         return _ordered(
             codes, labels, len(codes), self.display, self.role, line, required, by_appearance
         )
 
 
-def _clean_labels(known: pa.Array, distinct: bool = False) -> bool:
+def _clean_labels(known: pa.Array[Any], distinct: bool = False) -> bool:
     """True when no label is null, blank, padded with blanks, or repeated (``distinct``:
     known to hold no repeat, as the label table's labels are)."""
     if known.null_count:
@@ -831,18 +867,19 @@ def _clean_labels(known: pa.Array, distinct: bool = False) -> bool:
     trimmed = pc.utf8_trim_whitespace(known)
     if not pc.all(pc.equal(trimmed, known)).as_py():
         return False
-    if len(known) and pc.min(pc.utf8_length(known)).as_py() == 0:
+    # (pyarrow-stubs type utf8_length by concrete string array class, not by a string-typed Array)
+    if len(known) and pc.min(pc.utf8_length(known)).as_py() == 0:  # type: ignore[call-overload]
         return False  # (no Python scalars here: converting one loads pandas)
     return distinct or pc.count_distinct(known).as_py() == len(known)
 
 
-def _merge_labels(raw: list, codes: np.ndarray) -> list:
+def _merge_labels(raw: list[Any], codes: np.ndarray) -> tuple[list[str], np.ndarray]:
     """Labels that differ only in surrounding blanks are one label; blank is missing.
 
-    Returns the labels with the recoded codes appended as the last element.
+    Returns the labels and the recoded codes.
     """
-    labels: list[str | None] = []
-    index: dict[str | None, int] = {}
+    labels: list[str] = []
+    index: dict[str, int] = {}
     merge = np.empty(len(raw) + 1, dtype=np.int32)
     merge[-1] = -1
     for j, v in enumerate(raw):
@@ -856,12 +893,12 @@ def _merge_labels(raw: list, codes: np.ndarray) -> list:
             c = index[key] = len(labels)
             labels.append(key)
         merge[j] = c
-    return [*labels, merge[codes]]
+    return labels, merge[codes]
 
 
 def _ordered(
     codes: np.ndarray,
-    labels: list,
+    labels: list[str],
     n: int,
     display: str,
     role: str,
@@ -895,7 +932,7 @@ def _ordered(
 
 
 def _numeric(
-    col: pa.ChunkedArray, display: str, role: str, line: np.ndarray, missing_ok: bool = False
+    col: pa.ChunkedArray[Any], display: str, role: str, line: Lines, missing_ok: bool = False
 ) -> np.ndarray:
     """Float values of a score-like column: numbers, booleans, or words like yes/no.
 
@@ -925,8 +962,8 @@ def _numeric(
 
 
 def _words_to_float(
-    col: pa.ChunkedArray, display: str, role: str, line: np.ndarray, missing_ok: bool = False
-):
+    col: pa.ChunkedArray[Any], display: str, role: str, line: Lines, missing_ok: bool = False
+) -> np.ndarray:
     enc = pc.utf8_lower(pc.utf8_trim_whitespace(col)).combine_chunks().dictionary_encode()
     values = []
     for i, word in enumerate(enc.dictionary.to_pylist()):
@@ -937,6 +974,7 @@ def _words_to_float(
         elif missing_ok and word in MISSING_WORDS:
             values.append(np.nan)
         else:
+            assert word is not None  # nulls are in the indices, not the dictionary
             try:
                 values.append(float(word))
             except ValueError:
@@ -952,8 +990,10 @@ def _words_to_float(
             raise InputError(display, f"missing {role} value", int(line[row]))
         values.append(np.nan)
         codes = np.where(_np(enc.indices.is_valid()), _np(enc.indices), len(values) - 1)
-        return np.asarray(values, dtype=np.float64)[codes]
-    return np.asarray(values, dtype=np.float64)[_np(enc.indices)]
+        out: np.ndarray = np.asarray(values, dtype=np.float64)[codes]
+        return out
+    out = np.asarray(values, dtype=np.float64)[_np(enc.indices)]
+    return out
 
 
 OPTIONAL_CATEGORIES = ("cluster", "seed", "sample", "chosen", "gold", "variant")
@@ -961,7 +1001,7 @@ OPTIONAL_CATEGORIES = ("cluster", "seed", "sample", "chosen", "gold", "variant")
 
 def _columns_of(
     table: Any, cols: dict[str, str], line: Any, display: str, single_model: str | None
-):
+) -> tuple[Callable[[str, bool], Coded], Callable[[str], np.ndarray]]:
     """Two getters, (role -> Coded) and (role -> float array), over the file's columns."""
     n = table.num_rows
     if isinstance(table, _CsvStream) or (isinstance(table, _ParquetColumns) and n > BATCH):
@@ -994,7 +1034,7 @@ INT16_LABELS = int(np.iinfo(np.int16).max)
 
 def _gather_batches(
     table: Any, cols: dict[str, str], line: Any, display: str, single_model: str | None
-):
+) -> tuple[dict[str, Coded], dict[str, np.ndarray]]:
     """Stream a large Parquet or CSV file batch by batch into numpy arrays.
 
     Only one batch of Arrow data is alive at a time, so the peak memory is the
@@ -1049,7 +1089,9 @@ def _gather_batches(
     return cat, nums
 
 
-def _optional(coded, numeric, cols: dict[str, str]) -> dict[str, Any]:
+def _optional(
+    coded: Callable[[str, bool], Coded], numeric: Callable[[str], np.ndarray], cols: dict[str, str]
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for role in OPTIONAL_CATEGORIES:
         if role in cols:
@@ -1117,7 +1159,7 @@ def _long(
         score = score.astype(np.float64)
     opt = _optional(coded, numeric, cols)
     meta: dict[str, Any] = {}
-    if keep is not None:
+    if keep is not None and gone is not None:  # (keep is set only with gone)
         lines_all = np.asarray(line)
         meta["missing_cells"] = int(gone.sum())
         meta["missing_lines"] = [int(x) for x in lines_all[gone][:5]]
@@ -1181,7 +1223,11 @@ def _with_variant(model: Coded, variant: Coded) -> tuple[Coded, dict[str, list[s
 
 
 def _wide(
-    table: pa.Table, cols: dict[str, str], models: list[str], line: np.ndarray, display: str
+    table: _Columns,
+    cols: dict[str, str],
+    models: list[str],
+    line: Lines,
+    display: str,
 ) -> ResultSet:
     """One column per model: stack the columns into long form (model-major)."""
     n = table.num_rows
@@ -1203,10 +1249,10 @@ def _wide(
     model_codes = np.repeat(np.arange(m, dtype=np.int32), n)
     item_codes = np.tile(item1.codes, m)
     lines = np.tile(line, m)
-    opt = {}
+    cluster = None
     if "cluster" in cols:
         c = _coded(table.column(cols["cluster"]), display, "cluster", line, required=False)
-        opt["cluster"] = Coded(codes=np.tile(c.codes, m)[present], labels=c.labels)
+        cluster = Coded(codes=np.tile(c.codes, m)[present], labels=c.labels)
     # An empty cell is a missing (model, item) result, not a zero.
     return ResultSet(
         path=display,
@@ -1220,7 +1266,7 @@ def _wide(
         },
         layout="wide",
         meta=_missing_meta(present, lines),
-        **opt,
+        cluster=cluster,
     )
 
 
@@ -1279,7 +1325,7 @@ def _grid_scatter(table: Any, cols: dict[str, str], line: Any, display: str) -> 
             cell = _enlarge(cell, shape)
             grown = np.full(shape[0] - first.size, unseen, dtype=np.int64)
             first = np.concatenate([first, grown])
-        wide = np.int64 if cell.size >= np.iinfo(np.int32).max else np.int32
+        wide: type[np.signedinteger[Any]] = np.int64 if cell.size >= np.iinfo(np.int32).max else np.int32
         flat = mc.astype(wide, copy=False) * wide(cell.shape[1])
         flat += ic
         cell.reshape(-1)[flat] = plus1
@@ -1295,9 +1341,13 @@ def _grid_scatter(table: Any, cols: dict[str, str], line: Any, display: str) -> 
             raise _NotGrid  # blank lines or quoted line breaks: lines are not rows
         n = table.num_rows = pos
         line = RowLines(line.first, n)
-    if pos != n or models.known is None or items.known is None:
+    model_labels, item_labels = models.known, items.known
+    if pos != n or model_labels is None or item_labels is None:
         raise _NotGrid
-    if not all(_clean_labels(c.known, distinct=c.exact is None) for c in (models, items)):
+    if not (
+        _clean_labels(model_labels, distinct=models.exact is None)
+        and _clean_labels(item_labels, distinct=items.exact is None)
+    ):
         raise _NotGrid  # blank or padded labels: the per-row reader merges them
     km, ki = models.size, items.size
     order = np.argsort(first[:km], kind="stable")
@@ -1310,7 +1360,7 @@ def _grid_scatter(table: Any, cols: dict[str, str], line: Any, display: str) -> 
     for j, m in enumerate(order):
         np.subtract(cell[m, :ki], 1, out=out[j], dtype=np.float32)
     del cell
-    raw = models.known.to_pylist()
+    raw = cast("list[str]", model_labels.to_pylist())  # clean: no null label
     used = {r: c for r, c in cols.items() if r in ("model", "item", "score", *OPTIONAL)}
 
     def per_row() -> ResultSet:
@@ -1319,7 +1369,7 @@ def _grid_scatter(table: Any, cols: dict[str, str], line: Any, display: str) -> 
     return GridResults(
         path=display,
         models=[raw[int(m)] for m in order],
-        items=items.known.to_pylist(),
+        items=cast("list[str]", item_labels.to_pylist()),
         value=out,
         first_rows=first[order],
         n_rows=n,
@@ -1329,7 +1379,7 @@ def _grid_scatter(table: Any, cols: dict[str, str], line: Any, display: str) -> 
     )
 
 
-def _grid_scores(arr: pa.Array, display: str, line: Any, pos: int) -> np.ndarray:
+def _grid_scores(arr: pa.Array[Any], display: str, line: Any, pos: int) -> np.ndarray:
     """Scores of one batch as uint8 score + 1; _NotGrid unless every score is 0 or 1."""
     t = arr.type
     if arr.null_count:

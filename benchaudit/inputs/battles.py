@@ -23,6 +23,10 @@ from benchaudit.linebreaks import split_lines
 from benchaudit.memo import Memo
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+    import pyarrow as pa
+
     from benchaudit.context import RunContext as Context
     from benchaudit.evidence import Source
     from benchaudit.stats.bradley_terry import PairCounts, Ratings
@@ -206,14 +210,14 @@ def _bad_json_line(path: Path) -> tuple[int, str]:
                 continue
             try:
                 rec = json.loads(line)
-            except ValueError as exc:
+            except json.JSONDecodeError as exc:
                 return no, f"invalid JSON ({exc.msg})"
             if not isinstance(rec, dict):
                 return no, "each line must be a JSON object"
     return 0, "cannot read as JSON lines"
 
 
-def _table(path: Path, display: str, suffix: str):
+def _table(path: Path, display: str, suffix: str) -> tuple[pa.Table, int]:
     import pyarrow as pa
 
     try:
@@ -234,7 +238,7 @@ def _table(path: Path, display: str, suffix: str):
             with open(path, encoding="utf-8") as fh:
                 try:
                     recs = json.load(fh)
-                except ValueError as exc:
+                except json.JSONDecodeError as exc:
                     raise InputError(display, f"invalid JSON ({exc.msg})", exc.lineno) from None
             if not isinstance(recs, list) or not all(isinstance(r, dict) for r in recs):
                 raise InputError(display, "expected a JSON array of battle objects")
@@ -257,7 +261,7 @@ def _table(path: Path, display: str, suffix: str):
         raise InputError(display, f"cannot read battles: {msg}") from None
 
 
-def _from_records(recs: list[dict], display: str):
+def _from_records(recs: list[dict[str, Any]], display: str) -> pa.Table:
     import pyarrow as pa
 
     keys: list[str] = []
@@ -269,7 +273,7 @@ def _from_records(recs: list[dict], display: str):
     return pa.table(cols)
 
 
-def _codes(col):
+def _codes(col: pa.Array[Any] | pa.ChunkedArray[Any]) -> tuple[npt.NDArray[np.int64], list[str]]:
     """Dictionary-encode a column: (codes as numpy int, labels), nulls as -1."""
     import numpy as np
     import pyarrow as pa
@@ -291,8 +295,9 @@ def read(path: Path, display: str, ctx: Context) -> Source[BattleSet]:
 
     table, first_line = _table(path, display, Probe(path, b"", 0).suffix)
     names = table.column_names
-    cols = {k: _find(names, (k,)) for k in REQUIRED}
-    missing = [k for k, v in cols.items() if v is None]
+    found = {k: _find(names, (k,)) for k in REQUIRED}
+    cols = {k: v for k, v in found.items() if v is not None}
+    missing = [k for k in REQUIRED if k not in cols]
     if missing:
         raise InputError(display, f"battles need columns {', '.join(missing)}")
     if table.num_rows == 0:

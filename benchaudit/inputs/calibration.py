@@ -31,6 +31,7 @@ from benchaudit.inputs._records import read_records
 if TYPE_CHECKING:
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
+    from benchaudit.stats.calibration import CalibrationSummary
 
 CONF_KEYS = (
     "confidence",
@@ -75,7 +76,7 @@ class CalibrationData:
     layout: str = "confidence"
     """How the file states confidence: ``probabilities``, ``logits``, ``binary`` ..."""
 
-    def summary(self, n_bins: int = 10, binning: str = "equal-width"):
+    def summary(self, n_bins: int = 10, binning: str = "equal-width") -> CalibrationSummary:
         from benchaudit.stats.calibration import summarise
 
         return summarise(

@@ -110,7 +110,7 @@ def _layout(names: list[str]) -> str | None:
     return None
 
 
-def _records(text: str, suffix: str, display: str) -> tuple[list[str], list[dict], list[int]]:
+def _records(text: str, suffix: str, display: str) -> tuple[list[str], list[dict[str, str]], list[int]]:
     if suffix == ".json":
         try:
             doc = json.loads(text)
@@ -130,7 +130,7 @@ def _records(text: str, suffix: str, display: str) -> tuple[list[str], list[dict
                 continue
             try:
                 rec = json.loads(line)
-            except ValueError as exc:
+            except json.JSONDecodeError as exc:
                 raise InputError(display, f"invalid JSON ({exc.msg})", no) from None
             if not isinstance(rec, dict):
                 raise InputError(display, "each line must be a JSON object", no)
@@ -289,6 +289,7 @@ def read(path: Path, display: str, ctx: Context) -> Source[JudgmentSet]:
         data.layout = "long"
     elif layout == "labels":
         jc, hc = _judge_col(names), _human_col(names)
+        assert jc is not None and hc is not None  # the layout was chosen because both exist
         cc = _pick(names, COUNT)
         for rec, no in zip(recs, lines):
             j, h = _label(rec.get(jc, "")), _label(rec.get(hc, ""))
@@ -317,13 +318,15 @@ def read(path: Path, display: str, ctx: Context) -> Source[JudgmentSet]:
             data.items.append(rec.get(ic, str(k)) if ic else str(k))
             data.lines.append(no)
     else:
-        ic, oc, vc = _pick(names, ITEM), _pick(names, ORDER), _pick(names, VERDICT)
-        games = {rec.get(oc, "").strip() for rec in recs} == {"1", "2"}
+        ic, order, vc = _pick(names, ITEM), _pick(names, ORDER), _pick(names, VERDICT)
+        # The layout was chosen because all three exist.
+        assert ic is not None and order is not None and vc is not None
+        games = {rec.get(order, "").strip() for rec in recs} == {"1", "2"}
         seen: dict[str, dict[bool, str]] = {}
         first_line: dict[str, int] = {}
         for rec, no in zip(recs, lines):
             item = rec.get(ic, "")
-            swapped = _is_swapped(rec.get(oc, ""), display, no, games)
+            swapped = _is_swapped(rec.get(order, ""), display, no, games)
             slot = seen.setdefault(item, {})
             if swapped in slot:
                 raise InputError(display, f"item {item!r} judged twice in the same order", no)
@@ -349,7 +352,9 @@ _GAME1 = {"model_1": "A", "model_2": "B", "tie": "tie"}
 _GAME2 = {"model_2": "A", "model_1": "B", "tie": "tie"}
 
 
-def _read_mtbench(data: JudgmentSet, recs, lines, display: str, notes: list[str]) -> None:
+def _read_mtbench(
+    data: JudgmentSet, recs: list[dict[str, str]], lines: list[int], display: str, notes: list[str]
+) -> None:
     """FastChat pair judgments as verdicts in both orders, per question and turn."""
     seen: dict[tuple[str, str, str], int] = {}
     for rec, no in zip(recs, lines):
@@ -386,7 +391,12 @@ def _read_mtbench(data: JudgmentSet, recs, lines, display: str, notes: list[str]
 
 
 def _read_annotations(
-    data: JudgmentSet, path: Path, recs, lines, display: str, notes: list[str]
+    data: JudgmentSet,
+    path: Path,
+    recs: list[dict[str, str]],
+    lines: list[int],
+    display: str,
+    notes: list[str],
 ) -> None:
     """AlpacaEval annotations.json: the judge's preference for generator_2's output
     over generator_1's (the baseline), per instruction, on the 1-2 scale."""
@@ -435,12 +445,18 @@ def _read_annotations(
     )
 
 
-def _read_preferences(data: JudgmentSet, names, recs, lines, display: str) -> None:
+def _read_preferences(
+    data: JudgmentSet, names: list[str], recs: list[dict[str, str]], lines: list[int], display: str
+) -> None:
     mc, pc = _pick(names, ("model",)), _pick(names, PREFERENCE)
     ic = _pick(names, ITEM) or _pick(names, ("item_idx", "instruction", "instruction_sha1"))
+    # The layout was chosen because these three exist.
+    assert mc is not None and pc is not None and ic is not None
     oc, lc = _pick(names, OUTPUT), _pick(names, OUTPUT_LEN)
-    data.outputs = [] if oc else None
-    data.output_len = [] if lc else None
+    outputs: list[str] = []
+    output_len: list[str] = []
+    data.outputs = outputs if oc else None
+    data.output_len = output_len if lc else None
     for rec, no in zip(recs, lines):
         try:
             pref = float(rec.get(pc, ""))
@@ -453,9 +469,9 @@ def _read_preferences(data: JudgmentSet, names, recs, lines, display: str) -> No
         data.preference.append(pref)
         data.lines.append(no)
         if oc:
-            data.outputs.append(rec.get(oc, ""))
+            outputs.append(rec.get(oc, ""))
         if lc:
-            data.output_len.append(rec.get(lc, ""))
+            output_len.append(rec.get(lc, ""))
     if data.preference and min(data.preference) < 1.0 < max(data.preference):
         raise InputError(display, "preferences mix the 0-1 and the 1-2 scale")
 

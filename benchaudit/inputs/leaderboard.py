@@ -22,6 +22,7 @@ import csv
 import io
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -108,7 +109,7 @@ class Entry:
 
     @property
     def width(self) -> float | None:
-        return None if not self.has_interval else self.high - self.low
+        return None if self.low is None or self.high is None else self.high - self.low
 
 
 @dataclass
@@ -159,6 +160,7 @@ def _contains(header: list[str], parts: tuple[str, ...]) -> int | None:
 def _number(text: str) -> float | None:
     """The number in a cell; NaN and infinities are no number (a blank, not a score)."""
     t = text.strip().replace(",", "").replace("%", "").replace("*", "").strip()
+    got: float | None
     try:
         got = float(t)
     except ValueError:
@@ -228,7 +230,7 @@ def _se_column(header: list[str], score_name: str) -> int | None:
 def analyse_table(
     header: list[str],
     rows: list[list[str]],
-    lines: list[int | None] | None = None,
+    lines: Sequence[int | None] | None = None,
     path: str = "",
     score_column: str | None = None,
     confidence: float = 0.95,
@@ -368,7 +370,9 @@ def read(path: Path, display: str, ctx: Context) -> Source[Leaderboard] | list[S
     return _board(display, header, body, lines, text, ctx)
 
 
-def _board(display: str, header, body, lines, text: str, ctx: Context) -> Source[Leaderboard]:
+def _board(
+    display: str, header: list[str], body: list[list[str]], lines: list[int], text: str, ctx: Context
+) -> Source[Leaderboard]:
     from benchaudit.evidence import Source
 
     board = analyse_table(

@@ -237,7 +237,9 @@ def _classify(text: str, m: re.Match[str]) -> Number:
         # "05/21" or "3/14/2024" is a date, not k/n: nobody writes a count with a
         # leading zero, and k/n/m is not a fraction.
         if (len(whole) > 1 and whole.startswith("0")) or re.match(r"/\d+/\d", after):
-            return make("date", length=len(re.match(r"(?:/\d+)+", after).group(0)))
+            date = re.match(r"(?:/\d+)+", after)
+            assert date is not None  # after starts with "/<digit>"
+            return make("date", length=len(date.group(0)))
         return make("fraction")
     if m_ := _SIZE.match(after):
         return make("size", m_.group(0).strip(), m_.end())

@@ -65,7 +65,7 @@ def premises_of(claim: Claim, registry: Registry | None = None) -> Premises:
         n = Certainty.CERTAIN
         bench = registry.get(claim.benchmark) if registry and claim.benchmark else None
         splits = getattr(bench, "splits", None) or {}
-        if getattr(bench, "headline_is_subset", False):
+        if bench is not None and bench.headline_is_subset:
             n = Certainty.UNKNOWN
             reasons.append(
                 f"{claim.benchmark} is reported both on its {bench.n:,}-item subset and on the "

@@ -177,16 +177,16 @@ class GridResults(ResultSet):
             self._rows = rows
         return self._rows
 
-    @property  # type: ignore[override]
-    def model(self) -> Coded:
+    @property
+    def model(self) -> Coded:  # type: ignore[override]  # read back lazily, never assigned
         return self._per_row().model
 
-    @property  # type: ignore[override]
-    def item(self) -> Coded:
+    @property
+    def item(self) -> Coded:  # type: ignore[override]  # read back lazily, never assigned
         return self._per_row().item
 
-    @property  # type: ignore[override]
-    def score(self) -> np.ndarray:
+    @property
+    def score(self) -> np.ndarray:  # type: ignore[override]  # read back lazily, never assigned
         return self._per_row().score
 
     @property

@@ -227,7 +227,7 @@ def read(path: Path, display: str, ctx: Context) -> Source[SamplesData] | Source
             c_list.append(c_i)
             for k, col in passk_cols.items():
                 try:
-                    stated[k].append(float(rec.get(col)))
+                    stated[k].append(float(rec.get(col, "nan")))
                 except (TypeError, ValueError):
                     stated[k].append(float("nan"))
         n_arr, c_arr = np.array(n_list, dtype=np.int64), np.array(c_list, dtype=np.int64)
@@ -238,16 +238,17 @@ def read(path: Path, display: str, ctx: Context) -> Source[SamplesData] | Source
             )
         vkey = _pick(keys, PASS_KEYS)
         rkey = None if vkey else _pick(keys, RESULT_KEYS)
-        if vkey is None and rkey is None:
+        value_key = vkey or rkey  # _pick never returns an empty name
+        if value_key is None:
             raise InputError(display, NO_RESULTS)
         layout = "per-sample"
         index: dict[str, int] = {}
         n_list, c_list = [], []
         for line, rec in rows:
             pid = str(rec.get(pkey, ""))
-            value = rec.get(vkey) if vkey else rec.get(rkey)
+            value = rec.get(value_key)
             if value is None or value == "":
-                raise InputError(display, f"missing {vkey or rkey}: " + NO_RESULTS, line)
+                raise InputError(display, f"missing {value_key}: " + NO_RESULTS, line)
             ok = _verdict(value, display, line, from_result=vkey is None)
             j = index.get(pid)
             if j is None:
@@ -297,7 +298,7 @@ def read(path: Path, display: str, ctx: Context) -> Source[SamplesData] | Source
 MODEL_KEYS = tuple(ROLES["model"])
 
 
-def _head_records(p: Probe) -> list[dict]:
+def _head_records(p: Probe) -> list[dict[str, Any]]:
     if p.suffix in (".jsonl", ".json"):
         out = []
         for raw in split_lines(p.text)[:200]:

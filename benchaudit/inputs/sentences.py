@@ -221,7 +221,9 @@ def read_blocks(
             raw, in_comment = _strip_comments(raw, in_comment)
         if markdown and _FENCE.match(raw):
             flush()
-            fence = _FENCE.match(raw).group(1)
+            fence_m = _FENCE.match(raw)
+            assert fence_m is not None  # matched just above
+            fence = fence_m.group(1)
             i += 1
             while i < total and not lines[i].lstrip().startswith(fence):
                 i += 1
@@ -260,10 +262,10 @@ def read_blocks(
                 j += 1
             after = lines[j].strip() if j < total else ""
             context = f"{last_text} {after} {protocol_text}"
-            table = parse_pipe_table(lines[i:j], numbers_of[i:j], context=context)
-            if table is not None:
-                table.page = page_of.get(doc_line)
-                tables.append(table)
+            pipe = parse_pipe_table(lines[i:j], numbers_of[i:j], context=context)
+            if pipe is not None:
+                pipe.page = page_of.get(doc_line)
+                tables.append(pipe)
             i = j
             continue
         if markdown and _RST_UNDERLINE.match(raw) and segments:
