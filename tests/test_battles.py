@@ -223,3 +223,15 @@ def test_json_output_is_byte_identical(tmp_path):
     assert out[0] == out[1]
     doc = json.loads(out[0])
     assert {f["rule"] for f in doc["findings"]} >= {"BA502", "BA503"}
+
+
+def test_a_battles_json_file_that_is_not_utf8_is_a_one_line_error(tmp_path):
+    from click.testing import CliRunner
+
+    from benchaudit.cli import main
+
+    path = tmp_path / "battles.json"
+    path.write_bytes(b'[{"model_a": "x\xff", "model_b": "y", "winner": "model_a"}]')
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert result.exit_code == 2
+    assert "not UTF-8 text" in result.output and "Traceback" not in result.output

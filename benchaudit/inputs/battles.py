@@ -256,6 +256,8 @@ def _table(path: Path, display: str, suffix: str) -> tuple[pa.Table, int]:
         return pq.read_table(path), 1
     except InputError:
         raise
+    except UnicodeDecodeError as exc:
+        raise InputError(display, f"not UTF-8 text (byte {exc.start} cannot be decoded)") from None
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as exc:
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise InputError(display, f"cannot read battles: {msg}") from None
