@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from benchaudit.inputs.resultset import GridResults, ResultSet
 from benchaudit.memo import Memo
@@ -53,9 +54,10 @@ class ItemMatrix:
         return rows
 
 
-def cell_index(rs: ResultSet) -> np.ndarray:
+def cell_index(rs: ResultSet) -> npt.NDArray[np.int64]:
     n_items = len(rs.items)
-    return rs.model.codes.astype(np.int64) * n_items + rs.item.codes
+    flat: npt.NDArray[np.int64] = rs.model.codes.astype(np.int64) * n_items + rs.item.codes
+    return flat
 
 
 CHUNK = 1 << 21

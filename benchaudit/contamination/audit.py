@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import BenchauditError
 from benchaudit.limits import DEFAULT, Limits
+
+if TYPE_CHECKING:
+    from benchaudit.finding import Section
 
 
 @dataclass
@@ -42,7 +45,7 @@ class Outcome:
     settings: Settings
     summary: Any  # ScanSummary
     items: list[Any]
-    results: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    results: dict[str, Section] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
 
