@@ -31,6 +31,11 @@ class ItemMatrix:
     item_cluster: np.ndarray | None  # N cluster codes, -1 for none
     memo: Memo = field(default_factory=Memo, repr=False, compare=False)
 
+    def weights(self, m: int, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Model m's sums of points and of max points on the items of ``mask`` (weighted only)."""
+        assert self.points is not None and self.max_points is not None, "not a weighted matrix"
+        return self.points[m, mask], self.max_points[m, mask]
+
     @property
     def n_models(self) -> int:
         return int(self.value.shape[0])
