@@ -11,6 +11,8 @@ from benchaudit.errors import BenchauditError
 from benchaudit.limits import DEFAULT, Limits
 
 if TYPE_CHECKING:
+    from benchaudit.contamination.benchmark import Item
+    from benchaudit.contamination.results import ScanSummary
     from benchaudit.finding import Section
 
 
@@ -43,8 +45,8 @@ class Outcome:
     """A finished audit: the merged statistics and the rows for ``results``."""
 
     settings: Settings
-    summary: Any  # ScanSummary
-    items: list[Any]
+    summary: ScanSummary
+    items: list[Item]
     results: dict[str, Section] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import click
 
 from benchaudit.config import MAX_DOCS, MAX_WORKERS
 
 if TYPE_CHECKING:
+    from benchaudit.contamination.audit import Outcome
     from benchaudit.finding import Finding
 
 _FORMATS = ("text", "json", "markdown", "html", "sarif", "github")
@@ -24,7 +25,7 @@ _FORMATS = ("text", "json", "markdown", "html", "sarif", "github")
 class ItemFindings(Protocol):
     """What the contamination rule offers this command: the findings of a scan's outcome."""
 
-    def item_findings(self, outcome: Any, display: str) -> list[Finding]: ...
+    def item_findings(self, outcome: Outcome, display: str) -> list[Finding]: ...
 
 
 def _fields(value: str | None) -> tuple[str, ...] | None:
