@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from benchaudit.config import Config
 
 if TYPE_CHECKING:
     from benchaudit.benchmarks import Registry
+    from benchaudit.finding import Section
 
 
 class Results:
@@ -33,16 +34,18 @@ class Results:
     """
 
     def __init__(self) -> None:
-        self.sections: dict[str, Any] = {}
+        self.sections: dict[str, Section] = {}
 
-    def add(self, section: str, rows: Any) -> None:
+    def add(self, section: str, rows: Section) -> None:
         joined = getattr(rows, "joined", None)  # columns (many pairs) stay columns
         if section not in self.sections and callable(joined):
             self.sections[section] = joined()
         else:
-            self.sections.setdefault(section, []).extend(rows)
+            # Rows join a section of their own kind (row dicts, or detection entries);
+            # a pair table's extend takes either.
+            cast("list[Any]", self.sections.setdefault(section, [])).extend(rows)
 
-    def update(self, sections: dict[str, Any]) -> None:
+    def update(self, sections: dict[str, Section]) -> None:
         for section, rows in sections.items():
             self.add(section, rows)
 
@@ -78,11 +81,11 @@ class RunContext:
         return Registry.load(overrides=self.config.n)
 
     @property
-    def results(self) -> dict[str, Any]:
+    def results(self) -> dict[str, Section]:
         """The sections added through :meth:`add_results` (the engine's own, during a run)."""
         return self._results.sections
 
-    def add_results(self, section: str, rows: Any) -> None:
+    def add_results(self, section: str, rows: Section) -> None:
         """Deprecated: add rows to ``results``. Analyses return their rows to the engine."""
         self._results.add(section, rows)
 

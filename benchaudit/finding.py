@@ -12,10 +12,20 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchaudit.plain import SUPPRESSED_BY
 from benchaudit.plain import jsonable as _jsonable
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from benchaudit.analysis.pairs import PairTable
+    from benchaudit.inputs._detection import SourceEntry
+
+    #: One section of ``results``: rows as dicts, the pair table kept as columns
+    #: (``comparisons``), or the detection entries of ``results.sources``.
+    Section: TypeAlias = list[dict[str, Any]] | PairTable | list[SourceEntry]
 
 
 class Severity(IntEnum):
@@ -195,7 +205,7 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     claims_checked: int = 0
     numbers_seen: int = 0
-    results: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    results: dict[str, Section] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     #: Coverage of the document side: scores read, scores with a known item count,

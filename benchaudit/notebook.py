@@ -39,6 +39,7 @@ def frames(report: Report, section: str | None = None) -> Any:
     inputs held no per-item results."""
     import pandas as pd
 
+    from benchaudit.analysis.pairs import PairTable
     from benchaudit.plain import jsonable as _jsonable
 
     rows = [{**{"page": None}, **f.to_dict()} for f in report.findings]
@@ -46,7 +47,7 @@ def frames(report: Report, section: str | None = None) -> Any:
     for name in ("models", "comparisons"):
         out[name] = pd.DataFrame()
     for name, section_rows in report.results.items():
-        if callable(getattr(section_rows, "column", None)):  # the column-stored pair table
+        if isinstance(section_rows, PairTable):  # the column-stored pair table
             out[name] = pd.DataFrame(_jsonable(section_rows.tolist()))
         elif isinstance(section_rows, list) and all(isinstance(r, dict) for r in section_rows):
             out[name] = pd.DataFrame(_jsonable(section_rows))

@@ -16,7 +16,8 @@ import pkgutil
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 from benchaudit.errors import ConfigError
 from benchaudit.finding import Confidence, Finding, Location, Severity
@@ -146,7 +147,7 @@ class Rule:
 _REGISTRY: dict[str, type[Rule]] | None = None
 
 
-def _rule_classes(module: Any) -> Iterator[type[Rule]]:
+def _rule_classes(module: ModuleType) -> Iterator[type[Rule]]:
     for obj in vars(module).values():
         if (
             inspect.isclass(obj)
@@ -220,7 +221,10 @@ class Entry:
     module: str
 
 
-_CATALOGUE: list[Any] | None = None
+#: A rule in the catalogue: its index entry (not imported yet) or its class.
+CatalogueEntry: TypeAlias = "Entry | type[Rule]"
+
+_CATALOGUE: list[CatalogueEntry] | None = None
 #: Files whose text decides the index besides the rule modules (``KINDS`` is read
 #: by rules that apply to every kind of input).
 _INDEX_INPUTS = ("evidence.py",)
@@ -259,23 +263,24 @@ def _indexed() -> list[Entry] | None:
     return [Entry(code, name, tuple(reads), module) for code, name, reads, module in index.RULES]
 
 
-def catalogue() -> list[Any]:
+def catalogue() -> list[CatalogueEntry]:
     """Every rule in code order, as :class:`Entry` (from the index) or as its class."""
     global _CATALOGUE
     if _REGISTRY is not None:
         return list(_REGISTRY.values())
     if _CATALOGUE is None:
-        entries: list[Any] | None = _indexed()
-        if entries is None:
+        indexed = _indexed()
+        entries: list[CatalogueEntry]
+        if indexed is None:
             entries = list(all_rules().values())
         else:
             packs = [cls for m in _entry_point_modules() for cls in _rule_classes(m)]
-            entries = sorted([*entries, *packs], key=lambda e: e.code)
+            entries = sorted([*indexed, *packs], key=lambda e: e.code)
         _CATALOGUE = entries
     return _CATALOGUE
 
 
-def load_entry(entry: Any) -> type[Rule]:
+def load_entry(entry: CatalogueEntry) -> type[Rule]:
     """The rule class of a catalogue entry, its module imported on first use."""
     if isinstance(entry, type):
         return entry
@@ -338,7 +343,7 @@ def _any_rule_pack_installed() -> bool:
     return False
 
 
-def _entry_point_modules() -> list[Any]:
+def _entry_point_modules() -> list[ModuleType]:
     if not _any_rule_pack_installed():
         return []
     from importlib.metadata import entry_points
@@ -358,7 +363,7 @@ def lookup(key: str) -> type[Rule]:
     raise ConfigError(f"unknown rule {key!r} (see 'benchaudit rules')")
 
 
-def _matches(cls: Any, keys: Iterable[str]) -> bool:
+def _matches(cls: CatalogueEntry, keys: Iterable[str]) -> bool:
     for key in keys:
         k = key.strip().lower()
         if k in (cls.name.lower(), cls.code.lower()):
@@ -369,7 +374,7 @@ def _matches(cls: Any, keys: Iterable[str]) -> bool:
     return False
 
 
-def selected(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> list[Any]:
+def selected(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> list[CatalogueEntry]:
     """The catalogue entries ``--select`` / ``--ignore`` leave, none imported; an
     unknown name is a :class:`ConfigError`."""
     rules = catalogue()

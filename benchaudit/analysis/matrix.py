@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from benchaudit.inputs.resultset import GridResults, ResultSet
 from benchaudit.memo import Memo
@@ -29,6 +30,11 @@ class ItemMatrix:
     max_points: np.ndarray | None  # M x N sums of max points (weighted files)
     item_cluster: np.ndarray | None  # N cluster codes, -1 for none
     memo: Memo = field(default_factory=Memo, repr=False, compare=False)
+
+    def weights(self, m: int, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Model m's sums of points and of max points on the items of ``mask`` (weighted only)."""
+        assert self.points is not None and self.max_points is not None, "not a weighted matrix"
+        return self.points[m, mask], self.max_points[m, mask]
 
     @property
     def n_models(self) -> int:
@@ -53,9 +59,10 @@ class ItemMatrix:
         return rows
 
 
-def cell_index(rs: ResultSet) -> np.ndarray:
+def cell_index(rs: ResultSet) -> npt.NDArray[np.int64]:
     n_items = len(rs.items)
-    return rs.model.codes.astype(np.int64) * n_items + rs.item.codes
+    flat: npt.NDArray[np.int64] = rs.model.codes.astype(np.int64) * n_items + rs.item.codes
+    return flat
 
 
 CHUNK = 1 << 21

@@ -72,7 +72,7 @@ class _Part:
         return [dict(zip(keys, values)) for values in zip(*cols)]
 
 
-class PairTable(Sequence):
+class PairTable(Sequence[dict[str, Any]]):
     """The ``comparisons`` rows of one or more analyses, stored column by column."""
 
     def __init__(self, parts: list[_Part | list[dict[str, Any]]] | None = None) -> None:
@@ -230,7 +230,8 @@ def _dumps(value: Any) -> str:
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
     from benchaudit.plain import jsonable as _jsonable
 
-    return _jsonable(row)
+    plain: dict[str, Any] = _jsonable(row)
+    return plain
 
 
 def _json_chunks(part: _Part, escape: Any) -> Iterator[str]:

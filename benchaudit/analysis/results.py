@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from benchaudit.analysis.matrix import ItemMatrix, build
 from benchaudit.analysis.pairs import Names, PairTable
@@ -40,6 +41,7 @@ from benchaudit.stats.student import t_interval, t_quantile
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
+    from benchaudit.finding import Section
 
 #: Above this many non-zero differences x resamples a graded pair uses the
 #: paired z-test instead of the sign-flip test (the two agree at that size).
@@ -87,9 +89,9 @@ def analyse(rs: ResultSet, ctx: Context | None = None) -> Analysis:
     return rs.memo.get(("analysis", *settings), lambda: _analyse(rs, *settings))
 
 
-def report_results(rs: ResultSet, ctx: Context | None = None) -> dict[str, list[dict]]:
+def report_results(rs: ResultSet, ctx: Context | None = None) -> dict[str, Section]:
     a = analyse(rs, ctx)
-    out = {
+    out: dict[str, Section] = {
         "models": a.models,
         "comparisons": a.comparisons,
         "baseline": a.baseline,
@@ -150,7 +152,7 @@ def _model_rows(
     seed: int,
     resamples: int,
     conf: float,
-) -> tuple[list[dict[str, Any]], dict]:
+) -> tuple[list[dict[str, Any]], dict[str, list[float]]]:
     rows = []
     seed_scores: dict[str, list[float]] = {}
     binary = mx.binary_rows()
@@ -165,13 +167,13 @@ def _model_rows(
             rows.append({**row, "score": None, "ci_low": None, "ci_high": None, "ci_method": None})
             continue
         if mx.weighted:
-            pts, mxp = mx.points[m, mask], mx.max_points[m, mask]
+            pts, mxp = mx.weights(m, mask)
             score = float(pts.sum() / mxp.sum())
         else:
             score = float(x.mean())
         se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
         if mx.weighted:
-            se = se * float(mx.weight_scale * n / mx.max_points[m, mask].sum())
+            se = se * float(mx.weight_scale * n / mx.weights(m, mask)[1].sum())
         row.update(
             score=score, ci_low=None, ci_high=None, ci_method=None, n_rows=int(row_counts[m]), se=se
         )
@@ -186,7 +188,7 @@ def _model_rows(
             row.update(
                 n_clusters=g,
                 clustered_se=cse
-                * (1 if not mx.weighted else mx.weight_scale * n / mx.max_points[m, mask].sum()),
+                * (1 if not mx.weighted else mx.weight_scale * n / mx.weights(m, mask)[1].sum()),
                 design_effect=cl.design_effect(x, clusters),
             )
         if seeds is not None:
@@ -229,18 +231,19 @@ def _model_rows(
                 rows.append(row)
                 continue
         if clusters is not None and row["n_clusters"] > 1:
-            w = mx.max_points[m, mask] if mx.weighted else None
-            v = mx.points[m, mask] if mx.weighted else x
+            w = mx.weights(m, mask)[1] if mx.weighted else None
+            v = mx.weights(m, mask)[0] if mx.weighted else x
             lo, hi = cl.cluster_bootstrap_ci(v, clusters, resamples, conf, seed, weights=w)
             method = "cluster-bootstrap"
         elif mx.weighted:
+            pts, mxp = mx.weights(m, mask)
             lo, hi = cl.cluster_bootstrap_ci(
-                mx.points[m, mask],
+                pts,
                 np.arange(n),
                 resamples,
                 conf,
                 seed,
-                weights=mx.max_points[m, mask],
+                weights=mxp,
             )
             method = "bootstrap"
         elif binary[m]:
@@ -266,7 +269,14 @@ def _items_by_seeds(seeds: list[ItemMatrix], m: int) -> np.ndarray | None:
     return np.stack([sm.value[m, present] for sm in seeds], axis=1).astype(np.float64)
 
 
-def _shared_bootstrap(mx, binary, seeds, resamples, conf, seed):
+def _shared_bootstrap(
+    mx: ItemMatrix,
+    binary: np.ndarray,
+    seeds: list[ItemMatrix] | None,
+    resamples: int,
+    conf: float,
+    seed: int,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
     """Bootstrap bounds of every graded model that has all items, in one pass.
 
     Only for the plain case (no clusters, points or seeds); the models share
@@ -315,12 +325,15 @@ def _pair_matrices(mx: ItemMatrix) -> dict[str, np.ndarray]:
 
 def _popcount(words: np.ndarray) -> np.ndarray:
     """Set bits per row of a uint64 matrix, summed along the last axis."""
-    count = getattr(np, "bitwise_count", None)
+    count = getattr(np, "bitwise_count", None)  # numpy >= 2.0
+    total: npt.NDArray[np.int64]
     if count is not None:
-        return count(words).sum(axis=-1, dtype=np.int64)
+        total = count(words).sum(axis=-1, dtype=np.int64)
+        return total
     as_bytes = words.view(np.uint8)
     table = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
-    return table[as_bytes].sum(axis=-1, dtype=np.int64)
+    total = table[as_bytes].sum(axis=-1, dtype=np.int64)
+    return total
 
 
 def _pack(bits: np.ndarray) -> np.ndarray:
@@ -450,9 +463,9 @@ def _pair_table(rs: ResultSet, ok: np.ndarray, binary: bool, v: dict[str, Any]) 
 
     every = keep.size == ok.size
 
-    def col(x, dtype=np.float64):
-        x = np.asarray(x)
-        return x.astype(dtype, copy=False) if every else x[keep].astype(dtype)
+    def col(x: Any, dtype: npt.DTypeLike = np.float64) -> np.ndarray:
+        a = np.asarray(x)
+        return a.astype(dtype, copy=False) if every else a[keep].astype(dtype)
 
     diff, half, u_half = col(v["diff"]), col(v["half"]), col(v["u_half"])
     fields: list[tuple[str, Any]] = [
@@ -500,7 +513,17 @@ def _one_or_many(values: np.ndarray) -> Any:
     return values.astype(str).astype(object)
 
 
-def _cluster_pairs(mx, ia, ib, diff, sum_d2, nn, seed, resamples, alpha):
+def _cluster_pairs(
+    mx: ItemMatrix,
+    ia: np.ndarray,
+    ib: np.ndarray,
+    diff: np.ndarray,
+    sum_d2: np.ndarray,
+    nn: np.ndarray,
+    seed: int,
+    resamples: int,
+    alpha: float,
+) -> dict[str, np.ndarray]:
     """Cluster-level sign-flip test, clustered interval and design effect of every pair.
 
     Each pair's per-item differences are summed within clusters; under the null
@@ -509,6 +532,7 @@ def _cluster_pairs(mx, ia, ib, diff, sum_d2, nn, seed, resamples, alpha):
     the mean difference +- t(G-1) times its cluster-robust SE (with the G/(G-1)
     factor); the design effect is that variance, uncorrected, over the naive one.
     """
+    assert mx.item_cluster is not None  # called for a matrix with clusters only
     codes = mx.item_cluster.astype(np.int64).copy()
     lone = codes < 0  # an item without a cluster is a cluster of its own
     codes[lone] = codes.max(initial=-1) + 1 + np.arange(int(lone.sum()))
@@ -553,7 +577,16 @@ def _cluster_pairs(mx, ia, ib, diff, sum_d2, nn, seed, resamples, alpha):
     }
 
 
-def _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples):
+def _graded_tests(
+    mx: ItemMatrix,
+    ia: np.ndarray,
+    ib: np.ndarray,
+    diff: np.ndarray,
+    var_d: np.ndarray,
+    nn: np.ndarray,
+    seed: int,
+    resamples: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Sign-flip tests for graded pairs (paired z above the permutation budget).
 
     On a complete matrix with much work every pair shares one set of sign vectors
@@ -579,14 +612,14 @@ def _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples):
                 mx.value, ia[perm], ib[perm], resamples, seed, progress=bar.update
             )
     else:
-        for j in perm:
+        for j in perm.tolist():
             both = mx.present[ia[j]] & mx.present[ib[j]]
             p[j] = sign_flip_test(
                 mx.value[ia[j], both] - mx.value[ib[j], both], resamples, seed + j
             )
     test[perm] = "sign-flip-permutation"
     floor[perm] = np.maximum(np.minimum(1.0, 2.0 * 0.5 ** disc[perm]), 1.0 / (resamples + 1))
-    for j in np.flatnonzero(~exact):
+    for j in np.flatnonzero(~exact).tolist():
         se = math.sqrt(max(var_d[j], 0.0) / nn[j])
         p[j] = 1.0 if se == 0 else float(min(1.0, 2.0 * norm_sf(abs(diff[j]) / se)))
         test[j] = "paired-z"
@@ -610,7 +643,7 @@ def rank_groups(
     beaten_by = better.sum(axis=0).tolist()  # models significantly above each one
     beats = better.sum(axis=1).tolist()
     order = sorted(range(k), key=lambda i: (-scores[i], i))
-    out = [{} for _ in range(k)]
+    out: list[dict[str, Any]] = [{} for _ in range(k)]
     group, top = 0, None
     for rank, i in enumerate(order, start=1):
         if top is None or better[top, i]:
@@ -626,7 +659,7 @@ def rank_groups(
 
 
 def _baseline_rows(
-    rs: ResultSet, models: list[dict], comps: PairTable, base: str
+    rs: ResultSet, models: list[dict[str, Any]], comps: PairTable, base: str
 ) -> list[dict[str, Any]]:
     by_pair = {(c["a"], c["b"]): c for c in comps.rows(np.flatnonzero(comps.involves(base)))}
     rows = []
@@ -664,16 +697,16 @@ def _baseline_rows(
     return rows
 
 
-def _pct_interval(v, lo, hi) -> str:
+def _pct_interval(v: float | None, lo: float | None, hi: float | None) -> str:
     if v is None:
         return "-"
-    if lo is None:
+    if lo is None or hi is None:  # a score without an interval
         return f"{100 * v:.1f}"
     return f"{100 * v:.1f} ({100 * lo:.1f}–{100 * hi:.1f})"
 
 
-def _points_interval(d, lo, hi) -> str:
-    if d is None:
+def _points_interval(d: float | None, lo: float | None, hi: float | None) -> str:
+    if d is None or lo is None or hi is None:  # no pair with the baseline
         return "—"
     return f"{100 * d:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
 

@@ -18,7 +18,7 @@ import importlib
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from benchaudit.errors import InputError
 
@@ -26,10 +26,11 @@ if TYPE_CHECKING:
     from benchaudit.context import RunContext
     from benchaudit.evidence import Source
 
-#: Rows of one section of ``results``: a list of dicts, or columns that join as a list does.
-Rows = Any
+    #: Rows of one section of ``results``: a list of dicts, or columns that join as a list does.
+    from benchaudit.finding import Section as Rows
+
 #: An analysis: (source, run context) -> section name -> rows.
-Analysis = Callable[["Source", "RunContext"], dict[str, Rows]]
+Analysis = Callable[["Source", "RunContext"], "dict[str, Rows]"]
 
 #: Evidence class ("module:Class") -> its analysis ("module:function" taking (data, ctx)).
 #: The evidence class is looked up only when its module was imported (by the reader that

@@ -5,10 +5,15 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import BenchauditError
 from benchaudit.limits import DEFAULT, Limits
+
+if TYPE_CHECKING:
+    from benchaudit.contamination.benchmark import Item
+    from benchaudit.contamination.results import ScanSummary
+    from benchaudit.finding import Section
 
 
 @dataclass
@@ -40,9 +45,9 @@ class Outcome:
     """A finished audit: the merged statistics and the rows for ``results``."""
 
     settings: Settings
-    summary: Any  # ScanSummary
-    items: list[Any]
-    results: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    summary: ScanSummary
+    items: list[Item]
+    results: dict[str, Section] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
 

@@ -7,13 +7,15 @@ Only click and the standard library are imported here, so that
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import click
 
 from benchaudit.config import MAX_DOCS, MAX_WORKERS
 
 if TYPE_CHECKING:
+    from benchaudit.contamination.audit import Outcome
     from benchaudit.finding import Finding
 
 _FORMATS = ("text", "json", "markdown", "html", "sarif", "github")
@@ -23,7 +25,7 @@ _FORMATS = ("text", "json", "markdown", "html", "sarif", "github")
 class ItemFindings(Protocol):
     """What the contamination rule offers this command: the findings of a scan's outcome."""
 
-    def item_findings(self, outcome: Any, display: str) -> list[Finding]: ...
+    def item_findings(self, outcome: Outcome, display: str) -> list[Finding]: ...
 
 
 def _fields(value: str | None) -> tuple[str, ...] | None:
@@ -138,28 +140,28 @@ def _fields(value: str | None) -> tuple[str, ...] | None:
     help="Largest benchmark item file, in bytes (default 256 MiB).",
 )
 def contamination(
-    benchmark,
-    corpus,
-    more_shards,
-    scores,
-    ngram,
-    minhash,
-    engine,
-    address,
-    workers,
-    state_dir,
-    text_field,
-    item_field,
-    id_field,
-    max_docs,
-    formats,
-    outputs,
-    fail_on,
-    seed,
-    config_path,
-    max_line_bytes,
-    max_expansion,
-    max_benchmark_bytes,
+    benchmark: str,
+    corpus: Sequence[str],
+    more_shards: tuple[str, ...],
+    scores: str | None,
+    ngram: int | None,
+    minhash: bool,
+    engine: str,
+    address: str | None,
+    workers: int | None,
+    state_dir: str | None,
+    text_field: str | None,
+    item_field: str | None,
+    id_field: str | None,
+    max_docs: int,
+    formats: tuple[str, ...],
+    outputs: tuple[str, ...],
+    fail_on: str,
+    seed: int | None,
+    config_path: str | None,
+    max_line_bytes: int | None,
+    max_expansion: int | None,
+    max_benchmark_bytes: int | None,
 ) -> None:
     """Find benchmark items in training-corpus shards (exit 1 when some are found)."""
     from benchaudit import config as config_mod

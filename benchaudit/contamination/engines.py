@@ -22,6 +22,9 @@ from benchaudit.errors import BenchauditError, InputError
 from benchaudit.progress import Progress
 
 _WORKER_INDEX: NgramIndex | None = None
+
+#: An input error as plain data: ("input-error", path, detail, line).
+_Failed = tuple[str, str, str, int | None]
 #: Below this many bytes of shards the local engine scans in-process unless told otherwise.
 SMALL_CORPUS = 32 << 20
 
@@ -91,7 +94,7 @@ def _init_worker(index: NgramIndex) -> None:
     _WORKER_INDEX = index
 
 
-def _guarded(index: NgramIndex, shard: Shard, opts: ScanOptions) -> ShardResult | tuple:
+def _guarded(index: NgramIndex, shard: Shard, opts: ScanOptions) -> ShardResult | _Failed:
     """Scan, returning an input error as plain data (it crosses process boundaries)."""
     try:
         return scan_shard(index, shard, opts)
@@ -99,14 +102,14 @@ def _guarded(index: NgramIndex, shard: Shard, opts: ScanOptions) -> ShardResult 
         return ("input-error", exc.path, exc.detail, exc.line)
 
 
-def _unwrap(res: ShardResult | tuple) -> ShardResult:
+def _unwrap(res: ShardResult | _Failed) -> ShardResult:
     if isinstance(res, tuple):
         _, path, detail, line = res
         raise InputError(path, detail, line)
     return res
 
 
-def _scan_in_worker(shard: Shard, opts: ScanOptions) -> ShardResult | tuple:
+def _scan_in_worker(shard: Shard, opts: ScanOptions) -> ShardResult | _Failed:
     assert _WORKER_INDEX is not None
     return _guarded(_WORKER_INDEX, shard, opts)
 
@@ -182,7 +185,7 @@ class _RayScanner:
     def __init__(self, index: NgramIndex) -> None:
         self.index = index
 
-    def scan(self, shard: Shard, opts: ScanOptions) -> ShardResult | tuple:
+    def scan(self, shard: Shard, opts: ScanOptions) -> ShardResult | _Failed:
         return _guarded(self.index, shard, opts)
 
 
@@ -219,7 +222,9 @@ def run_ray(
         started = True
     try:
         if todo:
-            cpus = int(ray.available_resources().get("CPU", 1)) or 1
+            # ray leaves available_resources unannotated (it returns a dict of floats)
+            resources = ray.available_resources()  # type: ignore[no-untyped-call]
+            cpus = int(resources.get("CPU", 1)) or 1
             n = max(1, min(workers or cpus, len(todo)))
             ref = ray.put(index)
             actor_cls = ray.remote(num_cpus=1)(_RayScanner)

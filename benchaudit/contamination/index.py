@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from benchaudit.contamination.benchmark import Item
 from benchaudit.contamination.normalize import normalize, words
@@ -40,7 +41,7 @@ BITMAP_BITS = 22
 WORD_BITS = 20
 
 
-def mix(h: np.ndarray) -> np.ndarray:
+def mix(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     """splitmix64's finaliser, element-wise (uint64 arithmetic wraps mod 2^64)."""
     h = h ^ (h >> np.uint64(30))
     h = h * _MIX1
@@ -108,7 +109,7 @@ class NgramIndex:
     minhash: object | None = None  # MinHashIndex when near-duplicate search is on
     empty_items: list[int] = field(default_factory=list)
     main_len: np.ndarray | None = None  # words of each item's question part
-    word_bitmap: np.ndarray | None = None  # bool, indexed by _slot(word key, word_shift)
+    word_bitmap: npt.NDArray[np.bool_] | None = None  # bool, indexed by _slot(word key, word_shift)
     word_shift: int = 64 - WORD_BITS
     #: Running count of the words of ``flat`` longer than 8 bytes (their keys are hashes).
     long_words: np.ndarray | None = None
@@ -123,9 +124,12 @@ class NgramIndex:
             ks = np.fromiter(self.vocab, dtype=np.uint64, count=len(self.vocab))
             self.word_bitmap[_slot(ks, self.word_shift)] = True
 
-    def may_be_word(self, ks: np.ndarray) -> np.ndarray:
+    def may_be_word(self, ks: np.ndarray) -> npt.NDArray[np.bool_]:
         """False for a word key that is certainly not a benchmark word."""
-        return self.word_bitmap[_slot(ks, self.word_shift)]
+        bitmap = self.word_bitmap
+        assert bitmap is not None  # built by __post_init__
+        hits: npt.NDArray[np.bool_] = bitmap[_slot(ks, self.word_shift)]
+        return hits
 
     @property
     def n_items(self) -> int:

@@ -15,11 +15,16 @@ candidate is confirmed with the exact Jaccard similarity of the two sets.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import numpy as np
 
 from benchaudit.contamination.index import NgramIndex, gram_hashes
+
+if TYPE_CHECKING:
+    from datasketch import MinHash
 
 SHINGLE = 3
 NUM_PERM = 128
@@ -28,12 +33,15 @@ SCHEME = "affine64"
 SEED = 1
 
 
-def _identity(value):
+_Key = TypeVar("_Key")
+
+
+def _identity(value: _Key) -> _Key:
     """Shingles are already 64-bit keys; MinHash permutes them as they are."""
     return value
 
 
-def _sketch(keys: np.ndarray):
+def _sketch(keys: np.ndarray) -> MinHash:
     from datasketch import MinHash
 
     m = MinHash(num_perm=NUM_PERM, seed=SEED, hashfunc=_identity, scheme=SCHEME)
@@ -51,9 +59,15 @@ def _masked(ids: np.ndarray, isnum: np.ndarray) -> np.ndarray:
     return x
 
 
+class _LSH(Protocol):
+    """The part of datasketch's ``MinHashLSH`` the scan uses (datasketch ships no types)."""
+
+    def query(self, minhash: MinHash) -> list[Sequence[int]]: ...  # the inserted keys
+
+
 @dataclass
 class MinHashIndex:
-    lsh: object
+    lsh: _LSH
     item_sets: dict[tuple[int, int], np.ndarray]  # (item, part) -> sorted unique shingles
     all_keys: np.ndarray  # sorted union of every item's shingles
     windows: list[int]  # window lengths (in shingles) used over long documents
@@ -101,7 +115,7 @@ def _units(a: int, b: int, windows: list[int]) -> list[tuple[int, int]]:
     """The whole document when it is short, else overlapping windows of each length."""
     if b - a <= 2 * max(windows):
         return [(a, b)]
-    out = []
+    out: list[tuple[int, int]] = []
     for w in windows:
         stride = max(1, w // 4)
         starts = list(range(a, b - w + 1, stride))
@@ -142,7 +156,7 @@ def near_duplicates(
             if not len(unit):
                 continue
             for key in mh.lsh.query(_sketch(unit)):
-                iset = mh.item_sets[tuple(key)]
+                iset = mh.item_sets[(key[0], key[1])]
                 inter = len(np.intersect1d(iset, unit, assume_unique=True))
                 jac = inter / (len(iset) + len(unit) - inter)
                 item = int(key[0])

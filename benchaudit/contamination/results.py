@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from benchaudit.contamination.index import NgramIndex
 from benchaudit.contamination.scan import ShardResult
@@ -117,7 +118,7 @@ class ScanSummary:
         }
 
 
-def _cat(results: Sequence[ShardResult], name: str, dtype) -> np.ndarray:
+def _cat(results: Sequence[ShardResult], name: str, dtype: npt.DTypeLike) -> np.ndarray:
     arrays = [getattr(r, name) for r in results]
     return np.concatenate(arrays).astype(dtype) if arrays else np.zeros(0, dtype)
 
@@ -254,7 +255,17 @@ def _containment(p0: np.ndarray, length: np.ndarray, m: int) -> float:
 
 
 def _item_stats(
-    index: NgramIndex, s: ItemStat, i: int, n_tok: int, shard_no, doc, line, p0, diag, length, paths
+    index: NgramIndex,
+    s: ItemStat,
+    i: int,
+    n_tok: int,
+    shard_no: np.ndarray,
+    doc: np.ndarray,
+    line: np.ndarray,
+    p0: np.ndarray,
+    diag: np.ndarray,
+    length: np.ndarray,
+    paths: dict[int, str],
 ) -> None:
     s.dirty_ngram = bool((length >= s.ngram).any())
     s.longest_match = int(length.max())

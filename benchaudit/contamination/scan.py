@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from benchaudit.contamination.index import BITMAP_BITS, NgramIndex, gram_keys_at
 from benchaudit.contamination.normalize import normalize
@@ -95,9 +96,10 @@ class Tokens:
     def n_words(self) -> int:
         return len(self.starts)
 
-    def doc_of(self, words: np.ndarray) -> np.ndarray:
+    def doc_of(self, words: np.ndarray) -> npt.NDArray[np.intp]:
         """The document (0-based within the batch) of the words at these positions."""
-        return np.searchsorted(self.doc_start, self.starts[words], side="right") - 1
+        at: np.ndarray = self.starts[words]
+        return np.searchsorted(self.doc_start, at, side="right") - 1
 
 
 def _word_keys(
@@ -220,7 +222,14 @@ def _lookup(index: NgramIndex, ids: np.ndarray, maybe: np.ndarray) -> tuple[np.n
     )
 
 
-def _runs(index: NgramIndex, item, p, q, n, doc) -> tuple[np.ndarray, ...]:
+def _runs(
+    index: NgramIndex,
+    item: np.ndarray,
+    p: np.ndarray,
+    q: np.ndarray,
+    n: np.ndarray,
+    doc: np.ndarray,
+) -> tuple[np.ndarray, ...]:
     """Chain unit-gram hits on one diagonal into maximal runs; whole short items stay as is."""
     unit = index.unit
     diag = q - p
@@ -246,7 +255,13 @@ def _runs(index: NgramIndex, item, p, q, n, doc) -> tuple[np.ndarray, ...]:
 
 
 def _verified(
-    index: NgramIndex, tok: Tokens, item, doc, p0, diag, length
+    index: NgramIndex,
+    tok: Tokens,
+    item: np.ndarray,
+    doc: np.ndarray,
+    p0: np.ndarray,
+    diag: np.ndarray,
+    length: np.ndarray,
 ) -> tuple[np.ndarray, ...]:
     """Keep the runs whose words, read back from the document's bytes, equal the item's.
 
@@ -304,6 +319,7 @@ class ShardScanner:
         if want_mh:
             from benchaudit.contamination.minhash import near_duplicates
 
+            assert tok.isnum is not None  # tokenize(numbers=True) keys every word
             buf = np.frombuffer(tok.norm, dtype=np.uint8)
             real = np.flatnonzero(((tok.ends - tok.starts) != 1) | (buf[tok.starts] != 0xFF))
             ni, nd, nj = near_duplicates(index, ids[real], tok.doc_of(real), tok.isnum[real])

@@ -11,6 +11,7 @@ reports is still re-checked against the words themselves.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 _U64 = np.uint64
 _SPACE = 0x20
@@ -19,7 +20,7 @@ _LONG = _U64(0x8000000000000000)
 PAD = b" " * 8
 
 
-def _mix(h: np.ndarray) -> np.ndarray:
+def _mix(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     h = h ^ (h >> _U64(30))
     h = h * _U64(0xBF58476D1CE4E5B9)
     h = h ^ (h >> _U64(27))
@@ -40,7 +41,7 @@ def spans(norm: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 MASKS = np.array([(1 << (8 * n)) - 1 if n < 8 else (1 << 64) - 1 for n in range(9)], dtype=_U64)
 
 
-def _unaligned(norm: bytes) -> np.ndarray:
+def _unaligned(norm: bytes) -> npt.NDArray[np.uint64]:
     """The text as uint64 words starting at every byte offset (an unaligned view).
 
     Text that already ends in 8 spaces (as a scan batch does) is used in place."""
@@ -48,7 +49,7 @@ def _unaligned(norm: bytes) -> np.ndarray:
     return np.ndarray((len(padded) - 7,), dtype=_U64, buffer=padded, strides=(1,))
 
 
-def keys(norm: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+def keys(norm: bytes, starts: np.ndarray, ends: np.ndarray) -> npt.NDArray[np.uint64]:
     """64-bit key of each word ``norm[starts[i]:ends[i]]``.
 
     A word of at most 8 bytes is its bytes, packed (exact). A longer word is a
@@ -59,7 +60,7 @@ def keys(norm: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     u = _unaligned(norm)
     lens = ends - starts
     first = u[starts]
-    out = first & MASKS[np.minimum(lens, 8)]
+    out: npt.NDArray[np.uint64] = first & MASKS[np.minimum(lens, 8)]
     long_ = np.flatnonzero(lens > 8)
     if len(long_):
         last = u[ends[long_] - 8]

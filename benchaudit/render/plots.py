@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ def _figure(width: float, height: float) -> tuple[Figure, Axes]:
 
 
 def _groups(
-    rows: list[dict[str, Any]], key: str = "file"
+    rows: Sequence[dict[str, Any]], key: str = "file"
 ) -> list[tuple[str | None, list[dict[str, Any]]]]:
     out: dict[Any, list[dict[str, Any]]] = {}
     for r in rows:
@@ -121,7 +121,7 @@ def _groups(
 
 
 def forest_svg(
-    rows: list[dict[str, Any]],
+    rows: Sequence[dict[str, Any]],
     *,
     salt: str = "forest",
     percent: bool = True,
@@ -163,7 +163,7 @@ def forest_svg(
     return out
 
 
-def _orientation(comparisons: list[dict[str, Any]], models: list[dict[str, Any]]) -> int:
+def _orientation(comparisons: Sequence[dict[str, Any]], models: list[dict[str, Any]]) -> int:
     """+1 if ``diff`` is a − b, −1 if it is b − a, judged from the model scores."""
     score = {(m.get("file"), m.get("model")): _num(m.get("score")) for m in models}
     votes = 0
@@ -178,7 +178,7 @@ def _orientation(comparisons: list[dict[str, Any]], models: list[dict[str, Any]]
 
 
 def significance_svg(
-    rows: list[dict[str, Any]],
+    rows: Sequence[dict[str, Any]],
     models: list[dict[str, Any]] | None = None,
     *,
     alpha: float = 0.05,
@@ -263,7 +263,7 @@ _COUNT = ("count", "n", "n_items", "items", "size")
 
 
 def reliability_svg(
-    rows: list[dict[str, Any]], *, salt: str = "reliability"
+    rows: Sequence[dict[str, Any]], *, salt: str = "reliability"
 ) -> list[tuple[str, str]]:
     """Reliability diagram: accuracy against mean confidence per bin, per model."""
     import matplotlib
@@ -364,7 +364,7 @@ def _point(item: Any) -> Point | None:
     return None if x is None or y is None else (x, y, lo, hi)
 
 
-def scaling_svg(rows: list[dict[str, Any]], *, salt: str = "scaling") -> list[tuple[str, str]]:
+def scaling_svg(rows: Sequence[dict[str, Any]], *, salt: str = "scaling") -> list[tuple[str, str]]:
     """Metric against scale, one line per curve, one figure per metric.
 
     Rows are either points (a size column and a value column, one row per
@@ -405,7 +405,7 @@ def scaling_svg(rows: list[dict[str, Any]], *, salt: str = "scaling") -> list[tu
     return out
 
 
-def passk_svg(rows: list[dict[str, Any]], *, salt: str = "passk") -> list[tuple[str, str]]:
+def passk_svg(rows: Sequence[dict[str, Any]], *, salt: str = "passk") -> list[tuple[str, str]]:
     """pass@k against k: the unbiased estimate with its interval, and the plug-in."""
     series: dict[str, list[Point]] = {}
     groups = _groups(rows)
@@ -426,7 +426,7 @@ def passk_svg(rows: list[dict[str, Any]], *, salt: str = "passk") -> list[tuple[
     return [("pass@k against k", _curves_svg(series, "k", "pass@k", salt))]
 
 
-def ratings_svg(rows: list[dict[str, Any]], *, salt: str = "ratings") -> list[tuple[str, str]]:
+def ratings_svg(rows: Sequence[dict[str, Any]], *, salt: str = "ratings") -> list[tuple[str, str]]:
     """Ratings with their intervals, best first, with the rank range each interval allows."""
     import matplotlib
 
@@ -463,7 +463,7 @@ def ratings_svg(rows: list[dict[str, Any]], *, salt: str = "ratings") -> list[tu
 
 
 def section_plots(
-    section: str, rows: list[dict[str, Any]], results: dict[str, Any], alpha: float = 0.05
+    section: str, rows: Sequence[dict[str, Any]], results: dict[str, Any], alpha: float = 0.05
 ) -> list[tuple[str, str]]:
     """The plots for one result section ([] when it has none or lacks the columns)."""
     if not rows or not isinstance(rows[0], dict):

@@ -8,7 +8,7 @@ format without touching the writers.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 if TYPE_CHECKING:
     from benchaudit.finding import Report
@@ -224,7 +224,7 @@ FULL_PAIRS = 45
 MAX_SIGNIFICANT = 200
 
 
-def is_rows(rows: Any) -> bool:
+def is_rows(rows: Any) -> TypeGuard[Sequence[dict[str, Any]]]:
     """A section of row dicts: a list, or the column-stored pair table."""
     return (
         isinstance(rows, Sequence)
@@ -263,8 +263,9 @@ def result_tables(
 
 def _significant(report: Report, rows: Any) -> tuple[str, list[dict[str, Any]]]:
     """The pairs whose Holm-adjusted p is below alpha (the first MAX_SIGNIFICANT)."""
-    setup = report.results.get("setup") or [{}]
-    alpha = round(1 - float(setup[0].get("confidence", 0.95)), 12)
+    setup = report.results.get("setup")
+    first = setup[0] if is_rows(setup) else {}
+    alpha = round(1 - float(first.get("confidence", 0.95)), 12)
     column = getattr(rows, "column", None)
     if callable(column):
         import numpy as np
