@@ -32,12 +32,25 @@ def _module(requirement: str) -> str:
     return MODULE_OF.get(name, name.replace("-", "_").lower())
 
 
+def _type_only(tree: ast.AST) -> set[int]:
+    """Ids of the nodes under ``if TYPE_CHECKING:``: imports the type checker reads, never run."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            out.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    return out
+
+
 def _imported() -> set[str]:
-    """Top-level modules imported anywhere in the package, lazily or not."""
+    """Top-level modules imported anywhere in the package, lazily or not (type-only imports aside)."""
     found: set[str] = set()
     for folder in ("benchaudit", "rules"):
         for path in (ROOT / folder).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            skip = _type_only(tree)
+            for node in ast.walk(tree):
+                if id(node) in skip:
+                    continue
                 if isinstance(node, ast.Import):
                     found.update(a.name.split(".")[0] for a in node.names)
                 elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
