@@ -14,6 +14,8 @@ if sys.version_info >= (3, 11):
 else:
     import tomli as tomllib
 
+from type_only import type_only
+
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Distribution name -> the module it installs, where the two differ.
@@ -32,14 +34,6 @@ def _module(requirement: str) -> str:
     return MODULE_OF.get(name, name.replace("-", "_").lower())
 
 
-def _type_only(tree: ast.AST) -> set[int]:
-    """Ids of the nodes under ``if TYPE_CHECKING:``: imports the type checker reads, never run."""
-    out: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            out.update(id(n) for stmt in node.body for n in ast.walk(stmt))
-    return out
-
 
 def _imported() -> set[str]:
     """Top-level modules imported anywhere in the package, lazily or not (type-only imports aside)."""
@@ -47,7 +41,7 @@ def _imported() -> set[str]:
     for folder in ("benchaudit", "rules"):
         for path in (ROOT / folder).rglob("*.py"):
             tree = ast.parse(path.read_text(encoding="utf-8"))
-            skip = _type_only(tree)
+            skip = type_only(tree)
             for node in ast.walk(tree):
                 if id(node) in skip:
                     continue

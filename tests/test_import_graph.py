@@ -12,6 +12,8 @@ import ast
 from functools import cache
 from pathlib import Path
 
+from type_only import type_only
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ((ROOT / "benchaudit", "benchaudit"), (ROOT / "rules", "benchaudit.rules"))
 
@@ -34,14 +36,6 @@ def modules() -> dict[str, Path]:
             out[".".join([package, *parts])] = path
     return out
 
-
-def _type_only(tree: ast.AST) -> set[int]:
-    """Ids of the nodes under ``if TYPE_CHECKING:``."""
-    out: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            out.update(id(n) for stmt in node.body for n in ast.walk(stmt))
-    return out
 
 
 def _targets(node: ast.AST, name: str, is_package: bool, known: dict[str, Path]) -> list[str]:
@@ -75,7 +69,7 @@ def import_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {m: set() for m in known}
     for name, path in known.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = _type_only(tree)
+        skip = type_only(tree)
         for node in ast.walk(tree):
             if id(node) in skip:
                 continue
