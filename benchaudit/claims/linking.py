@@ -9,7 +9,7 @@ the values it quotes, or every line for a claim about results overall.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from benchaudit.documents.model import TABLE_REF
@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from benchaudit.benchmarks import Benchmark, Registry
     from benchaudit.claims.model_claims import ModelComparison
     from benchaudit.claims.scoretable import ScoreLine, ScoreTable
+    from benchaudit.context import RunContext
     from benchaudit.documents.model import Document
+    from benchaudit.evidence import Source
 
 #: The table model a prose name refers to (:func:`benchaudit.claims.model_claims.resolve`).
 Resolver = Callable[[str, list[str]], "str | None"]
@@ -227,3 +229,29 @@ def claimed_pair(
     if not spoken and named and not comp.general:
         return None  # it names benchmarks this table does not hold
     return a, rivals, spoken
+
+
+def linked_pairs(
+    source: Source, ctx: RunContext, kind: str, keep: Callable[[ModelComparison], bool] | None = None
+) -> Iterator[tuple[ModelComparison, ScoreTable, tuple[str, list[str], list[ScoreLine]]]]:
+    """Each pairwise claim of ``kind`` ("superior", "equivalent") of a document with the table
+    it is about and its pair (:func:`claimed_pair`): the subject's row, the rivals' rows and the
+    lines it speaks of. ``keep`` skips a claim before any table is looked at."""
+    from benchaudit.claims.access import document_of, score_tables
+    from benchaudit.claims.model_claims import comparisons
+
+    doc = document_of(source)
+    tables = score_tables(source, ctx) if doc is not None else []
+    if doc is None or not tables:
+        return
+    registry = ctx.benchmarks
+    for comp in comparisons(doc):
+        if comp.kind != kind or not comp.subjects or not comp.objects:
+            continue
+        if keep is not None and not keep(comp):
+            continue
+        named = benchmark_keys(comp.block.text, registry)
+        for st in pairwise_tables(comp, tables, doc, named)[:1]:
+            pair = claimed_pair(comp, st, named, registry)
+            if pair is not None:
+                yield comp, st, pair

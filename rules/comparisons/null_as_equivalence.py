@@ -97,52 +97,41 @@ def _parity_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable
     """"X is comparable to / on par with Y" against the rows of X and Y in the table the
     sentence is about: a gap of at least ``MARGIN`` points whose unpaired 95% interval
     excludes 0, on a benchmark with a known item count, contradicts the parity."""
-    from benchaudit.claims.access import document_of, score_tables
-    from benchaudit.claims.linking import benchmark_keys, claimed_pair, pairwise_tables
-    from benchaudit.claims.model_claims import comparisons
+    from benchaudit.claims.access import document_of
+    from benchaudit.claims.linking import linked_pairs
 
-    doc = document_of(source)
-    if doc is None:
-        return
-    tables = score_tables(source, ctx)
-    for comp in comparisons(doc) if tables else []:
-        if comp.kind != "equivalent" or not comp.subjects or not comp.objects:
-            continue
-        named = benchmark_keys(comp.block.text, ctx.benchmarks)
-        for st in pairwise_tables(comp, tables, doc, named)[:1]:
-            pair = claimed_pair(comp, st, named, ctx.benchmarks)
-            if pair is None:
+    pdf = getattr(document_of(source), "format", "") == "pdf"
+    for comp, st, pair in linked_pairs(source, ctx, "equivalent"):
+        a, rivals, spoken = pair
+        gaps, checked = [], 0
+        for line in spoken or st.lines:
+            by = {c.model: c for c in line.cells}
+            if a not in by or not line.n or line.proportion:
                 continue
-            a, rivals, spoken = pair
-            gaps, checked = [], 0
-            for line in spoken or st.lines:
-                by = {c.model: c for c in line.cells}
-                if a not in by or not line.n or line.proportion:
+            for r in rivals:
+                if r not in by:
                     continue
-                for r in rivals:
-                    if r not in by:
-                        continue
-                    checked += 1
-                    u = unpaired(by[a].value, by[r].value, line.n, 1 - ctx.alpha)
-                    if abs(u["diff"]) >= MARGIN and (u["lo"] > 0 or u["hi"] < 0):
-                        gaps.append(
-                            f"{line.label} {by[a].text} vs {r} {by[r].text} ({signed(u['diff'])}; "
-                            f"{signed(u['lo'])} to {signed(u['hi'])}, n = {line.n:,})"
-                        )
-            if not gaps:
-                continue
-            where = f"line {st.table.line}" if doc.format != "pdf" else f"page {st.table.page}"
-            yield rule.finding(
-                Location(source.path, comp.line, None, comp.block.page),
-                f"'{comp.verb}' asserts parity, but the table at {where} shows gaps of at least "
-                f"{num(MARGIN, 0)} points beyond the unpaired 95% noise on {len(gaps)} of {checked} "
-                f"comparison(s): {'; '.join(gaps[:6])}",
-                claim=comp.sentence,
-                suggestion="Say where the models differ and by how much, benchmark by benchmark; "
-                "claim equivalence only with an equivalence test (TOST) against a stated margin",
-                evidence={"model": a, "rivals": rivals, "gaps": gaps, "checked": checked, "margin": MARGIN},
-                confidence=Confidence.MEDIUM,
-            )
+                checked += 1
+                u = unpaired(by[a].value, by[r].value, line.n, 1 - ctx.alpha)
+                if abs(u["diff"]) >= MARGIN and (u["lo"] > 0 or u["hi"] < 0):
+                    gaps.append(
+                        f"{line.label} {by[a].text} vs {r} {by[r].text} ({signed(u['diff'])}; "
+                        f"{signed(u['lo'])} to {signed(u['hi'])}, n = {line.n:,})"
+                    )
+        if not gaps:
+            continue
+        where = f"page {st.table.page}" if pdf else f"line {st.table.line}"
+        yield rule.finding(
+            Location(source.path, comp.line, None, comp.block.page),
+            f"'{comp.verb}' asserts parity, but the table at {where} shows gaps of at least "
+            f"{num(MARGIN, 0)} points beyond the unpaired 95% noise on {len(gaps)} of {checked} "
+            f"comparison(s): {'; '.join(gaps[:6])}",
+            claim=comp.sentence,
+            suggestion="Say where the models differ and by how much, benchmark by benchmark; "
+            "claim equivalence only with an equivalence test (TOST) against a stated margin",
+            evidence={"model": a, "rivals": rivals, "gaps": gaps, "checked": checked, "margin": MARGIN},
+            confidence=Confidence.MEDIUM,
+        )
 
 
 def _finding(rule: Rule, c: Claim, eq: str, ctx: Context) -> Iterable[Finding]:

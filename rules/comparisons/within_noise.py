@@ -11,9 +11,7 @@ from benchaudit.rules._wording import interval, level, num, signed
 
 from benchaudit.claims.linking import (
     anchored,
-    claimed_pair,
     lines_claimed,
-    pairwise_tables,
     table_about,
 )
 from benchaudit.finding import Confidence, Finding, Location, Severity
@@ -232,79 +230,62 @@ def _bold_lead(
 
 def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
     """ "X outperforms Y (across benchmarks)" checked against the rows of X and Y in a table."""
-    from benchaudit.claims.access import document_of, score_tables
-    from benchaudit.claims.linking import benchmark_keys
-    from benchaudit.claims.model_claims import comparisons
+    from benchaudit.claims.linking import linked_pairs
 
-    doc = document_of(source)
-    if doc is None:
-        return
-    tables = score_tables(source, ctx)
-    if not tables:
-        return
-    for comp in comparisons(doc):
-        if comp.kind != "superior" or not comp.subjects or not comp.objects:
-            continue
-        named = benchmark_keys(comp.block.text, ctx.benchmarks)
-        chosen = pairwise_tables(comp, tables, doc, named)
-        for st in chosen[:1]:
-            pair = claimed_pair(comp, st, named, ctx.benchmarks)
-            if pair is None:
+    for comp, st, pair in linked_pairs(source, ctx, "superior"):
+        a, rivals, spoken = pair
+        losses: list[str] = []
+        noisy: list[str] = []
+        checked = 0
+        rated = st.ratings if comp.general and not spoken else []
+        for line in (spoken or st.lines) + rated:
+            by = {c.model: c for c in line.cells}
+            if a not in by:
                 continue
-            a, rivals, spoken = pair
-            losses: list[str] = []
-            noisy: list[str] = []
-            checked = 0
-            rated = st.ratings if comp.general and not spoken else []
-            for line in (spoken or st.lines) + rated:
-                by = {c.model: c for c in line.cells}
-                if a not in by:
+            sign = 1 if line.higher_is_better else -1
+            for r in rivals:
+                if r not in by:
                     continue
-                sign = 1 if line.higher_is_better else -1
-                for r in rivals:
-                    if r not in by:
-                        continue
-                    checked += 1
-                    mine, theirs = by[a], by[r]
-                    if sign * mine.value < sign * theirs.value:
-                        losses.append(f"{line.label} {mine.text} vs {r} {theirs.text}")
-                    elif line.n and not line.proportion and sign * mine.value > sign * theirs.value:
-                        u = unpaired(mine.value, theirs.value, line.n, 1 - ctx.alpha)
-                        if u["lo"] <= 0 <= u["hi"]:
-                            noisy.append(
-                                f"{line.label} {mine.text} vs {theirs.text} ({signed(u['lo'])} to "
-                                f"{signed(u['hi'])}, n = {line.n:,})"
-                            )
-            clear = checked - len(losses) - len(noisy)
-            if not checked or (not losses and (clear > 0 or not noisy)):
-                continue  # some lead beyond the noise: "outperforms" has support
-            if _HEDGED.search(comp.sentence) and len(losses) * 4 <= checked:
-                continue  # "nearly all benchmarks": a loss or two does not contradict it
-            if losses:
-                message = (
-                    f"the table at line {st.table.line} does not support '{comp.verb}': {a} is "
-                    f"behind on {len(losses)} of {checked} comparison(s): {'; '.join(losses[:6])}"
-                )
-                if noisy:
-                    message += f"; leads inside the noise (unpaired 95%): {'; '.join(noisy[:6])}"
-            else:
-                message = (
-                    f"the table at line {st.table.line} does not show '{comp.verb}' beyond the "
-                    f"noise: every lead of {a} is inside the unpaired 95% interval: "
-                    f"{'; '.join(noisy[:6])}"
-                )
-            yield rule.finding(
-                Location(source.path, comp.line, None, comp.block.page),
-                message,
-                claim=comp.sentence,
-                suggestion=(
-                    f"Say where {a} leads and where it does not, benchmark by benchmark (e.g. "
-                    f"'ahead of {', '.join(rivals)} on {checked - len(losses)} of {checked}')"
-                ),
-                evidence={"model": a, "rivals": rivals, "losses": losses, "noisy": noisy},
-                confidence=Confidence.MEDIUM,
+                checked += 1
+                mine, theirs = by[a], by[r]
+                if sign * mine.value < sign * theirs.value:
+                    losses.append(f"{line.label} {mine.text} vs {r} {theirs.text}")
+                elif line.n and not line.proportion and sign * mine.value > sign * theirs.value:
+                    u = unpaired(mine.value, theirs.value, line.n, 1 - ctx.alpha)
+                    if u["lo"] <= 0 <= u["hi"]:
+                        noisy.append(
+                            f"{line.label} {mine.text} vs {theirs.text} ({signed(u['lo'])} to "
+                            f"{signed(u['hi'])}, n = {line.n:,})"
+                        )
+        clear = checked - len(losses) - len(noisy)
+        if not checked or (not losses and (clear > 0 or not noisy)):
+            continue  # some lead beyond the noise: "outperforms" has support
+        if _HEDGED.search(comp.sentence) and len(losses) * 4 <= checked:
+            continue  # "nearly all benchmarks": a loss or two does not contradict it
+        if losses:
+            message = (
+                f"the table at line {st.table.line} does not support '{comp.verb}': {a} is "
+                f"behind on {len(losses)} of {checked} comparison(s): {'; '.join(losses[:6])}"
             )
-            break
+            if noisy:
+                message += f"; leads inside the noise (unpaired 95%): {'; '.join(noisy[:6])}"
+        else:
+            message = (
+                f"the table at line {st.table.line} does not show '{comp.verb}' beyond the "
+                f"noise: every lead of {a} is inside the unpaired 95% interval: "
+                f"{'; '.join(noisy[:6])}"
+            )
+        yield rule.finding(
+            Location(source.path, comp.line, None, comp.block.page),
+            message,
+            claim=comp.sentence,
+            suggestion=(
+                f"Say where {a} leads and where it does not, benchmark by benchmark (e.g. "
+                f"'ahead of {', '.join(rivals)} on {checked - len(losses)} of {checked}')"
+            ),
+            evidence={"model": a, "rivals": rivals, "losses": losses, "noisy": noisy},
+            confidence=Confidence.MEDIUM,
+        )
 
 
 def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:

@@ -71,43 +71,26 @@ class PercentVsPoints(Rule):
     def _against_tables(self, source: Source, ctx: Context) -> Iterator[Finding]:
         """ "X outperforms Y by 1.3%" where the table gives the two scores: the stated lead is
         their difference in points (to the rounding of the numbers) and not the relative one."""
-        from benchaudit.claims.access import document_of, score_tables
-        from benchaudit.claims.linking import benchmark_keys, claimed_pair, pairwise_tables
-        from benchaudit.claims.model_claims import comparisons
+        from benchaudit.claims.linking import linked_pairs
         from benchaudit.finding import Confidence, Location
 
-        doc = document_of(source)
-        if doc is None:
-            return
-        tables = score_tables(source, ctx)
-        for comp in comparisons(doc) if tables else []:
-            if comp.kind != "superior" or not comp.subjects or not comp.objects:
-                continue
-            leads = [m for m in _LEAD.finditer(comp.scope) if m.start() > comp.verb_at]
-            leads = [m for m in leads if not _RELATIVE_OR_POINTS.match(comp.scope[m.end() :])]
-            if not leads:
-                continue
-            named = benchmark_keys(comp.block.text, ctx.benchmarks)
-            for st in pairwise_tables(comp, tables, doc, named)[:1]:
-                pair = claimed_pair(comp, st, named, ctx.benchmarks)
-                if pair is None:
+        for comp, st, pair in linked_pairs(source, ctx, "superior", keep=lambda c: bool(_leads(c))):
+            for m in _leads(comp):
+                hit = _points_match(m, st, pair, comp)
+                if hit is None:
                     continue
-                for m in leads:
-                    hit = _points_match(m, st, pair, comp)
-                    if hit is None:
-                        continue
-                    label, a, b, rival, diff, rel = hit
-                    stated = m.group("d1") or m.group("d2")
-                    yield self.finding(
-                        Location(source.path, comp.line, None, comp.block.page),
-                        f"the {stated}% lead over {rival} is the difference in points on {label} "
-                        f"({a} vs {b}); relative to {b} it is {abs(rel):.1f}%",
-                        claim=comp.sentence,
-                        suggestion=f"{signed(diff)} points ({signed(rel)}% relative) on {label}",
-                        evidence={"benchmark": label, "model": a, "rival": b, "stated": stated,
-                                  "points": round(diff, 6), "relative_percent": round(rel, 6)},
-                        confidence=Confidence.MEDIUM,
-                    )
+                label, a, b, rival, diff, rel = hit
+                stated = m.group("d1") or m.group("d2")
+                yield self.finding(
+                    Location(source.path, comp.line, None, comp.block.page),
+                    f"the {stated}% lead over {rival} is the difference in points on {label} "
+                    f"({a} vs {b}); relative to {b} it is {abs(rel):.1f}%",
+                    claim=comp.sentence,
+                    suggestion=f"{signed(diff)} points ({signed(rel)}% relative) on {label}",
+                    evidence={"benchmark": label, "model": a, "rival": b, "stated": stated,
+                              "points": round(diff, 6), "relative_percent": round(rel, 6)},
+                    confidence=Confidence.MEDIUM,
+                )
 
     def _sentences(self, source: Source) -> Iterator[Finding]:
         for claim in source.claims:
@@ -145,6 +128,12 @@ class PercentVsPoints(Rule):
                 severity=severity_for(claim.confidence, self.severity),
                 confidence=claim.confidence,
             )
+
+
+def _leads(comp: ModelComparison) -> list[re.Match[str]]:
+    """The leads stated as a percentage after the verb, unless marked relative or in points."""
+    found = [m for m in _LEAD.finditer(comp.scope) if m.start() > comp.verb_at]
+    return [m for m in found if not _RELATIVE_OR_POINTS.match(comp.scope[m.end() :])]
 
 
 def _points_match(
