@@ -8,6 +8,7 @@ only: this runs when checking a README.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,13 @@ def points(value: str, other: str | None = None) -> float:
     if v <= 1 and (other is None or float(other) <= 1) and "." in value:
         return v * 100
     return v
+
+
+#: A citation in the sentence ("[12]", "[Xu et al. 2024]", "(Xu et al., 2024)"): the
+#: comparison reports another paper's result, whose evidence is that paper.
+CITATION = re.compile(
+    r"\bet al\b|\[\s*\d+(?:\s*[,–-]\s*\d+)*\s*\]|\([A-Z][^()]{0,60}\b(?:19|20)\d\d[a-z]?\s*\)"
+)
 
 
 def unpaired(a: float, b: float, n: int, confidence: float = 0.95) -> dict[str, float]:

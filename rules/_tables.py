@@ -89,13 +89,17 @@ def score_matrix(
     return models, raw_models, benches, values
 
 
-def pairwise_rows(tables: list[Any], ctx: Context, claim: str = "") -> Iterator[dict[str, Any]]:
+def pairwise_rows(
+    tables: list[Any], ctx: Context, claim: str = "", only: set[str] | None = None
+) -> Iterator[dict[str, Any]]:
     """Per benchmark: the claimed (or newer) model against its comparator.
 
     The claimed model is the row the sentence names first, else a row marked as the
-    authors' own, else the newer of two rows or the best on average."""
+    authors' own, else the newer of two rows or the best on average. ``only``: the
+    benchmarks (:func:`benchmark_keys`) to check, when the claim speaks of some."""
     from benchaudit.rules._claims import unpaired
 
+    from benchaudit.claims.linking import benchmark_keys
     from benchaudit.claims.model_claims import model_names, resolve, subject_names
 
     # Only a name before the verb is the claimed model: "it outperforms X and Y" claims nothing
@@ -117,7 +121,7 @@ def pairwise_rows(tables: list[Any], ctx: Context, claim: str = "") -> Iterator[
         if ours is None:
             ours = len(models) - 1 if len(models) == 2 else _best_average(values)
         for j, (bench, n) in enumerate(benches):
-            if not n:
+            if not n or (only is not None and not benchmark_keys(bench, ctx.benchmarks) & only):
                 continue
             mine = values[ours][j] if j < len(values[ours]) else None
             others = [

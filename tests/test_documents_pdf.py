@@ -159,14 +159,16 @@ def test_small_font_tight_words_are_not_glued(tmp_path: Path) -> None:
 
 def test_ligatures_and_hyphenated_line_breaks(tmp_path: Path) -> None:
     def draw(p: Page) -> None:
-        p.paragraph(72, 80, ["The \ufb01rst e\ufb00ect is a clear improve-", "ment on the task, and the state-of-the-", "art baseline is GPT-", "4 which is strong."])
+        p.paragraph(72, 80, ["The \ufb01rst e\ufb00ect is a clear improve-", "ment on the task, and the state-of-the-", "art baseline is GPT-", "4 which is strong, and Megrez2-", "Preview is weaker."])
 
     doc = read_pdf(make_pdf(tmp_path / "lig.pdf", draw), "lig.pdf")
     para = next(doc.blocks())
     lines = [tl.text for tl in para.lines]
     assert lines[0] == "The first effect is a clear improvement"
     assert lines[1] == "on the task, and the state-of-the-art"
-    assert lines[2] == "baseline is GPT-" and lines[3] == "4 which is strong."
+    # A name broken at its own hyphen is one word again, hyphen kept.
+    assert lines[2] == "baseline is GPT-4" and lines[3] == "which is strong, and Megrez2-Preview"
+    assert lines[4] == "is weaker."
     check_lines(doc)
 
 

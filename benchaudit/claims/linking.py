@@ -61,15 +61,32 @@ def lines_claimed(
         # "outperforms Y on Aider" for a line labelled "Aider-Polyglot (Acc.)": the label's
         # leading name, as a word of the clause.
         head = re.match(r"[A-Z][A-Za-z]{3,}(?=[-\s(]|$)", label)
-        return head is not None and re.search(rf"\b{head.group(0)}\b", comp.scope) is not None
+        # A word of the clause, not a piece of a hyphenated name ("Code" in "Granite-20B-Code").
+        return head is not None and re.search(rf"(?<![\w-]){head.group(0)}(?![\w-])", comp.scope) is not None
 
     quoted = quoted_lines(comp, st, family or set(), named)
     if quoted:
         return quoted  # the cells the sentence quotes are the lines it speaks of
-    picked = [line for line in st.lines if names_line(line)]
+    # Two-level lines ("TypeScript / Code ES"): when the clause names some of the upper
+    # labels ("on Python, Java and C#"), the lines under those are claimed, the rest are not.
+    groups = {g for line in st.lines if (g := _upper(line.label)) and len(g) >= 2 and _names_word(g, comp.scope)}
+    if groups:
+        picked = [line for line in st.lines if _upper(line.label) in groups]
+    else:
+        picked = [line for line in st.lines if names_line(line)]
     if picked:
         return picked
     return list(st.lines) if comp.general or _OVERALL.search(comp.sentence) else []
+
+
+def _upper(label: str) -> str:
+    """The upper level of a two-level line label ("TypeScript" of "TypeScript / Code ES")."""
+    parts = label.split(" / ")
+    return parts[0].strip() if len(parts) > 1 else ""
+
+
+def _names_word(word: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w+#-])", text) is not None
 
 
 _SCORE_IN_PROSE = re.compile(

@@ -1257,6 +1257,12 @@ class _Assembler:
             self.doc.lines[last.line - 1] = block.lines[-1].text
             tl = TextLine(tl.line, 1, rest, tl.page)
             self.doc.lines[tl.line - 1] = rest
+        elif re.search(r"[A-Za-z0-9][A-Za-z0-9.]*[A-Za-z0-9]-$", last.text) and head[:1].isupper() | head[:1].isdigit():
+            # A name broken at its own hyphen ("Megrez2-" / "Preview", "GPT-" / "4o"): one word.
+            block.lines[-1] = TextLine(last.line, last.column, last.text + head, last.page)
+            self.doc.lines[last.line - 1] = block.lines[-1].text
+            tl = TextLine(tl.line, 1, rest, tl.page)
+            self.doc.lines[tl.line - 1] = rest
         block.lines.append(tl)
         self.block = block
         self.prev = ln

@@ -167,6 +167,32 @@ def scopes(doc: Document) -> dict[int, Scope]:
     return out
 
 
+#: "For all LLaDA2.0 models, we use a temperature of 0.0": a statement restricted to a family.
+_FOR_MODELS = re.compile(
+    r"\b[Ff]or\s+(?:all\s+)?(?:the\s+|our\s+)?(?P<name>[A-Z][\w.+-]*(?:[ -][A-Z0-9][\w.+-]*){0,2}?)"
+    r"\s+(?:models?|variants|checkpoints)\b"
+)
+
+
+def stated_for(text: str, at: int) -> str | None:
+    """The model family that the protocol statement at offset ``at`` of ``text`` is made for.
+
+    None when its sentence names no family: the statement then holds for every row of the
+    scope it is made in."""
+    start = text.rfind(". ", 0, at) + 1
+    end = text.find(". ", at)
+    m = _FOR_MODELS.search(text[start : len(text) if end < 0 else end])
+    return m.group("name") if m else None
+
+
+def of_family(model: str, family: str) -> bool:
+    """Whether the row ``model`` belongs to ``family`` ("LLaDA2.0-flash" to "LLaDA2.0")."""
+    def key(s: str) -> str:
+        return re.sub(r"[^a-z0-9.]", "", s.lower())
+
+    return key(family) in key(model)
+
+
 def table_context(table: Table, scope: Scope) -> str:
     """The text whose protocol statements apply to every cell of ``table``."""
     return " ".join(p for p in (table.framing_text(), scope.stated) if p)

@@ -506,9 +506,12 @@ def _stated_k(text: str, num: Number, fractions: list[Number]) -> int | None:
 
 def document_protocol(claim: Claim, text: str, where: str) -> None:
     """A single pass stated for the whole evaluation elsewhere: an inferred premise, never certain."""
+    from benchaudit.inputs.scoping import of_family, stated_for
+
     protos = [p for p in protocols_in(text) if p.protocol == "single"]
-    if not protos:
-        return
+    family = stated_for(text, protos[0].position) if protos else None
+    if not protos or (family and claim.model and not of_family(claim.model, family)):
+        return  # none, or stated "for all X models" and this row is another model's
     claim.protocol, claim.samples = "single", 1
     claim.fields["protocol_text"] = protos[0].metric
     claim.fields["protocol_scope"] = "document"

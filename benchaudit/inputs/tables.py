@@ -146,6 +146,19 @@ _NON_SCORE_HEADER = re.compile(
 )
 
 
+def _for_row(protos: list[Protocol], context: str, model: str) -> list[Protocol]:
+    """The table's protocol statements that speak for this row: one made "for all X models"
+    leaves the other rows (baselines copied from their reports) without a stated protocol."""
+    from benchaudit.inputs.scoping import of_family, stated_for
+
+    kept = []
+    for p in protos:
+        family = stated_for(context, p.position)
+        if family is None or not model or of_family(model, family):
+            kept.append(p)
+    return kept
+
+
 def clean_cell(cell: str) -> str:
     return _MARKS.sub("", _MARKUP.sub("", cell)).strip()
 
@@ -331,7 +344,7 @@ def _cell_claim(
     if header_n is not None and claim.n_source != "configuration":
         claim.n, claim.n_source = header_n, "text"
     own = protocols_in(label) or protocols_in(model)
-    protos = own or table_protocols
+    protos = own or _for_row(table_protocols, table.context, model)
     if protos:
         claim.protocol, claim.samples = protos[0].protocol, protos[0].samples
         claim.fields["protocol_text"] = protos[0].metric

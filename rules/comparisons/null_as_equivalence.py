@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from benchaudit.rules._claims import claims, emit, points, unpaired
+from benchaudit.rules._claims import CITATION, claims, emit, points, unpaired
 from benchaudit.rules._wording import num, signed
 
 from benchaudit.finding import Confidence, Finding, Location, Severity
@@ -149,6 +149,8 @@ def _finding(rule: Rule, c: Claim, eq: str, ctx: Context) -> Iterable[Finding]:
 
         rows = [r for r in pairwise_rows(f["tables"], ctx, c.text) if r["diff"] < 0]
     if not rows:
+        if f.get("significant") != "no" and not f.get("values_pct") and CITATION.search(c.text):
+            return  # a cited paper's result, in words only: its evidence is that paper
         if f.get("significant") != "no" and not f.get("values_pct"):
             conf = Confidence.LOW  # "no degradation" with nothing to check it against
         else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -11,10 +12,12 @@ from benchaudit.rules._wording import interval, level, num, signed
 
 from benchaudit.claims.linking import (
     anchored,
+    benchmark_keys,
     lines_claimed,
     table_about,
 )
 from benchaudit.finding import Confidence, Finding, Location, Severity
+from benchaudit.inputs.scores import NOT_GRID
 from benchaudit.registry import Note, Output, Rule
 
 if TYPE_CHECKING:
@@ -126,10 +129,12 @@ def _bold_leads(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
             continue  # the bold is not a "best" mark in this table: no lead is claimed
         outside = references(st)
         for line in st.lines:
-            if not line.n or line.n < 2:
+            if line.n is not None and line.n < 2:
                 continue
             if line.benchmark is not None and getattr(line.benchmark, "metric", "binary") != "binary":
                 continue
+            if line.n is None and (line.rating or line.benchmark is not None):
+                continue  # a known benchmark without a count (versioned): its n is not guessed
             sign = 1 if line.higher_is_better else -1
             cells = [c for c in line.cells if c.model not in outside and c.model not in st.highlighted]
             groups = {c.group for c in cells}
@@ -179,6 +184,9 @@ def _bold_lead(
     scale = 100.0 if line.proportion else 1.0
     a_pts, r_pts = b.value * scale, r.value * scale
     if not (0 <= a_pts <= 100 and 0 <= r_pts <= 100) or a_pts == r_pts:
+        return
+    if not line.n:
+        yield from _tiny_lead(rule, source, ctx, line, b, r, a_pts, r_pts)
         return
     n, unsure_split = _largest_n(line)
     u = unpaired(a_pts, r_pts, n, 1 - ctx.alpha)
@@ -375,7 +383,7 @@ def _comparison_claims(rule: Rule, source: Source, ctx: Context) -> Iterable[Out
             and f.get("direction") in ("better", "worse")
         ):
             unchecked.append(c)
-        yield from _within_noise_claim(rule, c, ctx)
+        yield from _within_noise_claim(rule, c, ctx, source)
     if unchecked:
         # Say what could not be checked rather than passing it silently.
         yield Note(
@@ -385,7 +393,7 @@ def _comparison_claims(rule: Rule, source: Source, ctx: Context) -> Iterable[Out
         )
 
 
-def _within_noise_claim(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]:
+def _within_noise_claim(rule: Rule, c: Claim, ctx: Context, source: Source) -> Iterable[Finding]:
     f, alpha = c.fields, ctx.alpha
     claims_win = f.get("direction") in ("better", "worse") or f.get("significant") == "yes"
     if not claims_win or f.get("direction") == "equal":
@@ -426,7 +434,7 @@ def _within_noise_claim(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]
     if len(ivs) == 2:
         yield from _two_intervals(rule, c, ivs)
     elif f.get("tables") and f.get("every"):
-        yield from _table_rows(rule, c, ctx)
+        yield from _table_rows(rule, c, ctx, source)
 
 
 def _at_least(p: dict[str, str], alpha: float) -> bool:
@@ -489,10 +497,25 @@ def _two_intervals(rule: Rule, c: Claim, ivs: list[dict[str, str]]) -> Iterable[
     )
 
 
-def _table_rows(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]:
+#: "in these benchmarks", "on both datasets": the benchmarks of an earlier sentence.
+_THESE = re.compile(
+    r"\b(?:these|those|both|the\s+(?:above|two|three|four|same))\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:benchmarks?|datasets?|tasks|evaluations|test\s*sets)\b",
+    re.I,
+)
+
+
+def _table_rows(rule: Rule, c: Claim, ctx: Context, source: Source) -> Iterable[Finding]:
     from benchaudit.rules._tables import pairwise_rows
 
-    rows = list(pairwise_rows(c.fields["tables"], ctx, c.text))
+    only: set[str] | None = None
+    if _THESE.search(c.text) and not benchmark_keys(c.text, ctx.benchmarks):
+        # "in these benchmarks": those an earlier sentence of the paragraph names, or, when
+        # it names none, benchmarks this check cannot tell.
+        only = benchmark_keys(_earlier_in_paragraph(source, c), ctx.benchmarks)
+        if not only:
+            return
+    rows = list(pairwise_rows(c.fields["tables"], ctx, c.text, only))
     noisy = [r for r in rows if r["lo"] <= 0 <= r["hi"] and r["diff"] > 0]
     behind = [r for r in rows if r["diff"] <= 0]
     if not rows or not (noisy or behind):
@@ -526,3 +549,93 @@ def _table_rows(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]:
         evidence={"rows": rows, "bound": "unpaired"},
         confidence=Confidence.MEDIUM,
     )
+
+
+#: Metric words of continuous per-item scores, beside those that are off the k/n grid.
+_CONTINUOUS = re.compile(
+    r"edit|\b(?:BPB|bits?|PPL|loss|SIM(?:-o)?|similarity|MOS|WER|CER|distance|CIDEr|scores?|"
+    r"ratings?|regard|toxicity|reward)\b",
+    re.I,
+)
+
+#: An unknown benchmark is taken to have fewer items than this: the largest common test sets
+#: (MMLU 14,042, BBH 6,511, MMLU-Pro 12,032) are well under it.
+ASSUMED_MAX_ITEMS = 100_000
+
+
+def items_to_separate(a_pts: float, r_pts: float, confidence: float) -> int:
+    """The number of items at which two scores' unpaired interval would just exclude zero.
+
+    Inverts the Wald interval of a difference of two proportions,
+    n = z² (p1 q1 + p2 q2) / d², so a lead needing more items than any common test set
+    has is inside the noise whatever the (unstated) item count is."""
+    from statistics import NormalDist
+
+    p1, p2 = a_pts / 100, r_pts / 100
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    return math.ceil(z * z * (p1 * (1 - p1) + p2 * (1 - p2)) / (p1 - p2) ** 2)
+
+
+def _tiny_lead(
+    rule: Rule,
+    source: Source,
+    ctx: Context,
+    line: ScoreLine,
+    b: ScoreCell,
+    r: ScoreCell,
+    a_pts: float,
+    r_pts: float,
+) -> Iterable[Finding]:
+    """A bold lead on a benchmark of unknown size that no common test set is large enough for."""
+    if max(a_pts, r_pts) <= 10 and not line.proportion:
+        return  # not plainly on a 0-100 scale: the values may be ratings, losses or counts
+    if not line.label.strip() or NOT_GRID.search(line.label) or _CONTINUOUS.search(line.label):
+        # A continuous per-item metric (similarity, BLEU, bits per byte) can vary far less than
+        # a 0/1 score of the same mean, so the binomial bound says nothing about its noise.
+        return
+    needed = items_to_separate(a_pts, r_pts, 1 - ctx.alpha)
+    if needed < ASSUMED_MAX_ITEMS:
+        return
+    lead = abs(a_pts - r_pts)
+    yield rule.finding(
+        Location(source.path, b.line, b.column, b.page),
+        f"{b.model} is set in bold as the best on {line.label} with {b.text}, {lead:.3g} points "
+        f"ahead of {r.model} ({r.text}); the document does not say how many items "
+        f"{line.label} has, but a lead this small stays inside the {level(ctx.alpha)} noise "
+        f"unless the test set has more than {_rounded(needed)} items (unpaired, read as shares "
+        "of items), and common benchmarks have far fewer",
+        claim=f"{b.model} | {line.label}: {b.text}",
+        suggestion=(
+            f"Mark {b.model} ({b.text}) and {r.model} ({r.text}) alike on {line.label}, or "
+            "say they are tied within noise"
+        ),
+        evidence={
+            "benchmark": line.label,
+            "n": None,
+            "items_to_separate": needed,
+            "best": b.value,
+            "runner_up": r.value,
+            "bound": "unpaired",
+        },
+        confidence=Confidence.LOW,
+    )
+
+
+def _rounded(n: int) -> str:
+    """A large count to two significant figures, rounded down ("1.6 million", "170,000")."""
+    digits = len(str(n)) - 2
+    low = n // 10**digits * 10**digits
+    return f"{low / 1e6:g} million" if low >= 1_000_000 else f"{low:,}"
+
+
+def _earlier_in_paragraph(source: Source, c: Claim) -> str:
+    """The text of the claim's paragraph before the claim's sentence."""
+    from benchaudit.claims.access import document_of
+
+    doc = document_of(source)
+    head = " ".join(c.text.split())[:60]
+    for block in doc.blocks() if doc is not None else []:
+        at = block.text.find(head)
+        if at >= 0 and block.page == c.location.page:
+            return block.text[:at]
+    return ""

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from benchaudit.rules._claims import claims, emit
+from benchaudit.rules._claims import CITATION, claims, emit
 
 from benchaudit.config import Option
 from benchaudit.finding import Confidence, Finding, Location, Severity
@@ -16,6 +17,13 @@ if TYPE_CHECKING:
     from benchaudit.evidence import Source
     from benchaudit.inputs.scaling import ScalingData
 
+
+
+#: Words of a sentence about results: an emergence claim is about a score or an ability.
+_ABOUT_RESULTS = re.compile(
+    r"\b(?:abilit|capabilit|performance|accura|scor|benchmark|skill|metric|task|results?\b)",
+    re.I,
+)
 
 class MetricMirage(Rule):
     """A jump in an all-or-nothing metric (exact match, accuracy) on a smoothly improving skill.
@@ -106,6 +114,10 @@ class MetricMirage(Rule):
             if f.get("continuous") or f.get("doc_continuous"):
                 continue
             metric = f.get("metric")
+            if metric is None and (CITATION.search(c.text) or not _ABOUT_RESULTS.search(c.text)):
+                # A word in related work or in prose about training ("rather than abruptly"),
+                # with no metric in sight: nothing about a score curve is claimed.
+                continue
             conf = c.confidence
             if metric is None:
                 conf = Confidence.LOW

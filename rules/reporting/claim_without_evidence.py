@@ -6,6 +6,8 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from benchaudit.rules._claims import CITATION
+
 from benchaudit.claims.access import document_of
 from benchaudit.claims.model_claims import comparisons, fold, mentioned
 from benchaudit.finding import Confidence, Finding, Location, Severity
@@ -71,6 +73,8 @@ class ClaimWithoutEvidence(Rule):
         for comp in found:
             names = [n for n in (*comp.subjects, *comp.objects) if not ctx.benchmarks.get(n.text)]
             if not comp.objects or comp.kind == "best" or _NUMBERS_VS.search(comp.sentence):
+                continue
+            if CITATION.search(comp.sentence):
                 continue
             haystack = _evidence(doc, comp.sentence)
             missing = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -30,13 +31,13 @@ class ExcessPrecision(Rule):
     every one of them apart. A score written with two or more digits beyond
     that is flagged, with the same score at the precision the test supports.
 
-    **Why.** 25.03% on 20 items claims a resolution of 0.01 points from a test
+    **Why.** 25.00% on 20 items claims a resolution of 0.01 points from a test
     whose scores move in steps of 5 points: the digits are noise or an error,
     and they suggest a precision the evaluation does not have.
 
     Bad::
 
-        The model scores 25.03% on our 20 held-out questions.
+        The model scores 25.00% on our 20 held-out questions.
 
     Better::
 
@@ -44,20 +45,29 @@ class ExcessPrecision(Rule):
 
     Severity: a warning; information for a table cell that is the exact
     rounding of some k/n (59.09 = 13/22 in a table printed at two decimals
-    throughout): there the digits are the table's format, not an error.
+    throughout) or a sentence quoting such a cell as printed: there the digits
+    are the table's format, not an error. Information too for a value that is
+    not k/(n·s) at all: it refutes the sample count assumed, and
+    unreachable-score reports it.
 
     **Assumptions.** One extra digit is tolerated (87.20% on HumanEval).
     Scores that are not counts over items (F1, BLEU, win rates, pass@k for
     k > 1) are not checked.
     """
 
-    def _severity(self, claim: Claim, ctx: Context) -> Severity:
+    def _severity(self, claim: Claim, ctx: Context, cells: frozenset[str]) -> Severity:
         """A table cell that is the exact rounding of some k/n (59.09 = 13/22) is the house
         style of a table printed at one precision, not a wrong digit: information. Otherwise
         a warning, capped by the claim's premises."""
         samples, n = claim.samples or 1, claim.n or 0
         if claim.fields.get("table") and G.is_reachable(S.written(claim), n, samples, S.scale(claim)):
             return Severity.INFO
+        if not G.is_reachable(S.written(claim), n, samples, S.scale(claim)):
+            # Not k/(n·s) at all: the value refutes the sample count this rule assumes (an
+            # average over unstated samples, another split); unreachable-score says so.
+            return Severity.INFO
+        if S.written(claim).strip() in cells:
+            return Severity.INFO  # the prose quotes a cell of the document's own table as printed
         return capped(self.severity, premises_of(claim, ctx.benchmarks).cap())
 
     code = "BA102"
@@ -66,6 +76,7 @@ class ExcessPrecision(Rule):
     reads = ("document",)
 
     def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        cells = _table_cells(source)
         for claim in S.scores(source):
             if not claim.n or not S.on_grid(claim):
                 continue
@@ -107,6 +118,26 @@ class ExcessPrecision(Rule):
                     "step": step,
                     "supported_decimals": places,
                 },
-                severity=severity_for(claim.confidence, self._severity(claim, ctx)),
+                severity=severity_for(claim.confidence, self._severity(claim, ctx, cells)),
                 confidence=claim.confidence,
             )
+
+
+def _table_cells(source: Source) -> frozenset[str]:
+    """The numbers of the document's tables as printed ("60.00"), marks and bold stripped."""
+    from benchaudit.claims.access import document_of
+
+    doc = document_of(source)
+    if doc is None:
+        return frozenset()
+    out: set[str] = set()
+    for table in doc.tables():
+        for row in table.rows:
+            for cell in row:
+                m = _CELL_NUMBER.search(cell.text)
+                if m:
+                    out.add(m.group(0))
+    return frozenset(out)
+
+
+_CELL_NUMBER = re.compile(r"\d+\.\d+")
