@@ -69,7 +69,9 @@ _COMPOUND = (
     r"|classes|class|genres?|topics?)\b)"
 )
 _COUNT_AFTER = re.compile(
-    rf"\s?(?:[-‑ ]?(?:{_NOT_ADJ}[a-z]+[- ]){{0,2}}?)(?P<noun>(?:{ITEM_NOUNS}){_COMPOUND}"
+    # A benchmark name, masked to NULs by the sentence reader, may stand between the count and
+    # its noun: "the 500 MBPP test problems".
+    rf"\s?(?:[-‑ ]?(?:(?:{_NOT_ADJ}[a-z]+|\x00+)[- ]){{0,2}}?)(?P<noun>(?:{ITEM_NOUNS}){_COMPOUND}"
     rf"|(?:{SAMPLE_NOUNS}){_COMPOUND}|{_NOT_ADJ}[a-z]+s)\b",
     re.I,
 )
