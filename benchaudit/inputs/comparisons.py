@@ -337,11 +337,12 @@ _HEDGED = re.compile(
     r"insufficient (?:statistical )?power|no test can|not (?:enough|sufficient) (?:power|data|items))\b",
     re.I,
 )
-#: "you can't confidently say A is better", "Can you say X is better?": the sentence denies or
-#: asks about a difference; it claims none.
+#: "you can't confidently say A is better", "Can you say X is better?": a clause that denies a
+#: difference, up to a "but" or the end of its sentence, and a question sentence.
 _NO_CLAIM = re.compile(
     r"\b(?:can(?:not|'t|’t| not)|could(?:n't|n’t| not)|unable to)\s+(?:\w+\s+){0,2}?"
-    r"(?:say|conclude|claim|tell|declare|establish)\b|\?\s*$",
+    r"(?:say|conclude|claim|tell|declare|establish)\b[^.;!?]*?(?=,?\s+but\b|[.;!?]|$)|"
+    r"[^.;!?]*\?",
     re.I,
 )
 _ONE_SIDED = re.compile(r"\b(one[- ]sided|one[- ]tailed|directional)\b", re.I)
@@ -401,7 +402,8 @@ _SELECT = [
         r"\b(?:out of|from|among|of)\s+(?:the\s+|all\s+)?(" + _WORDNUM + r")\s+(?:[\w-]+\s+){0,2}?"
         r"(prompts?|templates?|checkpoints?|seeds?|runs?|configurations?|variants?|system prompts?|trials?)"
         r"\b[^.;]{0,40}?\b(?:select\w*|pick\w*|choose|chose|keep|kept|report\w*|take|took)\b"
-        r"[^.;]{0,40}?\b(?:best|highest|top[- ]scoring|maximum|max)\b",
+        # "we report the mean, and the best run reaches ...": the mean is what is reported.
+        r"(?:(?!\b(?:mean|average|median)\b)[^.;]){0,40}?\b(?:best|highest|top[- ]scoring|maximum|max)\b",
         re.I,
     ),
 ]
@@ -467,6 +469,11 @@ _INTER_HUMAN = re.compile(
 _JUDGE = re.compile(
     r"\b(human|humans|annotators?|raters?|experts?|crowd\w*|judges?|judgments?|labell?ers?|"
     r"evaluators?|preferences?)\b",
+    re.I,
+)
+_QUALITATIVE_AGREE = re.compile(
+    r"\b(?:high|strong|excellent|close|near[- ]perfect|very good)\s+(?:agreement|alignment)\s+with\s+"
+    r"(?:the\s+)?(?:human|expert|annotator|crowd)\w*",
     re.I,
 )
 _KAPPA = re.compile(
@@ -1032,7 +1039,9 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
     if (how == "value-delta" or implied_better) and direction is None:
         direction = "better"
     if direction in ("better", "worse") and _NO_CLAIM.search(text):
-        direction = None
+        rest = _NO_CLAIM.sub(" ", text)
+        if not (_BETTER.search(_PURPOSE.sub(" ", rest)) or _WORSE.search(rest)):
+            direction = None  # every comparison word is in a denial or a question
     fields: dict[str, Any] = {
         "a_value": a_val,
         "b_value": b_val,
@@ -1191,6 +1200,20 @@ def _agreement(text: str, loc: Location) -> Claim | None:
                 unit="%",
                 fields={"kappa": bool(_KAPPA.search(text)), "swap": bool(_SWAP.search(text))},
             )
+    q = _QUALITATIVE_AGREE.search(text)
+    if q and re.search(r"\b(?:LLM|GPT[\w.-]*|judges?|automatic|auto-?raters?|evaluators?|graders?)\b", text, re.I):
+        # "an automatic evaluator that has high agreement with humans": agreement with no figure.
+        return Claim(
+            kind="agreement",
+            text=text,
+            location=loc,
+            confidence=Confidence.MEDIUM,
+            fields={
+                "kappa": bool(_KAPPA.search(text)),
+                "swap": bool(_SWAP.search(text)),
+                "qualitative": q.group(0),
+            },
+        )
     return None
 
 
@@ -1399,7 +1422,9 @@ def extract_sentence(sentence: Any, ctx: Context | None = None) -> list[Claim]:
         makers.append(lambda: _selection(text, loc, ctx))
     if digit and _has(low, ("seed", "run", "trial", "repetition", "restart", "replicate")):
         makers.append(lambda: _seeds(text, loc))
-    if "%" in text and _has(low, ("agree", "concordance", "consisten", "align", "match", "concur")):
+    if ("%" in text and _has(low, ("agree", "concordance", "consisten", "align", "match", "concur"))) or (
+        _has(low, (" agreement with", " alignment with"))
+    ):
         makers.append(lambda: _agreement(text, loc))
     if "^" in text or "**" in text:
         makers.append(lambda: _passk(text, loc))

@@ -260,6 +260,9 @@ def _classify(text: str, m: re.Match[str]) -> Number:
     if not frac and (m_ := _COUNT_AFTER.match(after)):
         noun = m_.group("noun").lower()
         if re.fullmatch(ITEM_NOUNS, noun, re.I):
+            if "\x00" in m_.group(0) and re.fullmatch(r"tasks?|challenges?", noun):
+                # "the 23 BBH tasks": the benchmark's subtasks, not its items.
+                return make("count", "", m_.end(), noun)
             if CANDIDATES_BEFORE.search(before):
                 # "the best of 6 system prompts": candidates picked from, not test items.
                 return make("count", "", m_.end(), noun)

@@ -34,7 +34,10 @@ class PercentVsPoints(Rule):
     **What.** A sentence with two scores and a change stated as a percentage
     ("improves from 70% to 75%, a 5% gain") where the stated change equals the
     absolute difference (5 points) and not the relative change (7.1%). The
-    suggestion gives both: "+5.0 points (+7.1% relative)".
+    suggestion gives both: "+5.0 points (+7.1% relative)". A change named
+    "absolute" that is the relative one ("from 55% to 66%, a 20% absolute
+    gain") is flagged too, and one named "relative" that is the difference in
+    points when no rounding of the written numbers makes it relative.
 
     **Why.** "5% better" reads as a relative change. Going from 70% to 75% is 5
     percentage points, or 7.1% relative; going from 10% to 15% is 5 points and
