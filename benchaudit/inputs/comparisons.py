@@ -260,11 +260,13 @@ _EQUIV = re.compile(
     r"equally (?:well|good|strong|effective|capable)|perform(?:s|ed)? (?:the )?same|same level|"
     r"no different|tied|statistical tie|neither (?:\w+ ){0,3}?(?:is|was|performs?|can be said to be) better|"
     r"(?:just |equally )?as (?:good|strong|capable|accurate|effective)|"
-    r"(?:do|does|did)(?: not|n't) differ|no (?:evidence|sign|indication) of (?:any )?(?:\w+ )?"
+    # "did not differ significantly" reports a null result; it does not claim equivalence.
+    r"(?:do|does|did)(?: not|n't) differ(?!\s+(?:\w+\s+)?(?:statistically\s+)?significantly)|no (?:evidence|sign|indication) of (?:any )?(?:\w+ )?"
     r"(?:degradation|drop|loss|regression|difference)|"
     r"without (?:any |significant |noticeable |a )?(?:loss|degradation|drop|sacrific\w+)|"
     r"negligible|nearly identical|virtually identical|"
-    r"(?:preserv\w+|retain\w*|maintain\w*)(?=\s+(?:[\w-]+\s+){0,3}?(?:performance|accuracy|quality|scores?|results)\b)|"
+    r"(?:preserv\w+|retain\w*|maintain\w*)(?=\s+(?:[\w-]+\s+){0,3}?(?:performance|accuracy|quality|scores?|results|reasoning|"
+    r"capabilit(?:y|ies)|abilit(?:y|ies)|skills?)\b)|"
     r"no worse than|as good as|lossless|identical|(?:does|do|did)(?: not|n't) matter)\b",
     re.I,
 )
@@ -273,6 +275,8 @@ _NOT_SIG = re.compile(
     r"non-?significant|insignificant|n\.s\.|did not reach (?:statistical )?significance|"
     r"not significantly (?:hurt|degrade|reduce|affect|change|differ|impact|harm|lower|decrease|worse|better)\w*|"
     r"not (?:statistically )?distinguishable|statistically indistinguishable|"
+    r"(?:did|does|do)(?: not|n't) (?:differ|improve|change|degrade|drop|decrease|increase)\w* "
+    r"(?:\w+ )?significantly|"
     r"fail\w* to (?:be|reach|achieve|attain) (?:statistical(?:ly)? )?significan\w*|(?:does|did|do)(?: not|n't) (?:\w+ )?(?:suffer|show|exhibit|"
     r"lead to|cause|result in) (?:from |any |a )?(?:statistically )?significant)",
     re.I,
@@ -313,7 +317,9 @@ _OVERLAP_NULL = re.compile(
 #: What an overlap is taken to show, beyond the equivalence words: "A is no better than B",
 #: "neither degrades accuracy more than the other".
 _OVERLAP_SAME = re.compile(
-    r"\b(?:is|are|was|were)\s+(?:no|not)\s+better\s+than\b|\bneither\b[^.;]{0,60}?\bmore\s+than\s+the\s+other\b",
+    r"\b(?:is|are|was|were)\s+(?:no|not)\s+better\s+than\b|\bneither\b[^.;]{0,60}?\bmore\s+than\s+the\s+other\b|"
+    r"\bno\s+(?:real|significant|meaningful|actual|genuine|measurable)?\s*(?:gain|improvement|difference|"
+    r"benefit|advantage|effect)\b",
     re.I,
 )
 _OVERLAP_SIG = re.compile(
@@ -329,6 +335,14 @@ _CORRECTION = re.compile(
 _HEDGED = re.compile(
     r"\b(inconclusive|cannot (?:reach|detect|rule out|be significant)|too few|under-?powered|"
     r"insufficient (?:statistical )?power|no test can|not (?:enough|sufficient) (?:power|data|items))\b",
+    re.I,
+)
+#: "you can't confidently say A is better", "Can you say X is better?": a clause that denies a
+#: difference, up to a "but" or the end of its sentence, and a question sentence.
+_NO_CLAIM = re.compile(
+    r"\b(?:can(?:not|'t|’t| not)|could(?:n't|n’t| not)|unable to)\s+(?:\w+\s+){0,2}?"
+    r"(?:say|conclude|claim|tell|declare|establish)\b[^.;!?]*?(?=,?\s+but\b|[.;!?]|$)|"
+    r"[^.;!?]*\?",
     re.I,
 )
 _ONE_SIDED = re.compile(r"\b(one[- ]sided|one[- ]tailed|directional)\b", re.I)
@@ -383,6 +397,15 @@ _SELECT = [
         r"checkpoints?|seeds?|runs?|configurations?|variants?|system prompts?|trials?)",
         re.I,
     ),
+    # "Out of 8 RL checkpoints we select the one with the highest test score".
+    re.compile(
+        r"\b(?:out of|from|among|of)\s+(?:the\s+|all\s+)?(" + _WORDNUM + r")\s+(?:[\w-]+\s+){0,2}?"
+        r"(prompts?|templates?|checkpoints?|seeds?|runs?|configurations?|variants?|system prompts?|trials?)"
+        r"\b[^.;]{0,40}?\b(?:select\w*|pick\w*|choose|chose|keep|kept|report\w*|take|took)\b"
+        # "we report the mean, and the best run reaches ...": the mean is what is reported.
+        r"(?:(?!\b(?:mean|average|median)\b)[^.;]){0,40}?\b(?:best|highest|top[- ]scoring|maximum|max)\b",
+        re.I,
+    ),
 ]
 _VALIDATION = re.compile(
     r"\b(validation|dev(?:elopment)?(?: set| split)?|held[- ]out (?:dev|validation|tuning)|"
@@ -414,7 +437,9 @@ _CI95 = re.compile(r"\b(95\s*%\s*(?:CI|confidence|interval)|confidence interval|
 # judges
 _AGREE = [
     re.compile(
-        r"(" + _UNUM + r")\s*%\s*(?:raw\s+|overall\s+|pairwise\s+)?(?:agreement|agree|consistency|"
+        # "80\\%" is LaTeX's percent sign; "85% human agreement" names whom the judge agrees with.
+        r"(" + _UNUM + r")\s*\\?%\s*(?:raw\s+|overall\s+|pairwise\s+)?(?:(?:human|expert|annotator)s?\s+)?"
+        r"(?:agreement|agree|consistency|"
         r"alignment|concordance)\b",
         re.I,
     ),
@@ -444,6 +469,11 @@ _INTER_HUMAN = re.compile(
 _JUDGE = re.compile(
     r"\b(human|humans|annotators?|raters?|experts?|crowd\w*|judges?|judgments?|labell?ers?|"
     r"evaluators?|preferences?)\b",
+    re.I,
+)
+_QUALITATIVE_AGREE = re.compile(
+    r"\b(?:high|strong|excellent|close|near[- ]perfect|very good)\s+(?:agreement|alignment)\s+with\s+"
+    r"(?:the\s+)?(?:human|expert|annotator|crowd)\w*",
     re.I,
 )
 _KAPPA = re.compile(
@@ -555,9 +585,13 @@ _AS_ITEMS = re.compile(
     r"(?:sample|completion|generation|response)s?|as (?:an? )?independent (?:observation|item|sample|trial)s?",
     re.I,
 )
+#: Nouns for the generations drawn per item.
+_GEN_NOUNS = r"(?:samples|completions|generations|responses|attempts|solutions)\b"
+_GEN_COUNT = re.compile(r"\b(\d[\d,]*)\s+" + _GEN_NOUNS, re.I)
+_GEN_PRODUCT = re.compile(r"\b(\d[\d,]*)\s*[×x*]\s*(\d[\d,]*)\s*=\s*(\d[\d,]*)\s+" + _GEN_NOUNS, re.I)
 _SE_WORDS = re.compile(
     r"(±|\+/-|standard error|\bSE\b|std\.? err|confidence interval|\bCI\b|95\s*%\s*intervals?|significan|"
-    r"p\s*[<=])",
+    r"(?<![\w-])p\s*[<=])",
     re.I,
 )
 
@@ -585,6 +619,14 @@ _OUT_OF = re.compile(
     + _WORDNUM
     + r")\s+(?:\w+\s+){0,2}?(?:benchmarks|tasks|datasets|comparisons|tests|subjects|"
     r"languages)\b[^.;]{0,60}?(?:\b(?:on|in)\s+|,\s*)(" + _WORDNUM + r")\b[^.;]{0,40}?(?:p\s*<|significan)",
+    re.I,
+)
+#: "We tested 20 prompt variants ... 2 of them significantly improve": k wins among n tries.
+_TRIED_SIG = re.compile(
+    r"\b(?:tested|compared|tried|evaluated|ran|screened)\s+(" + _WORDNUM + r")\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:variants|prompts|configurations|settings|methods|strategies|interventions|ablations|"
+    r"hyperparameters|recipes|templates)\b[^.;]{0,80}?\b(" + _WORDNUM + r")\s+(?:of\s+(?:them|these|those)\s+)?"
+    r"(?:\w+\s+){0,2}?(?:significant\w*|reach\w* significance)",
     re.I,
 )
 _NTESTS = re.compile(
@@ -996,6 +1038,10 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         direction = "worse"
     if (how == "value-delta" or implied_better) and direction is None:
         direction = "better"
+    if direction in ("better", "worse") and _NO_CLAIM.search(text):
+        rest = _NO_CLAIM.sub(" ", text)
+        if not (_BETTER.search(_PURPOSE.sub(" ", rest)) or _WORSE.search(rest)):
+            direction = None  # every comparison word is in a denial or a question
     fields: dict[str, Any] = {
         "a_value": a_val,
         "b_value": b_val,
@@ -1035,6 +1081,8 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         fields["sig_of"] = [to_int(across.group(2)), to_int(across.group(1))]
     elif om := _OUT_OF.search(text):
         fields["sig_of"] = [to_int(om.group(2)), to_int(om.group(1))]
+    elif tm := _TRIED_SIG.search(text):
+        fields["sig_of"] = [to_int(tm.group(2)), to_int(tm.group(1))]
     conf = Confidence.HIGH
     if a_val is not None and how == "two-values":
         conf = Confidence.MEDIUM
@@ -1152,6 +1200,20 @@ def _agreement(text: str, loc: Location) -> Claim | None:
                 unit="%",
                 fields={"kappa": bool(_KAPPA.search(text)), "swap": bool(_SWAP.search(text))},
             )
+    q = _QUALITATIVE_AGREE.search(text)
+    if q and re.search(r"\b(?:LLM|GPT[\w.-]*|judges?|automatic|auto-?raters?|evaluators?|graders?)\b", text, re.I):
+        # "an automatic evaluator that has high agreement with humans": agreement with no figure.
+        return Claim(
+            kind="agreement",
+            text=text,
+            location=loc,
+            confidence=Confidence.MEDIUM,
+            fields={
+                "kappa": bool(_KAPPA.search(text)),
+                "swap": bool(_SWAP.search(text)),
+                "qualitative": q.group(0),
+            },
+        )
     return None
 
 
@@ -1262,17 +1324,26 @@ def _chance(text: str, loc: Location) -> Claim | None:
 
 def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
     m = _PER_ITEM.search(text)
+    product = _GEN_PRODUCT.search(text)
     if m is not None:
         k = to_int(m.group(1))
-    else:
-        me = _PER_ITEM_EACH.search(text)
-        if me is None:
-            return None
+    elif (me := _PER_ITEM_EACH.search(text)) is not None:
         k = to_int(me.group(1) or me.group(2))
+    elif product is not None:
+        # "8 × 164 = 1,312 completions": the factor that is the benchmark's count is the items.
+        a, b = to_int(product.group(1)), to_int(product.group(2))
+        _, bench_n = _benchmark(text, ctx)
+        if not a or not b or bench_n not in (a, b) or a * b != to_int(product.group(3)):
+            return None
+        k = b if a == bench_n else a
+    else:
+        return None
     if not k or k < 2:
         return None
     used = None
     for am in _AS_ITEMS.finditer(text):
+        if m is not None and am.start() < m.end() and m.start() < am.end():
+            continue  # "averaged over 8 samples per problem" states k, not the n of an interval
         if am.group(1) or am.group(2):
             used = to_int(am.group(1) or am.group(2))
         else:
@@ -1286,6 +1357,12 @@ def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
         items = to_int(im.group(1))
     _, bench_n = _benchmark(text, ctx)
     items = items or bench_n
+    if used is None and items:
+        # "the 960 generations give a 95% interval": a count of all generations, items × k.
+        for gm in _GEN_COUNT.finditer(text):
+            if to_int(gm.group(1)) == items * k:
+                used = items * k
+                break
     if used is None or not _SE_WORDS.search(text):
         return None
     return Claim(
@@ -1345,7 +1422,9 @@ def extract_sentence(sentence: Any, ctx: Context | None = None) -> list[Claim]:
         makers.append(lambda: _selection(text, loc, ctx))
     if digit and _has(low, ("seed", "run", "trial", "repetition", "restart", "replicate")):
         makers.append(lambda: _seeds(text, loc))
-    if "%" in text and _has(low, ("agree", "concordance", "consisten", "align", "match", "concur")):
+    if ("%" in text and _has(low, ("agree", "concordance", "consisten", "align", "match", "concur"))) or (
+        _has(low, (" agreement with", " alignment with"))
+    ):
         makers.append(lambda: _agreement(text, loc))
     if "^" in text or "**" in text:
         makers.append(lambda: _passk(text, loc))

@@ -69,7 +69,9 @@ _COMPOUND = (
     r"|classes|class|genres?|topics?)\b)"
 )
 _COUNT_AFTER = re.compile(
-    rf"\s?(?:[-‑ ]?(?:{_NOT_ADJ}[a-z]+[- ]){{0,2}}?)(?P<noun>(?:{ITEM_NOUNS}){_COMPOUND}"
+    # A benchmark name, masked to NULs by the sentence reader, may stand between the count and
+    # its noun: "the 500 MBPP test problems".
+    rf"\s?(?:[-‑ ]?(?:(?:{_NOT_ADJ}[a-z]+|\x00+)[- ]){{0,2}}?)(?P<noun>(?:{ITEM_NOUNS}){_COMPOUND}"
     rf"|(?:{SAMPLE_NOUNS}){_COMPOUND}|{_NOT_ADJ}[a-z]+s)\b",
     re.I,
 )
@@ -258,6 +260,9 @@ def _classify(text: str, m: re.Match[str]) -> Number:
     if not frac and (m_ := _COUNT_AFTER.match(after)):
         noun = m_.group("noun").lower()
         if re.fullmatch(ITEM_NOUNS, noun, re.I):
+            if "\x00" in m_.group(0) and re.fullmatch(r"tasks?|challenges?", noun):
+                # "the 23 BBH tasks": the benchmark's subtasks, not its items.
+                return make("count", "", m_.end(), noun)
             if CANDIDATES_BEFORE.search(before):
                 # "the best of 6 system prompts": candidates picked from, not test items.
                 return make("count", "", m_.end(), noun)

@@ -83,7 +83,12 @@ def _interval_after(text: str, pos: int) -> _Interval | None:
     """A ``± h`` or ``[lo, hi]`` / ``(95% CI lo–hi)`` right after a score."""
     # "87.2% of HumanEval (95% CI ...)": the interval may follow the benchmark name
     # (masked as NUL characters in ``text``).
-    skip = re.match(r"\s*%?\s*(?:on|of|in|for|at)\s+(?:the\s+)?\x00+", text[pos : pos + 80])
+    skip = re.match(r"\s*%?\s*(?:on|of|in|for|at)\s+(?:the\s+)?\x00+", text[pos : pos + 80]) or re.match(
+        # or an item count: "99.0% of the 100 red-team prompts (95% CI ...)"
+        r"\s*%?\s*(?:on|of|in|for|at|across|over)\s+(?:the\s+|our\s+|all\s+)?\d[\d,]*\s+(?:[\w-]+\s+){0,2}?"
+        rf"(?:{nums.ITEM_NOUNS})\b",
+        text[pos : pos + 80],
+    )
     if skip:
         pos += skip.end()
     window = text[pos : pos + 80]

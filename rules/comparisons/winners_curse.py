@@ -76,11 +76,19 @@ class WinnersCurse(Rule):
                     f"about {num(100 * p - infl)}%."
                 )
             else:
-                infl = 100 * winners_curse_inflation(k, 0.7, 500)
-                ev.update({"expected_inflation_points_at_70pct_500": infl})
+                # No score to work from: an example at 70% on the claim's items (500 if unknown).
+                n_ex = c.n if c.n and c.n > 1 else 500
+                infl = 100 * winners_curse_inflation(k, 0.7, n_ex)
+                ev.update(
+                    {
+                        "expected_inflation_points_at_70pct_500": 100 * winners_curse_inflation(k, 0.7, 500),
+                        "example_n": n_ex,
+                        "expected_inflation_points_example": infl,
+                    }
+                )
                 msg = (
                     f"best of {k} {what} picked on the test set overstates the score "
-                    f"(for {k} equal candidates at 70% on 500 items: +{num(infl, 2)} points)"
+                    f"(for {k} equal candidates at 70% on {n_ex} items: +{num(infl, 2)} points)"
                 )
                 fix = (
                     f"Choose among the {k} {what} on a held-out validation split and report that "

@@ -32,7 +32,8 @@ class JudgeAgreement(Rule):
     **What.** Documents: "85% agreement with human annotators" for a judge with no
     chance-corrected statistic (Cohen's κ, Krippendorff's α) anywhere in the
     document; the message also says when no swap test (the two responses in
-    both orders) is reported.
+    both orders) is reported. An evaluator said to have "high agreement with
+    humans" with no figure and no chance-corrected statistic is flagged too.
 
     Judge audit files (kind ``judgments``): with judge and human labels per
     item, Cohen's κ with its 95% interval (Fleiss–Cohen–Everitt standard error)
@@ -70,7 +71,20 @@ class JudgeAgreement(Rule):
 
         for c in claims(source, "agreement"):
             f = c.fields
-            if f.get("kappa") or f.get("doc_kappa") or c.value is None:
+            if f.get("kappa") or f.get("doc_kappa"):
+                continue
+            if c.value is None:
+                if f.get("qualitative"):
+                    yield emit(
+                        self,
+                        c,
+                        f"'{f['qualitative']}' is stated here with no figure and no chance-corrected "
+                        "statistic (Cohen's κ): agreement that chance alone would reach cannot be told "
+                        "from agreement the judge earns",
+                        suggestion="State the agreement with human labels as Cohen's κ (and the raw "
+                        "agreement and number of items), and a swap test for position bias.",
+                        evidence={"agreement": None, "qualitative": f["qualitative"]},
+                    )
                 continue
             po = float(c.value) / 100
             if not 0 < po <= 1:

@@ -34,7 +34,10 @@ class PercentVsPoints(Rule):
     **What.** A sentence with two scores and a change stated as a percentage
     ("improves from 70% to 75%, a 5% gain") where the stated change equals the
     absolute difference (5 points) and not the relative change (7.1%). The
-    suggestion gives both: "+5.0 points (+7.1% relative)".
+    suggestion gives both: "+5.0 points (+7.1% relative)". A change named
+    "absolute" that is the relative one ("from 55% to 66%, a 20% absolute
+    gain") is flagged too, and one named "relative" that is the difference in
+    points when no rounding of the written numbers makes it relative.
 
     **Why.** "5% better" reads as a relative change. Going from 70% to 75% is 5
     percentage points, or 7.1% relative; going from 10% to 15% is 5 points and
@@ -95,7 +98,7 @@ class PercentVsPoints(Rule):
     def _sentences(self, source: Source) -> Iterator[Finding]:
         for claim in source.claims:
             f = claim.fields
-            if claim.kind != "change" or f.get("relative_stated") or f.get("absolute_stated"):
+            if claim.kind != "change":
                 continue
             before, after, delta = f["before"], f["after"], f["delta"]
             a, b, d = float(before), float(after), float(delta)
@@ -109,9 +112,37 @@ class PercentVsPoints(Rule):
             unit = float(G.rounding_range(delta, 1)[1] - G.exact(delta))
             tol = unit + sum(float(G.rounding_range(x, 1)[1] - G.exact(x)) for x in (before, after))
             off_abs, off_rel = abs(d - abs(diff)), abs(d - abs(rel))
+            points = f"{signed(diff)} points ({signed(rel)}% relative)"
+            if f.get("relative_stated") or f.get("absolute_stated"):
+                # Named as the one and computed as the other: "a 20% absolute gain" from 55 to 66.
+                said_abs = bool(f.get("absolute_stated")) and not f.get("relative_stated")
+                if said_abs:
+                    wrong = off_rel <= tol < off_abs
+                else:
+                    # The relative change the written numbers allow, with a point of slack for
+                    # loose wording: "70% to 75%, a 5% relative gain" is not called out.
+                    (b_lo, b_hi), (a_lo, a_hi) = (
+                        tuple(float(x) for x in G.rounding_range(v, 1)) for v in (before, after)
+                    )
+                    rel_lo, rel_hi = 100 * (a_lo - b_hi) / b_hi, 100 * (a_hi - b_lo) / b_lo
+                    wrong = off_abs <= tol and not rel_lo - unit - 1 <= d <= rel_hi + unit + 1
+                if not wrong:
+                    continue
+                named, actual = ("absolute", "relative") if said_abs else ("relative", "absolute")
+                yield self.finding(
+                    claim.location,
+                    f"the {delta}% change from {before}% to {after}% is called {named} but is the "
+                    f"{actual} change: {points}",
+                    claim=claim,
+                    suggestion=points,
+                    evidence={"before": before, "after": after, "stated": delta,
+                              "points": round(diff, 6), "relative_percent": round(rel, 6)},
+                    severity=severity_for(claim.confidence, self.severity),
+                    confidence=claim.confidence,
+                )
+                continue
             if off_abs > tol or off_rel <= unit or off_abs >= off_rel:
                 continue
-            points = f"{signed(diff)} points ({signed(rel)}% relative)"
             yield self.finding(
                 claim.location,
                 f"the {delta}% change from {before}% to {after}% is the difference in points; "

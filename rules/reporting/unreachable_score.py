@@ -207,6 +207,9 @@ class UnreachableScore(Rule):
             severity = Severity.WARNING
             how = "if each item was scored once (the protocol is not stated)"
         severity = capped(severity, premises.cap())
+        truncated = claim.protocol is None and _truncation_fits(value, n, samples, sc)
+        if truncated:
+            severity = Severity.INFO  # "76.6" for 23/30 = 76.67: cut, not rounded, is possible
         possible = [int(k) for k in claim.fields.get("possible_samples", [])]
         message = (
             f"{S.as_written(claim, value)} {S.on_what(claim)} is not k/{total} for any whole k "
@@ -241,6 +244,8 @@ class UnreachableScore(Rule):
         if claim.plus_minus and not claim.fields.get("pm_kind") and claim.protocol is None:
             severity = Severity.INFO
             message += "; it is given with an unlabelled ±, usually a spread over several runs"
+        if truncated:
+            message += "; it is k/n cut (not rounded) to its last digit, as some reports write scores"
         other = _other_split(claim, ctx, value, sc, samples)
         if other is not None:
             severity = Severity.INFO
@@ -299,6 +304,18 @@ class UnreachableScore(Rule):
             severity=severity_for(claim.confidence, Severity.ERROR),
             confidence=claim.confidence,
         )
+
+
+def _truncation_fits(value: str, n: int, samples: int, scale: int) -> bool:
+    """Whether some k/(n·samples) gives ``value`` when cut to its decimals instead of rounded."""
+    from fractions import Fraction
+    from math import ceil
+
+    total = n * samples
+    unit = Fraction(1, 10 ** G.decimals(value))
+    lo, hi = G.exact(value) / scale, (G.exact(value) + unit) / scale
+    k = ceil(lo * total)
+    return k <= total and Fraction(k, total) < hi
 
 
 def _other_split(claim: Claim, ctx: Context, value: str, scale: int, samples: int) -> tuple[str, int] | None:
