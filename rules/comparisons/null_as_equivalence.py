@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -134,6 +136,16 @@ def _parity_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable
         )
 
 
+#: Verbs of keeping something that design prose uses without claiming a measured parity.
+_SOFT = re.compile(r"maintain|preserv|retain|keep|sacrific|compromis|without", re.I)
+#: What a parity claim is measured against: a number, a baseline, a comparison word.
+_ANCHOR = re.compile(
+    r"(?<![\w.-])\d+(?:\.\d+)?(?![\w.-])|\b(?:baselines?|original|full[- ](?:precision|attention|model)|dense|than|compared|"
+    r"relative to|vs\.?|versus|counterparts?|teacher|BF16|FP16|FP32|unquantized|uncompressed)\b",
+    re.I,
+)
+
+
 def _finding(rule: Rule, c: Claim, eq: str, ctx: Context) -> Iterable[Finding]:
     f = c.fields
     a, b = f.get("a_value"), f.get("b_value")
@@ -149,8 +161,13 @@ def _finding(rule: Rule, c: Claim, eq: str, ctx: Context) -> Iterable[Finding]:
 
         rows = [r for r in pairwise_rows(f["tables"], ctx, c.text) if r["diff"] < 0]
     if not rows:
-        if f.get("significant") != "no" and not f.get("values_pct") and CITATION.search(c.text):
-            return  # a cited paper's result, in words only: its evidence is that paper
+        if f.get("significant") != "no" and not f.get("values_pct"):
+            if CITATION.search(c.text):
+                return  # a cited paper's result, in words only: its evidence is that paper
+            if _SOFT.search(eq) and not _ANCHOR.search(c.text):
+                # "maintaining the number of activated parameters, crucial for preserving
+                # performance": a design aim with nothing it is compared to, not a result.
+                return
         if f.get("significant") != "no" and not f.get("values_pct"):
             conf = Confidence.LOW  # "no degradation" with nothing to check it against
         else:
