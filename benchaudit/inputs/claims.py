@@ -9,12 +9,12 @@ with the document line number and page of each, and gets claims back::
 
 What happens to the lines:
 
-1. :mod:`benchaudit.inputs.sentences` skips what is not prose (front matter,
+1. :mod:`benchaudit.inputs.blocks` skips what is not prose (front matter,
    code, HTML comments, RST directives), blanks markdown markup in place so
    columns keep pointing at the original text, hands pipe tables and
    ``<table>`` elements to :mod:`benchaudit.inputs.tables` (one claim per
-   score cell), and cuts the rest into blocks and :class:`Sentence` objects
-   across wrapped lines. A sentence carries its text, the benchmarks and
+   score cell), and cuts the rest into blocks and (:mod:`benchaudit.inputs.sentences`)
+   :class:`Sentence` objects across wrapped lines. A sentence carries its text, the benchmarks and
    numbers in it, and the map back to document lines, columns and pages.
 2. Every function in :data:`SENTENCE_EXTRACTORS` is called on every sentence
    and returns claims: score claims and percentage changes
@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from benchaudit.evidence import Claim
+from benchaudit.inputs.blocks import blocks_from_document, read_blocks
 from benchaudit.inputs.protocols import Protocol, protocols_in
 from benchaudit.inputs.scores import change_claims, score_claims
 from benchaudit.inputs.sentences import (
@@ -40,7 +41,6 @@ from benchaudit.inputs.sentences import (
     Mention,
     Sentence,
     find_benchmarks,
-    read_blocks,
 )
 
 if TYPE_CHECKING:
@@ -100,7 +100,6 @@ def extract_document(doc: Document, ctx: Context) -> tuple[list[Claim], int, lis
     """Claims of a :class:`~benchaudit.documents.model.Document`, how many numbers it holds,
     and its tables as the claim reader sees them."""
     from benchaudit.inputs.premises import own_names
-    from benchaudit.inputs.sentences import blocks_from_document
 
     blocks, all_tables = blocks_from_document(doc, ctx.benchmarks)
     title = next((s.title for s in doc.sections if s.level == 1), "")
