@@ -26,7 +26,7 @@ FILES = {
     'procedure.biased_pass_at_k': 3198626729,
     'procedure.calibration_bins': 872002384,
     'procedure.constant_score': 3310997268,
-    'procedure.contamination': 3908789925,
+    'procedure.contamination': 4147076821,
     'procedure.judge_agreement': 4204148946,
     'procedure.metric_mirage': 2476570347,
     'procedure.position_bias': 1212262975,
