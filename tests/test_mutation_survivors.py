@@ -23,3 +23,19 @@ def test_a_suggested_p_value_is_written_so_that_it_stays_readable():
     assert _fmt(0.00012) == "1.2e-04"
     assert _fmt(0.0312) == "0.031"
     assert _fmt(0.001) == "0.001"
+
+
+def test_a_run_whose_effective_count_is_not_given_is_no_limited_run(tmp_path):
+    # harness_limit.py: `task.n_effective is not None` (an original count alone is no limit)
+    from benchaudit.config import Config
+    from benchaudit.engine import audit
+
+    results = tmp_path / "results_2024-05-14T10-22-33.123456.json"
+    results.write_text(
+        '{"results": {"arc_easy": {"alias": "arc_easy", "acc,none": 0.7,'
+        ' "acc_stderr,none": 0.01}},'
+        ' "n-samples": {"arc_easy": {"original": 2376}},'
+        ' "config": {"model": "hf", "model_args": "pretrained=EleutherAI/pythia-160m"}}'
+    )
+    report = audit([str(results)], Config(select=["harness-limit"]), on_error="report")
+    assert not report.errors and report.findings == []
