@@ -39,3 +39,20 @@ def test_a_run_whose_effective_count_is_not_given_is_no_limited_run(tmp_path):
     )
     report = audit([str(results)], Config(select=["harness-limit"]), on_error="report")
     assert not report.errors and report.findings == []
+
+
+def test_a_table_printed_at_one_precision_is_information_where_prose_is_a_warning(tmp_path):
+    # excess_precision.py: a table cell that is the rounding of some k/n (97/164 = 59.146%)
+    # is information; the same digits in prose, not the rounding of any k/164, a warning.
+    from benchaudit.config import Config
+    from benchaudit.engine import audit
+    from benchaudit.finding import Severity
+
+    card = tmp_path / "card.md"
+    card.write_text(
+        "# Results\n\n| Model | HumanEval |\n|---|---|\n| Ours | 59.146 |\n| Base | 48.171 |\n\n"
+        "Ours scores 59.147% on HumanEval.\n"
+    )
+    report = audit([str(card)], Config(select=["excess-precision"]))
+    got = [(f.location.line, f.severity) for f in report.findings]
+    assert got == [(5, Severity.INFO), (6, Severity.INFO), (8, Severity.WARNING)]
