@@ -3,7 +3,7 @@
 # crc32 of each file the entries below are read from (see benchaudit.registry).
 FILES = {
     'comparisons.multiple_comparisons': 302176704,
-    'comparisons.null_as_equivalence': 3016864285,
+    'comparisons.null_as_equivalence': 3230864803,
     'comparisons.overlap_fallacy': 2392541257,
     'comparisons.p_value_inconsistent': 302057702,
     'comparisons.rank_tie': 2050232794,
@@ -26,7 +26,7 @@ FILES = {
     'procedure.biased_pass_at_k': 3198626729,
     'procedure.calibration_bins': 872002384,
     'procedure.constant_score': 3310997268,
-    'procedure.contamination': 3908789925,
+    'procedure.contamination': 4147076821,
     'procedure.judge_agreement': 1477657980,
     'procedure.metric_mirage': 1435070084,
     'procedure.position_bias': 1212262975,

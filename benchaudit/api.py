@@ -202,7 +202,6 @@ def _audit_written(
 
                 got = READER.read(path, name, ctx)
                 sources = got if isinstance(got, list) else [got]
-                engine.collect(sources, ctx)
         except InputError as exc:
             if on_error == "raise":
                 raise

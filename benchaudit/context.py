@@ -4,13 +4,10 @@ A :class:`RunContext` is made once per run by the engine (or the Python API)
 and is frozen: the configuration, the inputs named, the seed and alpha every
 randomised method uses, and the benchmark registry (loaded on first use).
 Readers return their sources (with their notes on them), analyses return the
-rows of ``results`` and rules return findings; the engine alone gathers them
-into the report (:class:`Results` holds the sections while it does).
-
-Two sinks remain for code written before the context was frozen, so that it
-keeps working while it is converted: :attr:`RunContext.notes` (rules that
-append a note) and :meth:`RunContext.add_results` (a scan that reports its own
-rows). New code returns what it makes instead.
+rows of ``results`` and rules return findings and notes; the engine alone
+gathers them into the report (:class:`Results` holds the sections while it
+does). The context has nowhere to write: ``tests/test_no_shared_writes.py``
+fails on a reader or rule that tries.
 """
 
 from __future__ import annotations
@@ -58,10 +55,6 @@ class RunContext:
     config: Config = field(default_factory=Config)
     #: The inputs as named on the command line (files or folders), in order.
     paths: tuple[str, ...] = ()
-    #: Deprecated sink for rules that still append a note; the engine reads it into
-    #: the report after the rules ran. Readers put their notes on ``Source.notes``.
-    notes: list[str] = field(default_factory=list, compare=False)
-    _results: Results = field(default_factory=Results, repr=False, compare=False)
 
     @property
     def seed(self) -> int:
@@ -79,23 +72,6 @@ class RunContext:
         from benchaudit.benchmarks import Registry
 
         return Registry.load(overrides=self.config.n)
-
-    @property
-    def results(self) -> dict[str, Section]:
-        """The sections added through :meth:`add_results` (the engine's own, during a run)."""
-        return self._results.sections
-
-    def add_results(self, section: str, rows: Section) -> None:
-        """Deprecated: add rows to ``results``. Analyses return their rows to the engine."""
-        self._results.add(section, rows)
-
-    def quiet(self) -> RunContext:
-        """The same settings with sinks of their own (rules run only to count what they
-        would have found write no note or result into the report)."""
-        copy = RunContext(config=self.config, paths=self.paths)
-        if "benchmarks" in self.__dict__:  # share the registry already loaded
-            copy.__dict__["benchmarks"] = self.__dict__["benchmarks"]
-        return copy
 
 
 __all__ = ["Results", "RunContext"]

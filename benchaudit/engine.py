@@ -14,18 +14,21 @@ from pathlib import Path
 from benchaudit import inputs, limits
 from benchaudit.analysis.sections import analyse
 from benchaudit.config import Config, is_broad
-from benchaudit.context import RunContext
+from benchaudit.context import Results, RunContext
 from benchaudit.errors import BenchauditError, InputError, UnknownKindError
 from benchaudit.evidence import Claim, Source
 from benchaudit.finding import Finding, Report, Severity, Suppressed, assign_fingerprints
-from benchaudit.registry import Note, Rule, load_entry, select, selected
+from benchaudit.registry import Note, Rows, Rule, load_entry, select, selected
 
 #: The name the rules and readers were written against; the run context is read-only.
 Context = RunContext
 
 
 def load_sources(
-    paths: list[str], ctx: RunContext, errors: list[InputError] | None = None
+    paths: list[str],
+    ctx: RunContext,
+    errors: list[InputError] | None = None,
+    notes: list[str] | None = None,
 ) -> list[Source]:
     """Read every input; one that cannot be read never hides the others.
 
@@ -33,12 +36,13 @@ def load_sources(
     ``errors`` (the run then ends with exit code 2) and the rest are still
     read. Met while walking a directory (or with ``skip_unknown``, as the
     pre-commit hook runs), a file of no kind benchaudit knows, or an empty one,
-    is skipped with a note instead. The readers' notes go to the run's notes in
-    the order the files were read.
+    is skipped with a note in ``notes`` instead. The readers' own notes stay on
+    the sources (:func:`audit_sources` puts them in the report).
     """
     failed: list[InputError] = [] if errors is None else errors
+    said: list[str] = [] if notes is None else notes
     sources: list[Source] = []
-    expanded = inputs.expand(paths, ctx.notes)
+    expanded = inputs.expand(paths, said)
     if not expanded:
         where = ", ".join(paths)
         raise BenchauditError(
@@ -51,7 +55,7 @@ def load_sources(
         except InputError as exc:
             skippable = isinstance(exc, UnknownKindError) or exc.detail == inputs.EMPTY
             if skippable and (not named or ctx.config.skip_unknown):
-                ctx.notes.append(f"skipped {display}: {exc.detail}")
+                said.append(f"skipped {display}: {exc.detail}")
             else:
                 failed.append(exc)
     return sources
@@ -60,20 +64,19 @@ def load_sources(
 def read(
     path: Path, display: str, ctx: RunContext, forced: str | None = None, named: bool = False
 ) -> list[Source]:
-    """Read one file (:func:`benchaudit.inputs.load`) and keep what the readers said about it:
-    their notes, and the detection evidence of per-item inputs (``results.sources``)."""
-    got = inputs.load(path, display, ctx, forced, named)
-    collect(got, ctx)
-    return got
+    """Read one file (:func:`benchaudit.inputs.load`). What the readers said about it, their
+    notes and the detection evidence of per-item inputs, stays on the sources until
+    :func:`audit_sources` puts it in the report (``notes``, ``results.sources``)."""
+    return inputs.load(path, display, ctx, forced, named)
 
 
-def collect(sources: list[Source], ctx: RunContext) -> None:
-    """Move the notes and detection evidence of sources just read into the run's report."""
+def _collect(sources: list[Source], results: Results, notes: list[str]) -> None:
+    """The notes and detection evidence of the sources read, into the report's."""
     found = [s.detection for s in sources if s.detection is not None]
     if found:
-        ctx._results.add("sources", found)
+        results.add("sources", found)
     for s in sources:
-        ctx.notes.extend(s.notes)
+        notes.extend(s.notes)
 
 
 def _file_ignore(f: Finding, cfg: Config) -> str | None:
@@ -89,15 +92,26 @@ def _file_ignore(f: Finding, cfg: Config) -> str | None:
     return None
 
 
-def run_rules(rules: list[Rule], sources: list[Source], ctx: RunContext) -> list[Finding]:
-    """The rules' findings; the notes they return go to ``ctx.notes`` (rules write nothing)."""
+def run_rules(
+    rules: list[Rule],
+    sources: list[Source],
+    ctx: RunContext,
+    notes: list[str] | None = None,
+    results: Results | None = None,
+) -> list[Finding]:
+    """The rules' findings; the notes and rows they return go to ``notes`` and ``results``
+    (the report's, or None for rules run only to count what they would find)."""
     findings: list[Finding] = []
     for rule in rules:
         if not any(s.kind in rule.reads for s in sources) and rule.reads:
             continue
         for out in rule.check_run(sources, ctx):
             if isinstance(out, Note):
-                ctx.notes.append(out.text)
+                if notes is not None:
+                    notes.append(out.text)
+            elif isinstance(out, Rows):
+                if results is not None:
+                    results.add(out.section, out.rows)
             else:
                 findings.append(out)
     return findings
@@ -113,44 +127,57 @@ def audit(paths: list[str], config: Config | None = None, on_error: str = "raise
     ctx = RunContext(config=config or Config(), paths=tuple(paths))
     selected(ctx.config.select, ctx.config.ignore)  # an unknown rule name fails before reading
     errors: list[InputError] = []
-    sources = load_sources(paths, ctx, errors)
+    notes: list[str] = []
+    sources = load_sources(paths, ctx, errors, notes)
     if errors and on_error == "raise":
         raise errors[0]
-    report = audit_sources(sources, ctx, errors)
+    report = audit_sources(sources, ctx, errors, notes)
     if report.errors and on_error == "raise":
         raise report.errors[0]
     return report
 
 
 def audit_sources(
-    sources: list[Source], ctx: RunContext, errors: list[InputError] | None = None
+    sources: list[Source],
+    ctx: RunContext,
+    errors: list[InputError] | None = None,
+    notes: list[str] | tuple[str, ...] = (),
 ) -> Report:
     """Analyse sources already read and run the rules over them; ``errors`` are the
-    inputs that could not be read (they stay in the report, and the exit code is 2).
+    inputs that could not be read (they stay in the report, and the exit code is 2),
+    ``notes`` what reading them said beside the sources (files skipped).
 
     Every analysis runs once per source whatever rules are selected, and is the
     only producer of ``results`` (:mod:`benchaudit.analysis.sections`); the rules
-    then read the sources and the analyses and return findings.
+    then read the sources and the analyses and return findings. The engine alone
+    writes the report's notes and results: nothing it calls gets a place to write.
     """
     cfg = ctx.config
     failed = list(errors or ())
+    said = list(notes)
+    results = Results()
     selected(cfg.select, cfg.ignore)
+    _collect(sources, results, said)
     inputs.check_baseline_model(sources, cfg.baseline_model)
     if sum(s.kind in ("results", "samples") for s in sources) > 1:
         from benchaudit.inputs.joining import join_sources
 
-        sources = join_sources(sources, ctx)  # outputs of several models on one task
+        joined = join_sources(sources)  # outputs of several models on one task
+        sources = joined.sources
+        if joined.runs:
+            results.add("runs", joined.runs)
+        said.extend(joined.notes)
     analysed = analyse(sources, ctx)
     failed.extend(analysed.errors)  # found only when the data is analysed
     sources = analysed.sources
     for section, rows in analysed.sections:
-        ctx._results.add(section, rows)
+        results.add(section, rows)
     # Only the rules for the kinds read are imported (a README never loads the battle rules).
     kinds = {s.kind for s in sources}
     rules = [cls(cfg.rule_options(cls.name)) for cls in select(cfg.select, cfg.ignore, kinds)]
     hidden: list[Suppressed] = []
     findings = []
-    for f in run_rules(rules, sources, ctx):
+    for f in run_rules(rules, sources, ctx, said, results):
         entry = _file_ignore(f, cfg)
         if entry is None:
             findings.append(f)
@@ -175,7 +202,8 @@ def audit_sources(
     assign_fingerprints([h.finding for h in hidden if not h.finding.fingerprint])
     hidden.sort(key=lambda h: h.finding.sort_key())
 
-    report = Report(findings=findings, results=ctx.results, notes=ctx.notes)
+    # A note said twice (the same file skipped by two walks) is said once.
+    report = Report(findings=findings, results=results.sections, notes=list(dict.fromkeys(said)))
     report.suppressed = hidden
     report.config = cfg.source
     report.errors = [*failed]
@@ -206,7 +234,7 @@ def _checkable(claim: Claim) -> bool:
 def _ignored_rules(cfg: Config, sources: list[Source], ctx: RunContext) -> list[Suppressed]:
     """Findings of the rules the ignore list switched off, counted as suppressed.
 
-    They are run on a quiet copy of the context, so they add no results or notes,
+    Their notes and rows are dropped (the report's come from the rules that ran),
     and nothing they find after suppression is asked of them; a rule that reads no
     source kind (contamination, a scan of its own) is not run.
     """
@@ -219,7 +247,7 @@ def _ignored_rules(cfg: Config, sources: list[Source], ctx: RunContext) -> list[
     if not off:
         return []
     rules = [cls(cfg.rule_options(cls.name)) for cls in map(load_entry, off)]
-    return [Suppressed(f, "config", f"ignore: {f.name}") for f in run_rules(rules, sources, ctx.quiet())]
+    return [Suppressed(f, "config", f"ignore: {f.name}") for f in run_rules(rules, sources, ctx)]
 
 
 def exit_code(report: Report, fail_on: str) -> int:

@@ -25,6 +25,7 @@ from benchaudit.finding import Confidence, Finding, Location, Severity
 if TYPE_CHECKING:
     from benchaudit.engine import Context
     from benchaudit.evidence import Claim, Source
+    from benchaudit.finding import Section
 
 
 def hook(kind: str) -> str:
@@ -41,9 +42,18 @@ class Note:
     text: str
 
 
-#: What a rule's hooks return: findings, and notes for the run. A rule that audits the
+@dataclass(frozen=True)
+class Rows:
+    """Rows for a section of the report's ``results`` from a scan a rule runs itself
+    (contamination reads a corpus no source holds), returned beside its findings."""
+
+    section: str
+    rows: Section
+
+
+#: What a rule's hooks return: findings, and notes (and rows) for the run. A rule that audits the
 #: suppressions themselves answers after they are applied (:class:`benchaudit.suppress.SuppressionAudit`).
-Output = Finding | Note
+Output = Finding | Note | Rows
 
 
 class Rule:

@@ -368,12 +368,12 @@ def test_helm_split_and_metric_choices_are_said(tmp_path):
     (src,) = load(run / "per_instance_stats.json", "p.json", ctx)
     assert len(src.data.items) == 5
     assert any(
-        "split 'test' read; other split(s) left out: valid (4 stats)" in n for n in ctx.notes
+        "split 'test' read; other split(s) left out: valid (4 stats)" in n for n in src.notes
     )
     assert any(
-        "score is exact_match; the file also holds quasi_exact_match" in n for n in ctx.notes
+        "score is exact_match; the file also holds quasi_exact_match" in n for n in src.notes
     )
-    assert not any("left out" in n and "without" in n for n in ctx.notes)
+    assert not any("left out" in n and "without" in n for n in src.notes)
 
 
 def test_name_column_of_one_task_in_a_samples_file_is_not_a_model(tmp_path):

@@ -338,9 +338,10 @@ def test_missing_and_na_cells_are_counted_not_fatal(tmp_path):
     text = _long_rows("model,item,correct").replace("a,q3,1", "a,q3,NA").replace("b,q5,1", "b,q5,")
     p.write_text(text)
     ctx = Context(config=Config())
-    rs = load(p, p.name, ctx)[0].data
+    (src,) = load(p, p.name, ctx)
+    rs = src.data
     assert rs.n_rows == 22 and rs.meta["missing_cells"] == 2
-    assert any("2 missing score cell(s)" in n and "line 5" in n for n in ctx.notes)
+    assert any("2 missing score cell(s)" in n and "line 5" in n for n in src.notes)
 
 
 def test_na_in_a_wide_file_is_counted(tmp_path):

@@ -273,10 +273,10 @@ def test_lmeval_samples_model_from_folder_then_file(tmp_path):
     plain = tmp_path / "plain"
     plain.mkdir()
     shutil.copy(src_file, plain / src_file.name)
-    context = ctx()
-    rs = read_one(plain / src_file.name, context).data
+    src = read_one(plain / src_file.name, ctx())
+    rs = src.data
     assert rs.models == [src_file.name] and rs.columns["model"] == "file name"
-    assert any("no results_*.json" in n for n in context.notes)
+    assert any("no results_*.json" in n for n in src.notes)
 
 
 def test_task_and_stamp():
@@ -344,10 +344,10 @@ def test_inspect_crashed_log_and_unscored_samples(tmp_path):
         )
         for s in [samples[0], errored, samples[2]]:
             zf.writestr(f"samples/{s['id']}_epoch_{s['epoch']}.json", json.dumps(s))
-    context = ctx()
-    rs = read_one(path, context).data
+    src = read_one(path, ctx())
+    rs = src.data
     assert rs.items == ["q1", "q3"] and rs.meta["unscored"] == 1
-    assert any("1 sample(s) without a choice score" in n for n in context.notes)
+    assert any("1 sample(s) without a choice score" in n for n in src.notes)
 
 
 def test_inspect_dict_scores_and_scorer_choice(tmp_path):

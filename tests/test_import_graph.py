@@ -17,15 +17,6 @@ from type_only import type_only
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ((ROOT / "benchaudit", "benchaudit"), (ROOT / "rules", "benchaudit.rules"))
 
-#: Cycles still in the tree, each with the module split that removes it. The test
-#: fails on any other cycle, and on a listed one that is gone (delete it here).
-KNOWN: list[set[str]] = [
-    # sentences reads a document's blocks and tables, tables reads sentences: the
-    # document walk (read_blocks, blocks_from_document) belongs in a module of its own.
-    {"benchaudit.inputs.sentences", "benchaudit.inputs.tables", "benchaudit.inputs.scores"},
-]
-
-
 def modules() -> dict[str, Path]:
     out: dict[str, Path] = {}
     for base, package in PACKAGES:
@@ -136,10 +127,7 @@ def _edges_within(graph: dict[str, set[str]], component: set[str]) -> str:
 def test_the_package_has_no_import_cycle() -> None:
     graph = import_graph()
     found = cycles(graph)
-    new = [c for c in found if c not in KNOWN]
-    assert not new, "import cycles:\n" + "\n\n".join(_edges_within(graph, c) for c in new)
-    gone = [c for c in KNOWN if c not in found]
-    assert not gone, f"listed cycles that are gone (remove them from KNOWN): {gone}"
+    assert not found, "import cycles:\n" + "\n\n".join(_edges_within(graph, c) for c in found)
 
 
 def test_the_graph_sees_function_level_and_literal_imports() -> None:

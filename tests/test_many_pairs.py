@@ -112,16 +112,16 @@ def test_json_output_file_is_written_in_pieces(tmp_path, monkeypatch):
 
 
 def test_results_of_two_analyses_join_without_touching_either(tmp_path):
-    from benchaudit.engine import Context
+    from benchaudit.context import Results
 
     one = audit([str(write_models(tmp_path / "one.csv", 4, 30))], Config())
     two = audit([str(write_models(tmp_path / "two.csv", 3, 30))], Config())
     first, second = one.results["comparisons"], two.results["comparisons"]
-    ctx = Context(config=Config())
-    ctx.add_results("comparisons", first)
-    ctx.add_results("comparisons", second)
-    ctx.add_results("comparisons", [{"a": "x", "b": "y", "p_value": 0.5}])
-    joined = ctx.results["comparisons"]
+    results = Results()
+    results.add("comparisons", first)
+    results.add("comparisons", second)
+    results.add("comparisons", [{"a": "x", "b": "y", "p_value": 0.5}])
+    joined = results.sections["comparisons"]
     assert len(joined) == 6 + 3 + 1 and len(first) == 6 and len(second) == 3
     assert list(joined)[:9] == list(first) + list(second)
     assert joined.rows([9, 0, 7]) == [joined[9], list(first)[0], list(second)[1]]

@@ -88,12 +88,6 @@ def option(ctx: Context | None, role: str) -> str | None:
     return str(value) if value else None
 
 
-def note(ctx: Context | None, message: str) -> None:
-    notes = getattr(ctx, "notes", None)
-    if isinstance(notes, list) and message not in notes:
-        notes.append(message)
-
-
 def build(
     display: str,
     *,

@@ -64,9 +64,11 @@ def read_resultset(
     overrides: dict[str, str],
     max_rows: int | None,
     ctx: Any = None,
+    notes: list[str] | None = None,
 ) -> Any:
     """The per-item results of a file: a :class:`ResultSet`, or a
-    :class:`~benchaudit.inputs._scaled.ScaledResults` for scores on a rating scale."""
+    :class:`~benchaudit.inputs._scaled.ScaledResults` for scores on a rating scale.
+    What was left out is said in ``notes`` (the reader's, for its source)."""
     suffix = path.suffix.lower()
     delim = file_delimiter(path) if suffix in (".csv", ".tsv", ".txt") else None
     first = 2 if delim else 1  # CSV data starts below the header
@@ -76,7 +78,7 @@ def read_resultset(
         except _Fallback:
             streamed = None
         if streamed is not None:
-            return _finish(streamed, streamed.columns, display, ctx)
+            return _finish(streamed, streamed.columns, display, notes)
     table: _ParquetColumns | pa.Table
     lines: np.ndarray | None
     if suffix == ".parquet":
@@ -111,9 +113,9 @@ def read_resultset(
     got = plan(names, _head_text(table, names), overrides, display, forced=forced)
     cols = got["columns"]
     line = lines if lines is not None else RowLines(first, table.num_rows)
-    if got["left_out"] and ctx is not None and got["layout"] == "wide":
+    if got["left_out"] and notes is not None and got["layout"] == "wide":
         shown = ", ".join(f"{n} ({why})" for n, why in list(got["left_out"].items())[:6])
-        ctx.notes.append(f"{display}: columns not read as models: {shown}")
+        notes.append(f"{display}: columns not read as models: {shown}")
     if got["layout"] == "long":
         found = _long(table, cols, line, display)
     elif got["layout"] == "wide":
@@ -132,12 +134,11 @@ def read_resultset(
     if got["left_out"]:
         found.meta["left_out"] = dict(got["left_out"])
     if any(_norm(n) in JUDGE_COLUMNS for n in names) and not isinstance(found, GridResults):
-        found = _drop_unjudged(found, display, ctx)
-    return _finish(found, cols, display, ctx)
+        found = _drop_unjudged(found, display, notes)
+    return _finish(found, cols, display, notes)
 
 
-
-def _drop_unjudged(rs: ResultSet, display: str, ctx: Any) -> ResultSet:
+def _drop_unjudged(rs: ResultSet, display: str, notes: list[str] | None) -> ResultSet:
     """A judge's rating of -1 is FastChat's mark for an answer it could not parse:
     a missing rating, counted, not a score below the scale."""
     failed = np.asarray(rs.score) == -1
@@ -149,22 +150,22 @@ def _drop_unjudged(rs: ResultSet, display: str, ctx: Any) -> ResultSet:
         for name in ("model", "item", "score", "max_points", *OPTIONAL_CATEGORIES, "confidence")
     }
     lines = np.asarray(rs.line)
-    if ctx is not None:
-        ctx.notes.append(
+    if notes is not None:
+        notes.append(
             f"{display}: {int(failed.sum())} rating(s) of -1 (a judgment the judge's answer "
             f"gave no score for, first at line {int(lines[failed][0])}) left out as missing"
         )
     return dataclasses.replace(rs, line=lines[keep], **fields)
 
 
-def _finish(rs: ResultSet, cols: dict[str, str], display: str, ctx: Any) -> Any:
+def _finish(rs: ResultSet, cols: dict[str, str], display: str, notes: list[str] | None) -> Any:
     """Missing cells reported, and the scale decided: proportions stay a ResultSet,
     a rating scale becomes a ScaledResults."""
     missing = int(rs.meta.get("missing_cells", 0))
-    if missing and ctx is not None:
+    if missing and notes is not None:
         where = rs.meta.get("missing_lines", [])
         at = f" (line {', '.join(str(x) for x in where[:5])}{' ...' if missing > 5 else ''})"
-        ctx.notes.append(
+        notes.append(
             f"{display}: {missing:,} missing score cell(s) left out{at if where else ''}"
         )
     if isinstance(rs, GridResults) or rs.max_points is not None:

@@ -9,12 +9,12 @@ with the document line number and page of each, and gets claims back::
 
 What happens to the lines:
 
-1. :mod:`benchaudit.inputs.sentences` skips what is not prose (front matter,
+1. :mod:`benchaudit.inputs.blocks` skips what is not prose (front matter,
    code, HTML comments, RST directives), blanks markdown markup in place so
    columns keep pointing at the original text, hands pipe tables and
    ``<table>`` elements to :mod:`benchaudit.inputs.tables` (one claim per
-   score cell), and cuts the rest into blocks and :class:`Sentence` objects
-   across wrapped lines. A sentence carries its text, the benchmarks and
+   score cell), and cuts the rest into blocks and (:mod:`benchaudit.inputs.sentences`)
+   :class:`Sentence` objects across wrapped lines. A sentence carries its text, the benchmarks and
    numbers in it, and the map back to document lines, columns and pages.
 2. Every function in :data:`SENTENCE_EXTRACTORS` is called on every sentence
    and returns claims: score claims and percentage changes
@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from benchaudit.evidence import Claim
+from benchaudit.inputs.blocks import blocks_from_document, read_blocks
 from benchaudit.inputs.protocols import Protocol, protocols_in
 from benchaudit.inputs.scores import change_claims, score_claims
 from benchaudit.inputs.sentences import (
@@ -40,7 +41,6 @@ from benchaudit.inputs.sentences import (
     Mention,
     Sentence,
     find_benchmarks,
-    read_blocks,
 )
 
 if TYPE_CHECKING:
@@ -80,32 +80,35 @@ def extract(
     page_of_line: list[int] | None = None,
     tables: list[Table] | None = None,
     markdown: bool = True,
+    notes: list[str] | None = None,
 ) -> tuple[list[Claim], int]:
     """Claims in ``lines`` and how many numbers they contain.
 
     ``line_numbers[i]`` is the document line of ``lines[i]`` (default
     ``i + 1``), ``page_of_line[i]`` its page. ``tables`` are tables the caller
     found itself (PDF, HTML); pipe tables in ``lines`` are found here.
-    ``markdown=False`` keeps indented lines as prose (plain text, PDF).
+    ``markdown=False`` keeps indented lines as prose (plain text, PDF). What was not
+    read is said in ``notes`` (the reader's, for its source).
     """
 
     numbers_of = line_numbers or list(range(1, len(lines) + 1))
     page_of = {numbers_of[i]: p for i, p in enumerate(page_of_line or []) if i < len(numbers_of)}
     registry = ctx.benchmarks
     blocks, found_tables = read_blocks(lines, numbers_of, path, page_of, registry, markdown)
-    return _claims_of(blocks, [*found_tables, *(tables or [])], path, ctx)
+    return _claims_of(blocks, [*found_tables, *(tables or [])], path, ctx, notes=notes)
 
 
-def extract_document(doc: Document, ctx: Context) -> tuple[list[Claim], int, list[Table]]:
+def extract_document(
+    doc: Document, ctx: Context, notes: list[str] | None = None
+) -> tuple[list[Claim], int, list[Table]]:
     """Claims of a :class:`~benchaudit.documents.model.Document`, how many numbers it holds,
     and its tables as the claim reader sees them."""
     from benchaudit.inputs.premises import own_names
-    from benchaudit.inputs.sentences import blocks_from_document
 
     blocks, all_tables = blocks_from_document(doc, ctx.benchmarks)
     title = next((s.title for s in doc.sections if s.level == 1), "")
     title = title or (doc.sections[0].title if doc.sections else "")
-    claims, seen = _claims_of(blocks, all_tables, doc.path, ctx, own_names(title))
+    claims, seen = _claims_of(blocks, all_tables, doc.path, ctx, own_names(title), notes)
     return claims, seen, all_tables
 
 
@@ -128,6 +131,7 @@ def _claims_of(
     path: str,
     ctx: Context,
     own: list[str] | None = None,
+    notes: list[str] | None = None,
 ) -> tuple[list[Claim], int]:
     from benchaudit.inputs import tables as tables_mod
 
@@ -146,10 +150,12 @@ def _claims_of(
                 )
                 # No paragraph of prose holds this many numbers; reading every one of them
                 # would take minutes where a hook has seconds.
-                ctx.notes.append(
-                    f"{path}:{sentence.line_at(0)}: a paragraph with more than {most:,} numbers; "
-                    f"claims were read from its first {most:,} only (max-paragraph-numbers)"
-                )
+                if notes is not None:
+                    notes.append(
+                        f"{path}:{sentence.line_at(0)}: a paragraph with more than {most:,} "
+                        f"numbers; claims were read from its first {most:,} only "
+                        "(max-paragraph-numbers)"
+                    )
                 break
             for fn in extractors:
                 claims.extend(fn(sentence, ctx))

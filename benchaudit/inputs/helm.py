@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
-from benchaudit.inputs._harness import build, load_json, note, object_at, option
+from benchaudit.inputs._harness import build, load_json, object_at, option
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -110,6 +110,8 @@ def _stat_value(display: str, where: str, stat: dict[str, Any]) -> float:
 def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     from benchaudit.evidence import Source
 
+    notes: list[str] = []  # what was left out, on the source for the report
+
     if _is_companion(path):
         return []  # a walked run folder: the run is read from per_instance_stats.json
     doc, _ = load_json(path, display)
@@ -153,12 +155,11 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
         # Instances of another split (valid beside test) are other items: read one split,
         # the one with the most stats, and say which and what is left out.
         others = ", ".join(f"{k} ({v} stats)" for k, v in splits.items() if k != split)
-        note(ctx, f"{display}: split {split!r} read; other split(s) left out: {others}")
+        notes.append(f"{display}: split {split!r} read; other split(s) left out: {others}")
     if not wanted:
         also = [m for m in PRIMARY if m in names and m != metric]
         if also:
-            note(
-                ctx,
+            notes.append(
                 f"{display}: score is {metric}; the file also holds {', '.join(also[:4])} "
                 f"(choose with --column score=NAME)",
             )
@@ -193,7 +194,7 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
         scores.append(value)
         order.append(i + 1)
     if missing:
-        note(ctx, f"{display}: {missing} instance(s) without a {metric} stat left out")
+        notes.append(f"{display}: {missing} instance(s) without a {metric} stat left out")
 
     model, model_from = model_from_run(path)
     spec = run_spec(path)
@@ -226,6 +227,7 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     )
     return Source(
         path=display,
+        notes=notes,
         kind="results",
         data=rs,
         meta={"format": "HELM per_instance_stats", "metric": metric},

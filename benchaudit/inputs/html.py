@@ -76,7 +76,10 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     source_lines = split_lines(text)
     if not any(s.strip() for s in lines) and not tables:
         raise InputError(display, "no visible text in this HTML page")
-    claims, seen = extract(lines, display, ctx, line_numbers=numbers, tables=tables, markdown=False)
+    notes: list[str] = []  # what was not read, on the source for the report
+    claims, seen = extract(
+        lines, display, ctx, line_numbers=numbers, tables=tables, markdown=False, notes=notes
+    )
     return Source(
         path=display,
         kind="document",
@@ -84,6 +87,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         numbers_seen=seen,
         lines=source_lines,
         meta={"format": "html", "tables": tables},
+        notes=notes,
     )
 
 

@@ -27,7 +27,6 @@ from benchaudit.inputs import Probe, Reader
 from benchaudit.inputs._harness import (
     build,
     load_json,
-    note,
     object_at,
     option,
     parse_json,
@@ -145,6 +144,8 @@ def _read_json_log(path: Path, display: str) -> tuple[dict[str, Any], list[tuple
 def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     from benchaudit.evidence import Source
 
+    notes: list[str] = []  # what was left out, on the source for the report
+
     if path.suffix.lower() == ".eval":
         header, samples = _read_eval_zip(path, display, decompressed_bytes(ctx))
     else:
@@ -206,10 +207,10 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     if not scores:
         raise InputError(display, "no sample carries a score")
     if unscored:
-        note(ctx, f"{display}: {unscored} sample(s) without a {scorer} score left out")
+        notes.append(f"{display}: {unscored} sample(s) without a {scorer} score left out")
     status = header.get("status")
     if status not in (None, "success"):
-        note(ctx, f"{display}: the log's status is {status!r}; its samples may be incomplete")
+        notes.append(f"{display}: the log's status is {status!r}; its samples may be incomplete")
 
     dataset = object_at(spec, "dataset")
     cfg = object_at(spec, "config")
@@ -241,6 +242,7 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     )
     return Source(
         path=display,
+        notes=notes,
         kind="results",
         data=rs,
         meta={"format": "inspect log", "task": spec.get("task"), "metric": scorer},

@@ -27,7 +27,6 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from benchaudit.engine import Context
     from benchaudit.evidence import Source
     from benchaudit.inputs.resultset import ResultSet
 
@@ -43,6 +42,17 @@ CONFIG_FIELDS = {
     "filter": "filter",
     "dataset": "dataset",
 }
+
+
+@dataclass
+class Joined:
+    """What :func:`join_sources` makes: the sources with the joined runs in place of their
+    parts, one ``results.runs`` row per join, and the notes on what was not joined (the
+    engine puts the rows and notes in the report)."""
+
+    sources: list[Source]
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -199,7 +209,7 @@ def _table_key(run: Run) -> tuple[str, str, str, str]:
     return run.family, name, str(run.rs.columns.get("item")), str(run.rs.columns.get("score"))
 
 
-def _regroup_by_items(groups: dict[Any, list[Run]], ctx: Context | None) -> None:
+def _regroup_by_items(groups: dict[Any, list[Run]], notes: list[str]) -> None:
     """Per-item files of different names (model_a.csv, model_b.csv) that hold exactly the
     same item ids and columns become one group. Ids that are all plain numbers prove
     nothing (two benchmarks of 100 items both count 0-99): those files are noted, not joined."""
@@ -215,7 +225,7 @@ def _regroup_by_items(groups: dict[Any, list[Run]], ctx: Context | None) -> None
             continue
         if all(i.isdigit() for i in items):
             _note(
-                ctx,
+                notes,
                 f"{', '.join(r.path for _, r in members)} hold the same numbered items "
                 "but nothing says they are one benchmark: not paired (give the files one "
                 "name in separate folders to pair them)",
@@ -261,7 +271,7 @@ def _buckets(runs: Sequence[Run]) -> list[list[Run]]:
     return buckets
 
 
-def join_sources(sources: list[Source], ctx: Context | None = None) -> list[Source]:
+def join_sources(sources: list[Source]) -> Joined:
     """``sources`` with the runs of different models on one task joined into one source each.
 
     Sources that are not per-item results, and runs that nothing joins, come back
@@ -269,12 +279,13 @@ def join_sources(sources: list[Source], ctx: Context | None = None) -> list[Sour
     """
     runs, _ = runs_of(sources)
     if len(runs) < 2:
-        return sources
+        return Joined(sources)
+    notes: list[str] = []
     groups: dict[Any, list[Run]] = {}
     for run in runs:
         key = _group_key(run) or _table_key(run)
         groups.setdefault(key, []).append(run)
-    _regroup_by_items(groups, ctx)
+    _regroup_by_items(groups, notes)
     joined: dict[int, list[Source]] = {}  # position of a group's first source -> new sources
     replaced: set[int] = set()
     used: set[int] = set()  # ids of the runs that went into a join
@@ -287,12 +298,12 @@ def join_sources(sources: list[Source], ctx: Context | None = None) -> list[Sour
         # A configuration with a single run has no partner of its own: say why the
         # others were not it (filters of one file that each found a partner are not).
         if len(by_config) > 1 and any(len(g) == 1 for g in by_config.values()):
-            _note_config_mismatch(ctx, key, list(by_config.values()))
+            _note_config_mismatch(notes, key, list(by_config.values()))
         for same in by_config.values():
             conflicts = _hash_conflicts(same)
             if conflicts:
                 _note(
-                    ctx,
+                    notes,
                     f"{key[1]}: {len(conflicts)} doc_id(s) have a different doc_hash in "
                     f"{', '.join(r.path for r in same)} (first: {', '.join(conflicts[:SHOW])}); "
                     "the runs did not score the same documents and are not paired",
@@ -312,9 +323,9 @@ def join_sources(sources: list[Source], ctx: Context | None = None) -> list[Sour
                 for r in bucket:
                     if r.keep:
                         r.source.data.joined = True
-    _note_other_tasks(ctx, [r for r in runs if id(r) not in used])
+    _note_other_tasks(notes, [r for r in runs if id(r) not in used])
     if not joined:
-        return sources
+        return Joined(sources, notes=notes)
     # A file split by filter whose other filters found no partner keeps them as
     # analyses of their own.
     for run in runs:
@@ -326,9 +337,7 @@ def join_sources(sources: list[Source], ctx: Context | None = None) -> list[Sour
         out.extend(joined.get(i, []))
         if i not in replaced:
             out.append(s)
-    if ctx is not None:
-        ctx.add_results("runs", rows)
-    return out
+    return Joined(out, rows, notes)
 
 
 def _alone(run: Run) -> Source:
@@ -343,13 +352,12 @@ def _overlap(bucket: Sequence[Run]) -> bool:
     return all(first & set(r.rs.items) for r in bucket[1:])
 
 
-def _note(ctx: Context | None, message: str) -> None:
-    notes = getattr(ctx, "notes", None)
-    if isinstance(notes, list) and message not in notes:
+def _note(notes: list[str], message: str) -> None:
+    if message not in notes:
         notes.append(message)
 
 
-def _note_other_tasks(ctx: Context | None, alone: Sequence[Run]) -> None:
+def _note_other_tasks(notes: list[str], alone: Sequence[Run]) -> None:
     """Runs of different models that nothing paired because their tasks differ: said."""
     by_family: dict[str, list[Run]] = {}
     for run in alone:
@@ -362,18 +370,18 @@ def _note_other_tasks(ctx: Context | None, alone: Sequence[Run]) -> None:
             continue
         listed = "; ".join(f"{', '.join(sorted(r.models))}: {r.task}" for r in runs[:SHOW])
         _note(
-            ctx,
+            notes,
             f"not paired, the tasks differ ({listed}); only runs of one task are compared",
         )
 
 
-def _note_config_mismatch(ctx: Context | None, key: Any, configs: list[list[Run]]) -> None:
+def _note_config_mismatch(notes: list[str], key: Any, configs: list[list[Run]]) -> None:
     base = configs[0][0]
     for other in configs[1:]:
         diffs = _differences(base.config, other[0].config)
         what = "; ".join(diffs) if diffs else "configuration differs"
         _note(
-            ctx,
+            notes,
             f"{key[1]}: {', '.join(sorted(base.models))} ({base.path}) and "
             f"{', '.join(sorted(other[0].models))} ({other[0].path}) are not paired: {what}",
         )

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
-from benchaudit.inputs._harness import build, iter_jsonl, note, option, parse_json
+from benchaudit.inputs._harness import build, iter_jsonl, option, parse_json
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -164,6 +164,8 @@ def _as_score(display: str, lineno: int, metric: str, value: Any) -> float:
 def read(path: Path, display: str, ctx: Context) -> Source:
     from benchaudit.evidence import Source
 
+    notes: list[str] = []  # what was left out, on the source for the report
+
     task, stamp = task_and_stamp(path.name)
     wanted = option(ctx, "score")
     metric: str | None = None
@@ -220,7 +222,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         model, model_from = path.parent.name.replace("__", "/", 1), "folder"
     else:
         model, model_from = path.name, "file name"
-        note(ctx, f"{display}: no results_*.json beside it; the model is named after the file")
+        notes.append(f"{display}: no results_*.json beside it; the model is named after the file")
 
     meta: dict[str, Any] = {
         "reader": "lm-eval samples",
@@ -270,6 +272,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     )
     return Source(
         path=display,
+        notes=notes,
         kind="results",
         data=rs,
         numbers_seen=0,

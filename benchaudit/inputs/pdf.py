@@ -92,7 +92,8 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         max_content_bytes=caps.pdf_max_content_bytes,
     )
     _normalise(doc)
-    claims, seen, tables = extract_document(doc, ctx)
+    notes: list[str] = []  # what was not read, on the source for the report
+    claims, seen, tables = extract_document(doc, ctx, notes)
     return Source(
         path=display,
         kind="document",
@@ -101,6 +102,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         data=doc,
         lines=doc.lines,
         meta={"format": "pdf", "pages": doc.pages, "tables": tables},
+        notes=notes,
     )
 
 

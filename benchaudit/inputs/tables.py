@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING, Any
 from benchaudit.evidence import Claim
 from benchaudit.finding import Confidence, Location
 from benchaudit.inputs import numbers as nums
+from benchaudit.inputs.protocols import Protocol, protocols_in
+from benchaudit.inputs.scores import NOT_GRID, document_protocol, interval_kind, note_possible
+from benchaudit.inputs.sentences import Mention, find_benchmarks, names_a_part
 
 if TYPE_CHECKING:
     from benchaudit.benchmarks import Registry
     from benchaudit.engine import Context
-    from benchaudit.inputs.protocols import Protocol
-    from benchaudit.inputs.sentences import Mention
 
 
 @dataclass
@@ -188,8 +189,6 @@ def _layout(table: Table, ctx: Context) -> tuple[bool, int, list[list[Mention]]]
     (``key``), models head the columns to its right, and ``mentions`` are per
     row; columns left of the key (a category) are skipped.
     """
-    from benchaudit.inputs.sentences import find_benchmarks
-
     reg = ctx.benchmarks
     col_marks = [_header_mentions(clean_cell(h), reg) for h in table.header]
     by_header = sum(1 for m in col_marks[1:] if m)
@@ -209,8 +208,6 @@ def _layout(table: Table, ctx: Context) -> tuple[bool, int, list[list[Mention]]]
 
 def _header_mentions(header: str, registry: Registry) -> list[Mention]:
     """Benchmarks a header names; in a merged header ("MBPP / MBPP+") the lowest level wins."""
-    from benchaudit.inputs.sentences import find_benchmarks
-
     parts = [p for p in header.split(" / ") if p.strip()]
     for part in reversed(parts) if len(parts) > 1 else []:
         found = find_benchmarks(part, registry)
@@ -231,8 +228,6 @@ def _left_padded(table: Table) -> list[list[str]]:
 
 def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim]:
     """One ``score`` claim per score cell of every table."""
-    from benchaudit.inputs.protocols import protocols_in
-
     out: list[Claim] = []
     for table in tables:
         if not table.rows:
@@ -301,8 +296,6 @@ def _cell_claim(
     proportion: bool,
     registry: Registry,
 ) -> Claim | None:
-    from benchaudit.inputs.protocols import protocols_in
-
     j, cell_text = where
     value = m.group("v")
     if m.group("pct"):
@@ -332,8 +325,6 @@ def _cell_claim(
         model=model or None,
     )
     if mention:
-        from benchaudit.inputs.sentences import names_a_part
-
         b = mention[0].benchmark
         if getattr(b, "metric", "binary") != "binary":
             claim.fields["grid"] = False  # a rating, a judge's score, a continuous metric
@@ -350,14 +341,8 @@ def _cell_claim(
         claim.fields["protocol_text"] = protos[0].metric
         claim.fields["protocol_scope"] = "column" if own else "table"
     elif table.document_single:
-        from benchaudit.inputs.scores import document_protocol
-
         document_protocol(claim, table.document_single, table.document_single_where)
-    from benchaudit.inputs.scores import note_possible
-
     note_possible(claim, table.possible, table.possible_where, table.repeated_unstated)
-    from benchaudit.inputs.scores import NOT_GRID
-
     if NOT_GRID.search(label):
         claim.fields["grid"] = False
     if m.group("pm"):
@@ -365,8 +350,6 @@ def _cell_claim(
     if m.group("lo"):
         claim.interval = (m.group("lo"), m.group("hi"))
     if m.group("pm") or m.group("lo"):
-        from benchaudit.inputs.scores import interval_kind
-
         # "Score (mean ± std over 3 seeds)", "95% CI" in the header or the caption.
         said = interval_kind(f"{label} {table.context}")
         claim.fields["level"] = said.get("level")

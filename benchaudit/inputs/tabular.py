@@ -172,12 +172,13 @@ def read(path: Path, display: str, ctx: Context) -> Source:
 
     overrides = dict(getattr(getattr(ctx, "config", None), "columns", {}) or {})
     max_rows = getattr(getattr(ctx, "config", None), "max_rows", None)
+    notes: list[str] = []  # what was left out, on the source for the report
     # A small plain file is read without importing pyarrow (most of a hook's start-up).
     rs = read_small(path, display, overrides, ctx) if max_rows is None else None
     if rs is None:
         from benchaudit.inputs import _tabular_arrow as tabular_arrow
 
-        rs = tabular_arrow.read_resultset(path, display, overrides, max_rows, ctx)
+        rs = tabular_arrow.read_resultset(path, display, overrides, max_rows, ctx, notes)
     meta = {
         "layout": rs.layout,
         "columns": dict(rs.columns),
@@ -187,7 +188,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         "missing_cells": rs.meta.get("missing_cells", 0),
     }
     kind = "scaled-results" if isinstance(rs, ScaledResults) else "results"
-    return Source(path=display, kind=kind, data=rs, meta=meta)
+    return Source(path=display, kind=kind, data=rs, meta=meta, notes=notes)
 
 
 READER = Reader(

@@ -78,17 +78,18 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     lines = decode(data, display)
     suffix = path.suffix.lower()
     meta: dict[str, object] = {"format": suffix.lstrip(".") or "text"}
+    notes: list[str] = []  # what was not read, on the source for the report
     if suffix in (".md", ".markdown"):
         from benchaudit.documents.markdown import read_markdown
         from benchaudit.inputs.claims import extract_document
 
         doc = read_markdown("\n".join(lines), display)
-        claims, seen, tables = extract_document(doc, ctx)
+        claims, seen, tables = extract_document(doc, ctx, notes)
         lines = doc.lines
         meta["tables"] = tables
     else:
         doc = None
-        claims, seen = extract(lines, display, ctx, markdown=SUFFIXES.get(suffix, False))
+        claims, seen = extract(lines, display, ctx, markdown=SUFFIXES.get(suffix, False), notes=notes)
     return Source(
         path=display,
         kind="document",
@@ -97,6 +98,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         data=doc,
         lines=lines,
         meta=meta,
+        notes=notes,
     )
 
 

@@ -10,7 +10,7 @@ from benchaudit import fs, limits
 from benchaudit.config import MAX_DOCS, MAX_WORKERS, Option
 from benchaudit.errors import ConfigError
 from benchaudit.finding import Confidence, Finding, Location, Severity
-from benchaudit.registry import Note, Output, Rule
+from benchaudit.registry import Note, Output, Rows, Rule
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -92,8 +92,7 @@ class Contamination(Rule):
             limits=limits.of(cfg),
         )
         outcome = run(settings)
-        for section, rows in outcome.results.items():
-            ctx.add_results(section, rows)
+        yield from (Rows(section, rows) for section, rows in outcome.results.items())
         yield from map(Note, outcome.notes)
         yield from item_findings(self, outcome, cfg.benchmark)
 

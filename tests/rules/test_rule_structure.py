@@ -65,8 +65,7 @@ def _writes_shared_state(tree: ast.AST) -> list[str]:
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.stem)
 def test_a_rule_writes_nothing_shared(path):
-    """Findings and notes are returned. (``ctx.add_results`` is still called by the two
-    rules whose analyses, scaling curves and contamination, are yet to move to the engine.)"""
+    """Findings, notes and rows are returned (the run context has nowhere to write)."""
     assert _writes_shared_state(ast.parse(path.read_text(encoding="utf-8"))) == []
 
 
@@ -86,12 +85,13 @@ def test_the_base_class_dispatches_by_kind_and_the_engine_collects_notes():
     assert Probe.reads == ("document", "harness-summary")
     ctx = Context(config=Config())
     sources = [Source("a.md", "document"), Source("r.json", "harness-summary"), Source("b.csv", "results")]
-    found = run_rules([Probe()], sources, ctx)
+    notes: list[str] = []
+    found = run_rules([Probe()], sources, ctx, notes)
     assert [(f.location.file, f.message) for f in found] == [
         ("a.md", "document seen"),
         ("r.json", "summary seen"),
     ]
-    assert ctx.notes == ["read r.json"]
+    assert notes == ["read r.json"]
 
 
 def test_a_rule_pack_with_the_old_dispatch_table_is_refused():
