@@ -299,7 +299,19 @@ def number(value: str) -> float | None:
         return 1.0
     if v in FALSE_WORDS:
         return 0.0
-    return float(v) if _NUMERIC.match(v) else None
+    return float(v) if _NUMERIC.match(v) else decimal_comma(v)
+
+
+_DECIMAL_COMMA = re.compile(r"^\s*[-+]?(\d+),(\d+)\s*$")
+
+
+def decimal_comma(value: str) -> float | None:
+    """``0,5`` as 0.5: a decimal comma, as spreadsheets in many locales write scores (in
+    ``;``-separated files). ``1,000`` and ``12,500`` could be thousands and are not read."""
+    m = _DECIMAL_COMMA.match(value)
+    if m is None or (len(m.group(2)) == 3 and m.group(1).lstrip("-+") != "0"):
+        return None
+    return float(value.strip().replace(",", "."))
 
 
 def value_type(values: Sequence[str]) -> str:
