@@ -212,6 +212,23 @@ def test_per_item_csv_files_of_two_runs_join_on_the_item_column(tmp_path):
     assert c["p_value"] == pytest.approx(p, rel=1e-9)
 
 
+def test_one_model_files_without_a_model_column_are_named_by_their_folders(tmp_path):
+    rng = np.random.default_rng(8)
+    truth = {}
+    for run_name, p in (("runA", 0.5), ("runB", 0.75)):
+        (tmp_path / run_name).mkdir()
+        scores = (rng.random(60) < p).astype(int)
+        truth[run_name] = {str(i): float(s) for i, s in enumerate(scores)}
+        rows = [f"{i},{s}" for i, s in enumerate(scores)]
+        (tmp_path / run_name / "scores.csv").write_text("item,correct\n" + "\n".join(rows) + "\n")
+    report = run(tmp_path / "runA", tmp_path / "runB")
+    assert [m["model"] for m in report.results["models"]] == ["runA", "runB"]
+    (c,) = report.results["comparisons"]
+    p, n10, n01 = exact_mcnemar(truth["runA"], truth["runB"])
+    assert c["test"] == "mcnemar-exact" and (c["a_only"], c["b_only"]) == (n10, n01)
+    assert c["p_value"] == pytest.approx(p, rel=1e-9)
+
+
 def test_one_file_alone_is_unchanged():
     report = run(LM / "runA")
     assert "runs" not in report.results

@@ -287,3 +287,30 @@ def test_clean_two_model_file_has_no_warning(tmp_path):
     p = write_pair(tmp_path / "s.csv", 300, 80, 20, 100)
     report = audit([str(p)], Config())
     assert [f for f in report.findings if f.severity.label != "info"] == []
+
+
+def test_two_01_models_keep_mcnemar_beside_a_graded_one(tmp_path):
+    """A run with two samples per item makes the matrix graded; the pair of the two
+    one-sample runs is still McNemar's exact test, as when they are given alone."""
+    rng = np.random.default_rng(4)
+    a = (rng.random(50) < 0.6).astype(int)
+    b = np.where(rng.random(50) < 0.7, a, 1 - a)
+    c = (rng.random((50, 2)) < 0.5).astype(int)
+    lines = ["model,item,sample,correct"]
+    lines += [f"A,i{i},0,{v}" for i, v in enumerate(a)] + [f"B,i{i},0,{v}" for i, v in enumerate(b)]
+    lines += [f"C,i{i},{s},{c[i, s]}" for i in range(50) for s in (0, 1)]
+    p = tmp_path / "mixed.csv"
+    p.write_text("\n".join(lines) + "\n")
+    result, _ = run(p)
+    comps = {(x["a"], x["b"]): x for x in result.comparisons}
+    ab = comps[("A", "B")]
+    n10, n01 = int(((a == 1) & (b == 0)).sum()), int(((a == 0) & (b == 1)).sum())
+    table = [[int(((a == 1) & (b == 1)).sum()), n10], [n01, int(((a == 0) & (b == 0)).sum())]]
+    assert ab["test"] == "mcnemar-exact"
+    assert ab["p_value"] == pytest.approx(mcnemar(table, exact=True).pvalue, abs=1e-12)
+    assert ab["p_floor"] == pytest.approx(min(1.0, 2 * 0.5 ** (n10 + n01)))
+    assert comps[("A", "C")]["test"] == comps[("B", "C")]["test"] == "sign-flip-permutation"
+    alone = tmp_path / "ab.csv"
+    alone.write_text("\n".join(line for line in lines if not line.startswith("C,")) + "\n")
+    (solo,) = run(alone)[0].comparisons
+    assert solo["p_value"] == ab["p_value"] and solo["ci_low"] == pytest.approx(ab["ci_low"])

@@ -41,6 +41,9 @@ def _cli_json(path: Path, *args: str) -> dict:
         ([1, 2, 5], "score", "1-5"),
         ([1, 0, 1], "rating", "0-5"),  # a rating column never reads as a verdict
         ([4.5, 7.25], "pct", "0-100"),
+        ([7.5, 8.5, 3], "score", "1-10"),  # a judge's half points are still a rating
+        ([2.5, 4.5, 1], "score", "1-5"),
+        ([2.25, 9.75], "score", "0-100"),
         ([-3, 250], "score", "unbounded"),
     ],
 )
@@ -67,6 +70,24 @@ def test_ratings_are_means_on_their_own_scale_never_percentages(tmp_path):
     table = text.split("Scale means", 1)[1].split("grade", 1)[0].replace("bootstrap 95%", "")
     assert "%" not in table and "7.8" in table
     assert "780" not in text
+
+
+@pytest.mark.parametrize("column", ["score", "rating", "judge_score"])
+def test_half_point_ratings_in_a_score_or_rating_column_keep_their_scale(tmp_path, column):
+    halves = {
+        m: [v + 0.5 if i == 3 else v for i, v in enumerate(vals)] for m, vals in RATINGS.items()
+    }
+    p = _write(tmp_path / "halves.csv", f"model,item,{column}", halves)
+    report = _cli_json(p)
+    rows = {r["model"]: r for r in report["results"]["scale_means"]}
+    assert rows["a"]["mean"] == pytest.approx(np.mean(halves["a"])) and rows["a"]["scale"] == "1-10"
+    assert "models" not in report["results"]
+
+
+def test_a_score_pct_column_is_points_out_of_100(tmp_path):
+    p = _write(tmp_path / "pct.csv", "model,item,score_pct", {"a": [100, 0, 50], "b": [0, 0, 100]})
+    rows = {r["model"]: r for r in _cli_json(p)["results"]["models"]}
+    assert rows["a"]["score"] == pytest.approx(0.5) and rows["b"]["score"] == pytest.approx(1 / 3)
 
 
 def test_the_bootstrap_interval_matches_an_independent_percentile_bootstrap(tmp_path):

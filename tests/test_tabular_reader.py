@@ -56,6 +56,51 @@ def test_column_spellings(tmp_path, header):
     assert rs.score.sum() == 3
 
 
+@pytest.mark.parametrize("rows", [20, 3000])  # the small reader and the Arrow one
+def test_semicolon_files_with_decimal_commas(tmp_path, rows):
+    rng = np.random.default_rng(1)
+    values = np.round(rng.random(rows), 2)
+    p = tmp_path / "scores.csv"
+    lines = ["model;item;score"] + [
+        f"{'ab'[i % 2]};q{i // 2};{str(v).replace('.', ',')}" for i, v in enumerate(values)
+    ]
+    p.write_text("\n".join(lines) + "\n")
+    rs = _read(p)
+    assert rs.models == ["a", "b"]
+    assert rs.score.tolist() == pytest.approx(values.tolist())
+
+
+@pytest.mark.parametrize("cell", ["1,000", "12,345"])
+def test_a_comma_that_may_be_thousands_is_not_read_as_a_decimal(tmp_path, cell):
+    p = tmp_path / "scores.csv"
+    p.write_text(f"model;item;score\na;q1;0,5\na;q2;{cell}\n")
+    with pytest.raises(InputError, match="not a number"):
+        _read(p)
+
+
+def test_sample_id_is_the_item_when_no_other_column_is(tmp_path):
+    # inspect_ai and OpenAI evals call the dataset item "sample_id".
+    p = tmp_path / "scores.jsonl"
+    rows = [("m1", 1, 1), ("m1", 2, 0), ("m2", 1, 1), ("m2", 2, 1)]
+    p.write_text(
+        "".join(
+            json.dumps({"model": m, "sample_id": i, "scores": {"match": {"value": v}}}) + "\n"
+            for m, i, v in rows
+        )
+    )
+    assert _kind(p) == "results"
+    rs = _read(p)
+    assert rs.models == ["m1", "m2"] and rs.items == ["1", "2"] and rs.score.sum() == 3
+    assert rs.columns["item"] == "sample_id" and rs.sample is None
+
+
+def test_sample_id_beside_an_item_column_is_a_generation(tmp_path):
+    p = tmp_path / "scores.csv"
+    p.write_text("model,item,sample_id,correct\nm1,q1,0,1\nm1,q1,1,0\nm2,q1,0,1\nm2,q1,1,1\n")
+    rs = _read(p)
+    assert rs.items == ["q1"] and rs.columns["sample"] == "sample_id"
+
+
 def test_tsv_jsonl_parquet_agree(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq

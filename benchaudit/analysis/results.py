@@ -418,6 +418,17 @@ def _comparisons(
     else:
         p, test, floor, disc = _graded_tests(mx, ia, ib, diff, var_d, nn, seed, resamples)
         mde = (za + zb) * np.sqrt(np.maximum(var_d, 0.0) / nn)
+        # Two 0/1 runs beside a graded one (a run with epochs): their pair is still
+        # McNemar's exact test, as it is when the two are given alone.
+        rows01 = mx.binary_rows()
+        both01 = np.flatnonzero(rows01[ia] & rows01[ib])
+        if both01.size:
+            xx01 = pm["xx"][ia, ib][both01]
+            m10 = np.rint(sa[both01] - xx01)
+            m01 = np.rint(sb[both01] - xx01)
+            p[both01] = mcnemar_exact_many(m10, m01)
+            test[both01] = "mcnemar-exact"
+            floor[both01] = np.minimum(1.0, 2.0 * 0.5 ** (m10 + m01))
     clustered = None
     if mx.item_cluster is not None:
         # Items of one cluster move together: the test and the interval are at the

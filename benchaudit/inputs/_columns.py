@@ -61,6 +61,10 @@ ROLES: dict[str, tuple[str, ...]] = {
         "result",
         "verdict",
         "points",
+        "rating",
+        "judge_score",
+        "score_pct",
+        "percent_correct",
     ),
     "points": ("points", "points_earned", "earned", "earned_points"),
     "max_points": (
@@ -161,9 +165,11 @@ OPTIONAL = (
     "gold",
     "variant",
 )
+#: Score columns whose name allows a wider scale (a rating, points, a percentage).
+SCALED_SCORES = {"score", "points", "rating", "judge_score", "score_pct", "percent_correct"}
 #: Score columns that hold a verdict (0/1, or a fraction of one): any value
 #: outside 0-1 in them is an error, not another scale.
-UNIT_SCORES = set(ROLES["score"]) - {"score", "points"}
+UNIT_SCORES = set(ROLES["score"]) - SCALED_SCORES
 
 TRUE_WORDS = ("true", "1", "yes", "y", "t", "1.0", "pass", "passed", "correct")
 FALSE_WORDS = ("false", "0", "no", "n", "f", "0.0", "fail", "failed", "incorrect")
@@ -253,6 +259,11 @@ def find_columns(
                 out[role] = actual
                 used.add(actual)
                 break
+    if "item" not in out and "item" not in (overrides or {}) and out.get("sample") is not None:
+        # inspect_ai and OpenAI evals call the dataset item ``sample_id``: with no other
+        # item column it can only be the item (a generation index needs an item beside it).
+        if norm(out["sample"]) == "sample_id" and "sample" not in (overrides or {}):
+            out["item"] = out.pop("sample")
     if "score" not in out:
         nested = [n for n in names if _nested_score(norm(n)) and n not in used]
         if len(nested) == 1:
@@ -288,7 +299,19 @@ def number(value: str) -> float | None:
         return 1.0
     if v in FALSE_WORDS:
         return 0.0
-    return float(v) if _NUMERIC.match(v) else None
+    return float(v) if _NUMERIC.match(v) else decimal_comma(v)
+
+
+_DECIMAL_COMMA = re.compile(r"^\s*[-+]?(\d+),(\d+)\s*$")
+
+
+def decimal_comma(value: str) -> float | None:
+    """``0,5`` as 0.5: a decimal comma, as spreadsheets in many locales write scores (in
+    ``;``-separated files). ``1,000`` and ``12,500`` could be thousands and are not read."""
+    m = _DECIMAL_COMMA.match(value)
+    if m is None or (len(m.group(2)) == 3 and m.group(1).lstrip("-+") != "0"):
+        return None
+    return float(value.strip().replace(",", "."))
 
 
 def value_type(values: Sequence[str]) -> str:
@@ -311,9 +334,10 @@ def scale_of(nums: Sequence[float]) -> str:
     """The bounded scale that values fit, by the smallest one that holds them all."""
     lo, hi = min(nums), max(nums)
     integral = all(float(x).is_integer() for x in nums)
+    halves = all(float(x * 2).is_integer() for x in nums)  # a judge's 8.5 of 10
     if lo >= 0 and hi <= 1:
         return "0/1" if all(x in (0.0, 1.0) for x in nums) else "0-1 graded"
-    if integral and lo >= 0 and hi <= 10:
+    if halves and lo >= 0 and hi <= 10:
         top = 5 if hi <= 5 else 7 if hi <= 7 else 10
         return f"{0 if lo == 0 else 1}-{top}"
     if lo >= 0 and hi <= 100:

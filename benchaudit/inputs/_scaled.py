@@ -10,8 +10,8 @@ the values and the column's name:
 * values within 0-100 (or a ``pct`` / ``percent`` column) are points out of
   100: divided by 100 they are proportions, and a mean printed as a
   percentage is the file's own number;
-* whole numbers within 0-5, 0-7 or 0-10 (or a ``rating`` column) are
-  ratings: their means are reported on that scale with a bootstrap
+* whole or half numbers within 0-5, 0-7 or 0-10 (or a ``rating`` column) are
+  ratings (an LLM judge's 8.5 is still a rating): their means are reported on that scale with a bootstrap
   interval, never as a percentage, by :class:`ScaledResults`;
 * anything else fits no bounded scale and is refused.
 """
@@ -40,12 +40,14 @@ def scale_name(score: np.ndarray, column: str | None) -> str:
     lo, hi = float(score.min()), float(score.max())
     name = _base(column)
     integral = bool(np.all(np.floor(score) == score))
+    # Judges give half points (8.5 of 10): halves within 0-10 are a rating too.
+    halves = bool(np.all(np.floor(score * 2) == score * 2))
     if lo >= 0 and hi <= 1 and not any(p in name for p in _RATING_NAMES):
         return "0/1" if bool(np.all((score == 0) | (score == 1))) else "0-1 graded"
     if any(p in name for p in _PERCENT_NAMES) and lo >= 0 and hi <= 100:
         return "0-100"
     rating = any(p in name for p in _RATING_NAMES)
-    if integral and lo >= 0 and (hi <= 10 or (rating and hi <= 100)):
+    if lo >= 0 and ((halves and hi <= 10) or (integral and rating and hi <= 100)):
         top = next(t for t in (5, 7, 10, 100) if hi <= t)
         return f"{0 if lo == 0 else 1}-{top}"
     if lo >= 0 and hi <= 100:

