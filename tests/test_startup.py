@@ -144,3 +144,11 @@ def test_a_small_result_file_loads_no_claim_reader(tmp_path):
     loaded, code = _run(data, claim_side)
     assert loaded == [], f"a 2 x 10 result file imported {loaded}"
     assert code in (0, 1)
+
+
+def test_a_plain_text_check_imports_no_markdown_parser(tmp_path):
+    # markdown-it is for Markdown; a .txt or .rst document is read without it.
+    card = tmp_path / "card.txt"
+    card.write_text("We reach 87.2% on HumanEval (95% CI 81.2–91.5%).\n", encoding="utf-8")
+    loaded, code = _run(card, ("markdown_it",))
+    assert loaded == [] and code == 0
