@@ -118,3 +118,37 @@ def test_a_markdown_check_loads_only_the_rules_for_documents(tmp_path):
         timeout=120,
     )
     assert "LOADED \n" in proc.stderr, proc.stderr[-500:]
+
+
+def test_modules_left_out_of_detection_define_no_reader():
+    # Detection imports every reader module; the ones it skips must really hold none.
+    import importlib
+
+    from benchaudit import inputs
+
+    for name in sorted(inputs.NOT_READERS):
+        module = importlib.import_module(f"benchaudit.inputs.{name}")
+        assert not hasattr(module, "READER"), f"benchaudit.inputs.{name} defines a READER"
+
+
+def test_a_small_result_file_loads_no_claim_reader(tmp_path):
+    rows = ["model,item,correct", *(f"{m},q{i},{(i + len(m)) % 2}" for m in "ab" for i in range(10))]
+    data = tmp_path / "results.csv"
+    data.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    claim_side = (
+        "benchaudit.inputs.comparisons",
+        "benchaudit.inputs.claims",
+        "benchaudit.inputs.sentences",
+        "markdown_it",
+    )
+    loaded, code = _run(data, claim_side)
+    assert loaded == [], f"a 2 x 10 result file imported {loaded}"
+    assert code in (0, 1)
+
+
+def test_a_plain_text_check_imports_no_markdown_parser(tmp_path):
+    # markdown-it is for Markdown; a .txt or .rst document is read without it.
+    card = tmp_path / "card.txt"
+    card.write_text("We reach 87.2% on HumanEval (95% CI 81.2–91.5%).\n", encoding="utf-8")
+    loaded, code = _run(card, ("markdown_it",))
+    assert loaded == [] and code == 0

@@ -158,9 +158,24 @@ class Reader:
 
 _READERS: list[Reader] | None = None
 
-#: Modules of this package that hold no reader; ``resultset`` imports numpy,
-#: which detecting a markdown file must not pay for.
-NOT_READERS = {"resultset"}
+#: Modules of this package that hold no reader, left out of detection: ``resultset``
+#: imports numpy, and the claim reader's modules compile hundreds of patterns, which
+#: detecting a CSV file must not pay for (``tests/test_startup.py`` checks that none of
+#: them defines ``READER``).
+NOT_READERS = {
+    "claims",
+    "comparisons",
+    "joining",
+    "limits",
+    "numbers",
+    "premises",
+    "protocols",
+    "resultset",
+    "scoping",
+    "scores",
+    "sentences",
+    "tables",
+}
 
 
 #: Suffixes that only one reader ever claims. Detecting them imports that reader

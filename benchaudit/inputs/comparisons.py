@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from benchaudit.evidence import Claim
 from benchaudit.finding import Confidence, Location
 from benchaudit.inputs.numbers import CANDIDATES_BEFORE
+from benchaudit.lazy_patterns import lazy
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -108,47 +109,47 @@ class Sentence:
 
 # --- patterns -------------------------------------------------------------------
 
-_P_VALUE = re.compile(
+_P_VALUE = lazy(
     # Not the p of "top-p", "top_p" or "nucleus p": a sampling parameter, not a p-value.
     r"(?<![\w\-‑_])(?<!nucleus )p(?:[- ]?values?)?\s*(?:\(\w+\)\s*)?(=|<=|>=|<|>|≤|≥|≈|~)\s*"
     r"(\d*\.\d+(?:\s*[x×·*]\s*10\s*\^?\s*[-−]?\d+)?|\d(?:\.\d+)?[eE][-−]?\d+|[01](?![\d.]))",
     re.I,
 )
-_STAT_T = re.compile(r"\bt\s*\(\s*(\d+(?:\.\d+)?)\s*\)\s*=\s*(" + NUM + ")")
-_STAT_F = re.compile(r"\bF\s*\(\s*(\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*\)\s*=\s*(" + _UNUM + ")")
-_STAT_CHI = re.compile(
+_STAT_T = lazy(r"\bt\s*\(\s*(\d+(?:\.\d+)?)\s*\)\s*=\s*(" + NUM + ")")
+_STAT_F = lazy(r"\bF\s*\(\s*(\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*\)\s*=\s*(" + _UNUM + ")")
+_STAT_CHI = lazy(
     r"(?:χ\s*(?:2|²|\^2)|chi[- ]?(?:squared?|2|²|\^2)|X\s*(?:2|²|\^2))\s*"
     r"\(\s*(\d+)\s*(?:,\s*N\s*=\s*[\d,]+)?\s*\)\s*=\s*(" + _UNUM + ")",
     re.I,
 )
-_STAT_CHI_NODF = re.compile(
+_STAT_CHI_NODF = lazy(
     r"(?:χ\s*(?:2|²|\^2)|chi[- ]?(?:squared?|2|²|\^2))\s*=\s*(" + _UNUM + ")", re.I
 )
-_STAT_Z = re.compile(r"(?<![\w.])[zZ]\s*=\s*(" + NUM + r")(?![\d.]*\s*%)")
-_STAT_R = re.compile(r"\br\s*\(\s*(\d+)\s*\)\s*=\s*([-+−]?\d*\.\d+|[-+−]?[01])")
+_STAT_Z = lazy(r"(?<![\w.])[zZ]\s*=\s*(" + NUM + r")(?![\d.]*\s*%)")
+_STAT_R = lazy(r"\br\s*\(\s*(\d+)\s*\)\s*=\s*([-+−]?\d*\.\d+|[-+−]?[01])")
 
 _DISCORDANT = [
-    re.compile(r"(\d[\d,]*)\s*(?:vs\.?|versus|and|/|to)\s*(\d[\d,]*)\s*discordant", re.I),
-    re.compile(
+    lazy(r"(\d[\d,]*)\s*(?:vs\.?|versus|and|/|to)\s*(\d[\d,]*)\s*discordant", re.I),
+    lazy(
         r"discordant\s*(?:pairs|items|counts?|cells|questions)?\s*(?:of|were|are|:|=)?\s*"
         r"\(?(\d[\d,]*)\s*(?:vs\.?|versus|and|/|,)\s*(\d[\d,]*)",
         re.I,
     ),
-    re.compile(r"\bb\s*=\s*(\d+)\s*,\s*(?:and\s*)?c\s*=\s*(\d+)"),
-    re.compile(
+    lazy(r"\bb\s*=\s*(\d+)\s*,\s*(?:and\s*)?c\s*=\s*(\d+)"),
+    lazy(
         r"(?:right|correct)\s+on\s+(\d[\d,]*)\s+" + _ITEMS + r"\s+(?:where|that|on which)\s+"
         r"\S+(?:\s\S+)?\s+(?:was|is|got|were)\s+(?:wrong|incorrect)[^.;]*?"
         r"(?:and|while|whereas|but)\s+\S+(?:\s\S+)?\s+(?:on|for|in)\s+(\d[\d,]*)",
         re.I,
     ),
-    re.compile(
+    lazy(
         r"(?:fixes|solves|wins)\s+(\d[\d,]*)\s+" + _ITEMS + r"?[^.;]*?(?:breaks|loses|fails)\s+"
         r"(?:on\s+)?(\d[\d,]*|none|no)\b",
         re.I,
     ),
 ]
 _DISCORDANT.append(
-    re.compile(
+    lazy(
         r"(?:disagree|differ)\w*\s+(?:on|in)\s+(?:only\s+|just\s+)?\d[\d,]*\s+"
         + _ITEMS
         + r"\s*\(\s*(\d[\d,]*)\s*(?:vs\.?|versus|/|:|to|and)\s*(\d[\d,]*)\s*\)",
@@ -156,12 +157,12 @@ _DISCORDANT.append(
     )
 )
 _DISCORDANT.append(
-    re.compile(
+    lazy(
         r"(?:disagree|discordant|differ|mcnemar)[^.;%]{0,60}?\(\s*(\d[\d,]*)\s*(?:vs\.?|versus)\s*(\d[\d,]*)\s*\)",
         re.I,
     )
 )
-_DISAGREE = re.compile(
+_DISAGREE = lazy(
     r"(?:disagree|differ)\w*\s+(?:on|in)\s+(?:only\s+|just\s+)?("
     + _WORDNUM
     + r")\s+"
@@ -175,7 +176,7 @@ _DISAGREE = re.compile(
     re.I,
 )
 
-_INTERVAL = re.compile(
+_INTERVAL = lazy(
     r"(?:(\d+(?:\.\d+)?)\s*%\s*)?(?:CI|confidence interval|credible interval|interval)"
     r"\s*(?:of|:|=|\[|\(|is|was)?\s*[\[(]?\s*("
     + NUM
@@ -186,25 +187,25 @@ _INTERVAL = re.compile(
     + r")\s*%?\s*[\])]?",
     re.I,
 )
-_BRACKET = re.compile(r"\[\s*(" + NUM + r")\s*%?\s*,\s*(" + NUM + r")\s*%?\s*\]")
-_PLUSMINUS = re.compile(r"(" + _UNUM + r")\s*%?\s*(?:±|\+/-|\+-)\s*(" + _UNUM + r")\s*(%)?")
+_BRACKET = lazy(r"\[\s*(" + NUM + r")\s*%?\s*,\s*(" + NUM + r")\s*%?\s*\]")
+_PLUSMINUS = lazy(r"(" + _UNUM + r")\s*%?\s*(?:±|\+/-|\+-)\s*(" + _UNUM + r")\s*(%)?")
 
 _N = [
-    re.compile(r"\b[nN]\s*=\s*(\d[\d,]*)"),
-    re.compile(
+    lazy(r"\b[nN]\s*=\s*(\d[\d,]*)"),
+    lazy(
         r"\b(?:on|over|across|of|with|using|from)\s+(?:the\s+|all\s+|its\s+|their\s+)?"
         r"(?:same\s+)?(\d[\d,]*)\s+(?:\w+\s+){0,2}?(?:held[- ]out\s+|test\s+)?" + _ITEMS + r"\b",
         re.I,
     ),
-    re.compile(r"\b(\d[\d,]*)[- ](?:question|item|problem|example|prompt|task)\b", re.I),
+    lazy(r"\b(\d[\d,]*)[- ](?:question|item|problem|example|prompt|task)\b", re.I),
 ]
 
-_FROM_TO = re.compile(
+_FROM_TO = lazy(
     r"\bfrom\s+(?:an?\s+)?(?:accuracy\s+of\s+|score\s+of\s+)?(" + _UNUM + r")\s*(%|percent|points)?"
     r"\s+(?:\w+\s+){0,3}?to\s+(" + _UNUM + r")\s*(%|percent|points)?",
     re.I,
 )
-_VS = re.compile(
+_VS = lazy(
     r"(?<![\w\-.])(?P<x>" + _UNUM + r")\s*(?P<xu>%|percent)?\s*(?:\)\s*)?(?:\([^)]{0,40}\)\s*)?"
     r"(?:vs\.?|versus|compared (?:to|with)|against|relative to|over|vis-à-vis|and|"
     r",?\s*(?:just |slightly |narrowly )?ahead of|,?\s*(?:just|slightly|narrowly) above)\s+"
@@ -214,10 +215,10 @@ _VS = re.compile(
     r"\s*(?P<yu>%|percent)?",
     re.I,
 )
-_DELTA_PTS = re.compile(
+_DELTA_PTS = lazy(
     r"(?<![\w.])()(" + _UNUM + r")\s*(percentage points?|points?|pts?\.?|pp)\b", re.I
 )
-_PAREN_PAIR = re.compile(
+_PAREN_PAIR = lazy(
     r"\((\d{1,3}(?:\.\d+)?)\s*%?\)\s*,?\s*(?:clearly\s+|significantly\s+|slightly\s+|substantially\s+|"
     r"narrowly\s+|just\s+)?"
     r"(?:outperform(?:s|ing)?|beat(?:s|ing)?|surpass(?:es|ing)?|exceed(?:s|ing)?|improves on|is better than|"
@@ -226,13 +227,13 @@ _PAREN_PAIR = re.compile(
     r"\((\d{1,3}(?:\.\d+)?)\s*%?\)",
     re.I,
 )
-_DELTA = re.compile(
+_DELTA = lazy(
     r"(?<![\w.])([+−–-]|by\s+|gains?\s+(?:of\s+)?)\s*(" + _UNUM + r")\s*"
     r"(percentage points?|points?|pts?\.?|pp\b|%)",
     re.I,
 )
 
-_BETTER = re.compile(
+_BETTER = lazy(
     r"\b(outperform\w*|beat\w*|surpass\w*|exceed\w*|improv\w*|better|higher|gain\w*|boost\w*|"
     r"ris(?:es|e|ing)|rose|increas(?:es|ed|ing)|climb\w*|jump(?:s|ed)?|"
     r"edges? out|leads?|ahead of|wins? over|tops?|superior|state[- ]of[- ]the[- ]art|SOTA|best|"
@@ -241,16 +242,16 @@ _BETTER = re.compile(
 )
 #: A purpose, not a result: "we switch to full attention during generation for better
 #: performance", "tuned to improve accuracy".
-_PURPOSE = re.compile(
+_PURPOSE = lazy(
     r"\b(?:for|to\s+(?:get|obtain|achieve|ensure|reach))\s+(?:a\s+)?(?:better|improved|higher|stronger)\s+"
     r"(?:performance|results?|accuracy|quality|efficiency|stability)\b"
     r"|\bin\s+order\s+to\s+improve\b|\bto\s+(?:further\s+)?(?:improve|boost|enhance)\s+(?:the\s+)?(?:performance|results?|accuracy)\b",
     re.I,
 )
-_WORSE = re.compile(
+_WORSE = lazy(
     r"\b(worse|lower|drops?|declin\w*|degrad\w*|underperform\w*|trails?|behind)\b", re.I
 )
-_EQUIV = re.compile(
+_EQUIV = lazy(
     r"\b(on par|comparabl[ey]|(?:the )?same (?:as|performance|accuracy|quality|level)|similar(?:ly)?|"
     r"(?<!exact )(?<!exact-)match(?:es|ed|ing)?|equivalent|indistinguishable|no (?:meaningful |notable |real |measurable )?"
     r"(?:difference|change)|no (?:meaningful |(?:statistically )?significant |notable |real |measurable )?"
@@ -270,7 +271,7 @@ _EQUIV = re.compile(
     r"no worse than|as good as|lossless|identical|(?:does|do|did)(?: not|n't) matter)\b",
     re.I,
 )
-_NOT_SIG = re.compile(
+_NOT_SIG = lazy(
     r"\b(not (?:statistically )?significant(?:ly)?|no (?:statistically )?significant|"
     r"non-?significant|insignificant|n\.s\.|did not reach (?:statistical )?significance|"
     r"not significantly (?:hurt|degrade|reduce|affect|change|differ|impact|harm|lower|decrease|worse|better)\w*|"
@@ -281,8 +282,8 @@ _NOT_SIG = re.compile(
     r"lead to|cause|result in) (?:from |any |a )?(?:statistically )?significant)",
     re.I,
 )
-_SIG = re.compile(r"\b((?:statistically )?significant(?:ly)?|significance)\b", re.I)
-_UNPAIRED_TEST = re.compile(
+_SIG = lazy(r"\b((?:statistically )?significant(?:ly)?|significance)\b", re.I)
+_UNPAIRED_TEST = lazy(
     r"\b(two[- ]proportion\w*(?: z)?[- ]test|z[- ]test for (?:two |independent )?proportions|"
     r"test of (?:two |independent )?proportions|proportions? z[- ]test|"
     r"chi[- ]?squared? test(?: of independence)?|χ2 test|χ² test|fisher'?s exact(?: test)?|"
@@ -292,12 +293,12 @@ _UNPAIRED_TEST = re.compile(
     r"(?:confidence )?intervals (?:do not|don't|did not) overlap|non-?overlapping (?:confidence )?intervals)",
     re.I,
 )
-_PAIRED_TEST = re.compile(
+_PAIRED_TEST = lazy(
     r"\b(mcnemar\w*|paired|sign[- ]test|signed[- ]rank|wilcoxon|permutation test|"
     r"sign[- ]flip|per[- ](?:item|question|example) (?:differences|comparison))",
     re.I,
 )
-_SAME_ITEMS = re.compile(
+_SAME_ITEMS = lazy(
     r"\b((?:same|shared|common|identical)\b[^.;]{0,30}?\b(?:"
     + _ITEMS[3:-1]
     + r"|test set|benchmark|split|"
@@ -305,7 +306,7 @@ _SAME_ITEMS = re.compile(
     r"identical (?:test )?" + _ITEMS + r"|both models|both systems|each of the same)\b",
     re.I,
 )
-_OVERLAP_NULL = re.compile(
+_OVERLAP_NULL = lazy(
     r"\b((?:confidence |error |credible )?(?:intervals|bars|CIs)\b"
     r"(?:(?! (?:do|does|did)(?: not|n't) )(?:[^.;]|(?<=\d)\.(?=\d))){0,80}?"
     r"\boverlap(?:s|ped)?\b|"
@@ -316,37 +317,37 @@ _OVERLAP_NULL = re.compile(
 )
 #: What an overlap is taken to show, beyond the equivalence words: "A is no better than B",
 #: "neither degrades accuracy more than the other".
-_OVERLAP_SAME = re.compile(
+_OVERLAP_SAME = lazy(
     r"\b(?:is|are|was|were)\s+(?:no|not)\s+better\s+than\b|\bneither\b[^.;]{0,60}?\bmore\s+than\s+the\s+other\b|"
     r"\bno\s+(?:real|significant|meaningful|actual|genuine|measurable)?\s*(?:gain|improvement|difference|"
     r"benefit|advantage|effect)\b",
     re.I,
 )
-_OVERLAP_SIG = re.compile(
+_OVERLAP_SIG = lazy(
     r"\b((?:intervals|bars|CIs) (?:do not|don't|did not) overlap|non-?overlapping (?:confidence |95% )?"
     r"(?:intervals|error bars|CIs))",
     re.I,
 )
-_CORRECTION = re.compile(
+_CORRECTION = lazy(
     r"\b(bonferroni|holm|benjamini|hochberg|FDR|false discovery|(?:multiple[- ]comparisons?|"
     r"multiplicity) (?:correction|adjust\w*)|corrected|adjusted p)",
     re.I,
 )
-_HEDGED = re.compile(
+_HEDGED = lazy(
     r"\b(inconclusive|cannot (?:reach|detect|rule out|be significant)|too few|under-?powered|"
     r"insufficient (?:statistical )?power|no test can|not (?:enough|sufficient) (?:power|data|items))\b",
     re.I,
 )
 #: "you can't confidently say A is better", "Can you say X is better?": a clause that denies a
 #: difference, up to a "but" or the end of its sentence, and a question sentence.
-_NO_CLAIM = re.compile(
+_NO_CLAIM = lazy(
     r"\b(?:can(?:not|'t|’t| not)|could(?:n't|n’t| not)|unable to)\s+(?:\w+\s+){0,2}?"
     r"(?:say|conclude|claim|tell|declare|establish)\b[^.;!?]*?(?=,?\s+but\b|[.;!?]|$)|"
     r"[^.;!?]*\?",
     re.I,
 )
-_ONE_SIDED = re.compile(r"\b(one[- ]sided|one[- ]tailed|directional)\b", re.I)
-_EVERY = re.compile(
+_ONE_SIDED = lazy(r"\b(one[- ]sided|one[- ]tailed|directional)\b", re.I)
+_EVERY = lazy(
     r"\b((?:on|across|in) (?:every|all|each|both) (?:\w+ )?(?:benchmarks?|tasks?|datasets?|evaluations?)|"
     r"(?:every|all|each) (?:of the )?(?:\w+ )?benchmarks?|across the board|"
     r"consistently (?:outperform\w*|improv\w*|better))\b",
@@ -355,14 +356,14 @@ _EVERY = re.compile(
 
 # selection
 _SELECT = [
-    re.compile(
+    lazy(
         r"\bbest[- ]of[- ]("
         + _WORDNUM
         + r")\b(?:\s+(prompts?|templates?|checkpoints?|seeds?|runs?|"
         r"samples|configurations?|variants?))?",
         re.I,
     ),
-    re.compile(
+    lazy(
         r"\b(?:tried|try|evaluated|evaluate|tested|test|ran|run|swept|sweep|explored|sampled|compared|"
         r"trained|searched over|generated|wrote|considered)\s+(?:over\s+|about\s+|around\s+)?(" + _WORDNUM + r")\s+"
         r"(?:different\s+|candidate\s+|random\s+)?(prompts?|prompt (?:templates|variants|formats)|"
@@ -372,33 +373,33 @@ _SELECT = [
         r"[^.;]*?\b(best|highest|top[- ]scoring|maximum|max)\b",
         re.I,
     ),
-    re.compile(
+    lazy(
         r"\b(?:best|highest[- ]scoring|top[- ]scoring|strongest)\s+(?:of\s+|among\s+|out of\s+)?(?:the\s+)?"
         r"("
         + _WORDNUM
         + r")\s+(prompts?|templates?|checkpoints?|seeds?|runs?|configurations?|variants?)",
         re.I,
     ),
-    re.compile(
+    lazy(
         r"\b(?:best|highest|top)\s+(prompt|template|checkpoint|seed|run|configuration|variant)\s+"
         r"(?:out\s+of|of|among|from)\s+(" + _WORDNUM + r")\b",
         re.I,
     ),
-    re.compile(
+    lazy(
         r"\bmax(?:imum)?\s+(?:\w+\s+)?(?:over|across)\s+("
         + _WORDNUM
         + r")\s+(prompts?|seeds?|runs?|"
         r"checkpoints?|templates?)",
         re.I,
     ),
-    re.compile(
+    lazy(
         r"\b(?:best|highest|top|strongest)\s+(?:\w+\s+){0,2}?(?:among|across|over|of|out of|from)\s+(?:the\s+)?"
         r"(" + _WORDNUM + r")\s+(?:[a-z\-]+\s+)?(prompts?|templates?|"
         r"checkpoints?|seeds?|runs?|configurations?|variants?|system prompts?|trials?)",
         re.I,
     ),
     # "Out of 8 RL checkpoints we select the one with the highest test score".
-    re.compile(
+    lazy(
         r"\b(?:out of|from|among|of)\s+(?:the\s+|all\s+)?(" + _WORDNUM + r")\s+(?:[\w-]+\s+){0,2}?"
         r"(prompts?|templates?|checkpoints?|seeds?|runs?|configurations?|variants?|system prompts?|trials?)"
         r"\b[^.;]{0,40}?\b(?:select\w*|pick\w*|choose|chose|keep|kept|report\w*|take|took)\b"
@@ -407,14 +408,14 @@ _SELECT = [
         re.I,
     ),
 ]
-_VALIDATION = re.compile(
+_VALIDATION = lazy(
     r"\b(validation|dev(?:elopment)?(?: set| split)?|held[- ]out (?:dev|validation|tuning)|"
     r"tuning set|train(?:ing)? split|not (?:on |using )?the test)\b",
     re.I,
 )
 
 # seeds
-_SEEDS = re.compile(
+_SEEDS = lazy(
     r"(?:\b(?:over|across|from|of|averaged over|average of|mean of)\s+|[(,;:]\s*|\bwith\s+)("
     + _WORDNUM
     + r")\s+"
@@ -422,85 +423,85 @@ _SEEDS = re.compile(
     r"restarts?|replicates?)\b",
     re.I,
 )
-_Z196 = re.compile(
+_Z196 = lazy(
     r"(1\.96\s*(?:[×x·*]\s*)?(?:the\s+)?(?:σ|sd|s\.d\.|std|standard deviations?|stdev|standard errors?|"
     r"SE\b|s\.e\.)|"
     r"(?:±|\+/-)\s*1\.96|normal(?:[- ]approximation)?(?: 95\s*%)? (?:confidence )?(?:interval|quantile|"
     r"approximation)|z[- ]interval|z\s*=\s*1\.96)",
     re.I,
 )
-_TQUANT = re.compile(
+_TQUANT = lazy(
     r"\b(t[- ]distribution|student'?s? t|t[- ]interval|t\s*\(\s*\d+\s*\)|t[- ]quantile)", re.I
 )
-_CI95 = re.compile(r"\b(95\s*%\s*(?:CI|confidence|interval)|confidence interval|CI)\b", re.I)
+_CI95 = lazy(r"\b(95\s*%\s*(?:CI|confidence|interval)|confidence interval|CI)\b", re.I)
 
 # judges
 _AGREE = [
-    re.compile(
+    lazy(
         # "80\\%" is LaTeX's percent sign; "85% human agreement" names whom the judge agrees with.
         r"(" + _UNUM + r")\s*\\?%\s*(?:raw\s+|overall\s+|pairwise\s+)?(?:(?:human|expert|annotator)s?\s+)?"
         r"(?:agreement|agree|consistency|"
         r"alignment|concordance)\b",
         re.I,
     ),
-    re.compile(
+    lazy(
         r"\b(?:agree\w*|agreement|concordance)\b[^.;%]{0,60}?(?:of|at|is|was|reaches|reached|achieves?)?\s*"
         r"(" + _UNUM + r")\s*%",
         re.I,
     ),
 ]
 _AGREE.append(
-    re.compile(
+    lazy(
         r"\b(?:match\w*|agree\w*|align\w*|concur\w*)\s+(?:with\s+)?(?:the\s+)?(?:\w+\s+)?(?:human|expert|annotator|"
         r"rater|crowd|people|user)\w*\s+(?:\w+\s+){0,2}?(?:in|on|for)\s+(" + _UNUM + r")\s*%",
         re.I,
     )
 )
-_JUDGE_MODEL = re.compile(
+_JUDGE_MODEL = lazy(
     r"\b(LLM|GPT[\w.-]*|judges?|model|automatic|auto-?raters?|(?:automatic |auto-?)?evaluators?|Claude|"
     r"Gemini|graders?|reward models?|machine|classifier|metric)\b",
     re.I,
 )
-_INTER_HUMAN = re.compile(
+_INTER_HUMAN = lazy(
     r"\b(inter-?annotator|inter-?rater|between (?:the )?(?:two |three )?(?:human )?(?:raters|annotators|"
     r"experts|labell?ers))\b",
     re.I,
 )
-_JUDGE = re.compile(
+_JUDGE = lazy(
     r"\b(human|humans|annotators?|raters?|experts?|crowd\w*|judges?|judgments?|labell?ers?|"
     r"evaluators?|preferences?)\b",
     re.I,
 )
-_QUALITATIVE_AGREE = re.compile(
+_QUALITATIVE_AGREE = lazy(
     r"\b(?:high|strong|excellent|close|near[- ]perfect|very good)\s+(?:agreement|alignment)\s+with\s+"
     r"(?:the\s+)?(?:human|expert|annotator|crowd)\w*",
     re.I,
 )
-_KAPPA = re.compile(
+_KAPPA = lazy(
     r"(\bkappa\b|κ|cohen|krippendorff|fleiss|scott'?s pi|\bICC\b|chance[- ]corrected)", re.I
 )
-_SWAP = re.compile(
+_SWAP = lazy(
     r"\b(swap\w*|both orders?|order[- ]swapp\w*|position(?:al)? bias|reversed? order|"
     r"randomi[sz]ed (?:the )?order|both positions)\b",
     re.I,
 )
 
 # pass@k
-_PASSK_PLUGIN = re.compile(
+_PASSK_PLUGIN = lazy(
     r"1\s*[-−–]\s*\(\s*1\s*[-−–]\s*(?:c\s*/\s*n|p̂|p\^|\\hat\{?p\}?|p|c_i\s*/\s*n|"
     r"(?:the )?(?:pass@1|pass rate|success rate)|num_correct\s*/\s*num_samples)\s*\)\s*"
     r"(?:\^|\*\*)\s*\{?(?:k|\d+)\}?",
     re.I,
 )
-_PASSK_UNBIASED = re.compile(
+_PASSK_UNBIASED = lazy(
     r"(C\s*\(\s*n\s*[-−]\s*c\s*,\s*k\s*\)|binom|biased|\bbias\b|jensen|underestimat\w*|comb\(|\\binom|"
     r"tempting|instead of|rather than|not the)",
     re.I,
 )
-_PASSK = re.compile(r"\bpass\s*@\s*(\d+|k)\b", re.I)
+_PASSK = lazy(r"\bpass\s*@\s*(\d+|k)\b", re.I)
 
 # emergence
-_EMERGE = re.compile(
+_EMERGE = lazy(
     r"\b(emerg(?:es|ed|ent|ence|ing)|sudden(?:ly)?|sharp(?:ly)? (?:transition|jump|increase|rise)|"
     r"phase transition|abrupt(?:ly)?|discontinu\w+|jump(?:s|ed)? (?:from|to|sharply|suddenly|abruptly)|"
     r"unpredictabl[ey]|"
@@ -508,62 +509,62 @@ _EMERGE = re.compile(
     re.I,
 )
 #: A citation of other work: "(Wei et al., 2022)", "(Brown et al. 2020; Kaplan et al. 2020)", "[12, 13]".
-_CITED = re.compile(
+_CITED = lazy(
     r"\((?:[^()]*?\bet al\.?|[A-Z][\w-]+(?:\s+(?:and|&)\s+[A-Z][\w-]+)?),?\s*\d{4}[a-z]?(?:;[^()]*)?\)"
     r"|\[\d+(?:\s*[,–-]\s*\d+)*\]"
 )
-_DISCRETE_METRIC = re.compile(
+_DISCRETE_METRIC = lazy(
     r"\b(exact[- ]match|EM\b|exact[- ]string[- ]match|accuracy|pass@1|pass rate|solve rate|"
     r"multiple[- ]choice grade|all[- ]or[- ]nothing|0/1|binary (?:metric|score))",
     re.I,
 )
-_CONT_METRIC = re.compile(
+_CONT_METRIC = lazy(
     r"\b(edit distance|brier|log[- ]?(?:likelihood|prob\w*)|cross[- ]entropy|token[- ]level|"
     r"per[- ]token|continuous metric|partial credit|calibrated probability|perplexity)\b",
     re.I,
 )
-_SCALE = re.compile(
+_SCALE = lazy(
     r"\b(scales?|scaling|sizes?|parameters|parameter counts?|params|\d+(?:\.\d+)?\s*[BM]\b|FLOPs|compute|"
     r"larger models?|smaller models?|bigger models?|training (?:steps|tokens|compute)|checkpoints)",
     re.I,
 )
 
 # chance level
-_CHANCE = re.compile(
+_CHANCE = lazy(
     r"(?:(?:chance|random)(?:[- ]level|[- ]guess\w*| baseline| performance| accuracy| chance)?"
     r"\s*(?:\w+\s+){0,3}?(?:of|is|=|at|:|\()?\s*(" + _UNUM + r")\s*%)|"
     r"(?:(" + _UNUM + r")\s*%\s*\(?(?:(?!(?:above|below|over|than|beats?)\b)\w+\s+){0,3}?(?:random|chance))",
     re.I,
 )
-_ROTATION = re.compile(
+_ROTATION = lazy(
     r"\b(rotat\w+|circular(?:eval)?|permut\w+|shuffl\w+|reorder\w*|option orders?|orderings?|"
     r"cyclic(?:ally)? shift\w*)\b",
     re.I,
 )
 _NEED = [
-    re.compile(
+    lazy(
         r"\bmajority\s+(?:vote\s+)?(?:of|over|across)\s+(?:the\s+)?(" + _WORDNUM + r")\b", re.I
     ),
-    re.compile(
+    lazy(
         r"\b(?:at least\s+)?(" + _WORDNUM + r")\s+(?:out\s+)?of\s+(?:the\s+)?(" + _WORDNUM + r")\s+"
         r"(?:rotations|permutations|orderings|shuffles|circular|passes)",
         re.I,
     ),
-    re.compile(
+    lazy(
         r"\b(?:all|every one of the|each of the)\s+(" + _WORDNUM + r")\s+(?:rotations|permutations|"
         r"orderings|shuffles|circular\w*|option orders?|(?:shuffled|permuted|rotated) orders)",
         re.I,
     ),
-    re.compile(r"\bin\s+(?:all|every)\s+(?:rotations?|permutations?|orderings?)", re.I),
+    lazy(r"\bin\s+(?:all|every)\s+(?:rotations?|permutations?|orderings?)", re.I),
 ]
-_OPTIONS = re.compile(
+_OPTIONS = lazy(
     r"\b(" + _WORDNUM + r")[- ](?:option|choice|way|answer)s?\b|\b(" + _WORDNUM + r")\s+"
     r"(?:answer\s+)?(?:options|choices|candidates|alternatives)\b",
     re.I,
 )
 
 # generations
-_PER_ITEM_EACH = re.compile(
+_PER_ITEM_EACH = lazy(
     r"(?:×|\bx|\*|\bby)\s*("
     + _WORDNUM
     + r")\s+(?:samples|completions|generations|responses|attempts|solutions)"
@@ -572,13 +573,13 @@ _PER_ITEM_EACH = re.compile(
     + r")\s+(?:samples|completions|generations|responses|attempts|solutions)\s+each\b",
     re.I,
 )
-_PER_ITEM = re.compile(
+_PER_ITEM = lazy(
     r"\b(" + _WORDNUM + r")\s+(?:samples|completions|generations|responses|attempts|solutions)\s+"
     r"(?:per|for each|for every|on each|each)\s+(?:of\s+(?:the\s+)?)?(?:\d[\d,]*\s+)?(?:\w+\s+)?"
     r"(?:problem|question|item|prompt|task|example)s?",
     re.I,
 )
-_AS_ITEMS = re.compile(
+_AS_ITEMS = lazy(
     r"\b(?:over|across|on|from|using)\s+(?:all\s+)?(?:the\s+)?(\d[\d,]*)\s+(?:\w+\s+)?"
     r"(?:samples|completions|generations|responses|attempts|solutions)\b|"
     r"\b[nN]\s*=\s*(\d[\d,]*)|treat\w*\s+(?:each|every|all)\s+(?:of\s+(?:the\s+)?)?(?:\d[\d,]*\s+)?"
@@ -587,22 +588,22 @@ _AS_ITEMS = re.compile(
 )
 #: Nouns for the generations drawn per item.
 _GEN_NOUNS = r"(?:samples|completions|generations|responses|attempts|solutions)\b"
-_GEN_COUNT = re.compile(r"\b(\d[\d,]*)\s+" + _GEN_NOUNS, re.I)
-_GEN_PRODUCT = re.compile(r"\b(\d[\d,]*)\s*[×x*]\s*(\d[\d,]*)\s*=\s*(\d[\d,]*)\s+" + _GEN_NOUNS, re.I)
-_SE_WORDS = re.compile(
+_GEN_COUNT = lazy(r"\b(\d[\d,]*)\s+" + _GEN_NOUNS, re.I)
+_GEN_PRODUCT = lazy(r"\b(\d[\d,]*)\s*[×x*]\s*(\d[\d,]*)\s*=\s*(\d[\d,]*)\s+" + _GEN_NOUNS, re.I)
+_SE_WORDS = lazy(
     r"(±|\+/-|standard error|\bSE\b|std\.? err|confidence interval|\bCI\b|95\s*%\s*intervals?|significan|"
     r"(?<![\w-])p\s*[<=])",
     re.I,
 )
 
 #: "Across the 25 tasks ... significantly better on 6": the count of tests comes first.
-_MULTI_ACROSS = re.compile(
+_MULTI_ACROSS = lazy(
     r"\b(?:across|on|over|of|in)\s+(?:the\s+|all\s+)?(" + _WORDNUM + r")\s+(?:[\w-]+\s+){0,3}?"
     r"(?:tasks|benchmarks|datasets|languages|subjects|categories|comparisons)\b[^.;]{0,60}?"
     r"\bsignificant\w*\s+(?:\w+\s+){0,3}?(?:on|for|in)\s+(?:only\s+)?(" + _WORDNUM + r")\b(?!\s*%)",
     re.I,
 )
-_MULTI_SIG = re.compile(
+_MULTI_SIG = lazy(
     r"\b(?:significant|p\s*<\s*0?\.\d+)\w*\s+(?:\w+\s+){0,4}?(?:on|for|in)\s+(" + _WORDNUM + r")\s+"
     r"(?:of|out of)\s+(?:the\s+)?("
     + _WORDNUM
@@ -614,7 +615,7 @@ _MULTI_SIG = re.compile(
     r"subjects|categories)\s+(?:\w+\s+){0,4}?(?:significant|p\s*<)",
     re.I,
 )
-_OUT_OF = re.compile(
+_OUT_OF = lazy(
     r"\bout of ("
     + _WORDNUM
     + r")\s+(?:\w+\s+){0,2}?(?:benchmarks|tasks|datasets|comparisons|tests|subjects|"
@@ -622,14 +623,14 @@ _OUT_OF = re.compile(
     re.I,
 )
 #: "We tested 20 prompt variants ... 2 of them significantly improve": k wins among n tries.
-_TRIED_SIG = re.compile(
+_TRIED_SIG = lazy(
     r"\b(?:tested|compared|tried|evaluated|ran|screened)\s+(" + _WORDNUM + r")\s+(?:[\w-]+\s+){0,2}?"
     r"(?:variants|prompts|configurations|settings|methods|strategies|interventions|ablations|"
     r"hyperparameters|recipes|templates)\b[^.;]{0,80}?\b(" + _WORDNUM + r")\s+(?:of\s+(?:them|these|those)\s+)?"
     r"(?:\w+\s+){0,2}?(?:significant\w*|reach\w* significance)",
     re.I,
 )
-_NTESTS = re.compile(
+_NTESTS = lazy(
     r"\b(" + _WORDNUM + r")\s+(?:separate\s+|pairwise\s+|independent\s+|individual\s+)*"
     r"(?:significance\s+)?(?:tests|comparisons|hypothes[ie]s)\b",
     re.I,
@@ -639,7 +640,7 @@ _NTESTS = re.compile(
 # --- helpers ----------------------------------------------------------------------
 
 
-_LEVEL_AFTER = re.compile(
+_LEVEL_AFTER = lazy(
     r"\s*(?:CI|C\.I\.|conf\w*|credible|interval|level|bootstrap|of (?:the )?(?:time|cases|pairs))",
     re.I,
 )
@@ -808,7 +809,7 @@ def _intervals(text: str) -> list[_StatedInterval]:
     return out
 
 
-_ARROW = re.compile(r"(?<![\d.])(" + _UNUM + r")\s*%?\s*(?:→|->|=>|⟶|⇒)\s*(" + _UNUM + r")\s*%?")
+_ARROW = lazy(r"(?<![\d.])(" + _UNUM + r")\s*%?\s*(?:→|->|=>|⟶|⇒)\s*(" + _UNUM + r")\s*%?")
 
 
 def _pair(text: str) -> tuple[str | None, str | None, str]:
@@ -851,10 +852,10 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
 
 
 #: "maintains / preserves / retains (its) performance": said of one model's score, not a pair.
-_KEEPS = re.compile(r"(?:preserv|retain|maintain)", re.I)
+_KEEPS = lazy(r"(?:preserv|retain|maintain)", re.I)
 
-_OURS = re.compile(r"\b(our|ours|we|proposed|this work|the new)\b", re.I)
-_TEST_WORDS = re.compile(
+_OURS = lazy(r"\b(our|ours|we|proposed|this work|the new)\b", re.I)
+_TEST_WORDS = lazy(
     r"\b(signific\w*|tests?|p-?values?|mcnemar|bootstrap|permutation|chi|wilcoxon|anova|regression|"
     r"null hypothesis)\b",
     re.I,
@@ -1448,7 +1449,7 @@ def extract_sentence(sentence: Any, ctx: Context | None = None) -> list[Claim]:
     return out
 
 
-_FIGURE_START = re.compile(r"^\s*(?:Figure|Fig\.)\s*\d+\s*[:.|]", re.I)
+_FIGURE_START = lazy(r"^\s*(?:Figure|Fig\.)\s*\d+\s*[:.|]", re.I)
 
 
 def _in_figure_caption(block: Any) -> bool:
