@@ -1,7 +1,9 @@
 """The item count a table header states for its column: "AIME (30)", "MATH (n = 500)".
 
 One reading for every table path. A small count of *tasks* ("Public (7 Tasks)") is a group of
-tasks whose scores are averaged, not the number of scored items, so it gives no n.
+tasks whose scores are averaged, not the number of scored items, so it gives no n; nor does any
+count under :data:`MIN_TASK_ITEMS` ("HellaSwag (n = 5)" where a caption says "n stands for
+n-shot"): a shot count, a task group or a version is far likelier than a test set that small.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ _IN_LABEL = re.compile(
     r"|\bn\s*=\s*(\d[\d,]*)",
     re.I,
 )
-#: Fewer tasks than this in a header are a task group, not scored items.
+#: Fewer than this in a header are a task group or a shot count, not scored items.
 MIN_TASK_ITEMS = 20
 
 
@@ -23,7 +25,6 @@ def items_in_label(label: str) -> int | None:
     if not m:
         return None
     n = int((m.group(1) or m.group(3)).replace(",", ""))
-    noun = (m.group(2) or "").lower()
-    if noun.startswith("task") and n < MIN_TASK_ITEMS:
+    if n < MIN_TASK_ITEMS:
         return None
     return n

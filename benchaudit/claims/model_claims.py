@@ -174,6 +174,9 @@ def _comparison(block: Block, sentence: str, offset: int) -> ModelComparison | N
         m = pattern.search(sentence)
         if not m:
             continue
+        if kind == "superior" and _PASSIVE.match(sentence, m.end()):
+            # "X is marginally outperformed by Y": the roles are reversed; not read as X's claim.
+            return None
         names = model_names(sentence)
         subjects = tuple(n for n in names if n.end <= m.start())
         end = _clause_end(sentence, m.end())
@@ -189,6 +192,9 @@ def _comparison(block: Block, sentence: str, offset: int) -> ModelComparison | N
             bool(_ACROSS.search(sentence[m.end():])),
         )
     return None
+
+
+_PASSIVE = re.compile(r"\s+by\b", re.I)
 
 
 def _clause_end(sentence: str, after: int) -> int:

@@ -1023,7 +1023,8 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
     # The sentence's own count, then its benchmark, then the paragraph's count or benchmark.
     if n is None and bench_n:
         n, n_source = bench_n, "registry"
-    if n is None and context:
+    if n is None and context and not (bench is None and _AGGREGATE_TALK.search(text)):
+        # (a sentence about an aggregate names its own benchmark or takes none from before)
         n = _find_n(context)
         n_source = "paragraph" if n else None
         if bench is None:
@@ -1518,6 +1519,15 @@ def _has(low: str, words: tuple[str, ...]) -> bool:
 CONTEXT_LINES = 6
 
 
+#: A sentence about an aggregate ("reasoning performance ... from 66.0 to 66.2", "the average
+#: rises"): the numbers are not the previous sentence's benchmark, so its n is not inherited.
+_AGGREGATE_TALK = lazy(
+    r"\b(?:average[ds]?|avg|overall|mean|aggregate|(?:reasoning|general|coding|math(?:ematical)?|"
+    r"language|multilingual)\s+(?:performance|capabilit\w*|abilit\w*))\b",
+    re.I,
+)
+
+
 def extract_document(
     claims: list[Claim], tables: list[Any] | None, ctx: Context | None
 ) -> list[Claim]:
@@ -1547,7 +1557,7 @@ def extract_document(
                     "paragraph"
                 ) == last.fields.get("paragraph")
                 near = same and (c.location.line or 0) - (last.location.line or 0) <= CONTEXT_LINES
-                if near and c.n is None and last.n:
+                if near and c.n is None and last.n and not _AGGREGATE_TALK.search(c.text):
                     c.n, c.n_source = last.n, f"context (line {last.location.line})"
                     c.benchmark = c.benchmark or last.benchmark
             if (
