@@ -416,7 +416,7 @@ def poisson_counts(lam: np.ndarray, rng: np.random.Generator, size: int) -> np.n
         n_draw = int(starts[d + 1] - starts[d]) * size
         bits = rng.bit_generator.random_raw(-(-n_draw // 4)).view(np.uint16)[:n_draw]
         flat = by_mean[starts[d] : starts[d + 1]].reshape(-1)
-        np.take(np.tile(_bucket_table(cdf), reps), bits, out=flat)
+        np.take(np.tile(_bucket_table(cdf), reps), bits, out=flat, mode="clip")  # all in range
         refine = np.flatnonzero(flat >= _REFINE)
         if len(refine):
             q = bits[refine] & np.uint16(nq - 1)
