@@ -251,7 +251,14 @@ from benchaudit.contamination.audit import Settings, run
 t = time.process_time()
 out = run(Settings(benchmark=sys.argv[1], corpus=sys.argv[2:], workers=1, progress=False))
 dt = time.process_time() - t
-rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+try:
+    # The peak of this process's own memory: ru_maxrss also counts the image it was
+    # started from (Linux keeps it across exec), here the benchmark's parent with its
+    # documents in memory.
+    with open("/proc/self/status") as fh:
+        rss = next(int(l.split()[1]) for l in fh if l.startswith("VmHWM:")) / 1024
+except (OSError, StopIteration):
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(dt, rss, out.summary.nbytes, sum(s.contaminated for s in out.summary.items))
 """
 

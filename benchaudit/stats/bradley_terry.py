@@ -270,9 +270,14 @@ def chord(
         every = len(cols) == beta.shape[1]
         b = beta if every else beta[:, cols]
         b32 = b.astype(np.float32)
-        e = b32[i] - b32[j]
-        np.negative(e, out=e)
-        np.exp(e, out=e)
+        if np.abs(b32).max() < 40.0:
+            # exp(b_j - b_i) = exp(b_j) * exp(-b_i): exponentials of the models' strengths
+            # only (m per replicate), not of every pair's difference.
+            e = np.exp(b32)[j]
+            e *= np.exp(-b32)[i]
+        else:  # strengths whose exponentials would overflow single precision
+            e = b32[j] - b32[i]
+            np.exp(e, out=e)
         e += 1.0
         np.reciprocal(e, out=e)  # the win probabilities
         e *= n32 if (every or n32.shape[1] == 1) else n32[:, cols]
@@ -388,6 +393,9 @@ def poisson_counts(lam: np.ndarray, rng: np.random.Generator, size: int) -> np.n
     cent of draws), where u gets 53 more bits and the CDF is searched. This is
     the inverse-CDF draw of u exactly, at a fraction of the cost of numpy's
     rejection sampler per draw.
+
+    Means up to 20,000 give uint16 counts (every value fits, and half the memory
+    traffic of wider ones); larger or too many distinct means, numpy's int64 draws.
     """
     lam = np.asarray(lam, dtype=np.float64)
     uniq, row = np.unique(lam, return_inverse=True)
@@ -395,28 +403,76 @@ def poisson_counts(lam: np.ndarray, rng: np.random.Generator, size: int) -> np.n
         return rng.poisson(lam, size=(size, len(lam)))
     # Rows are filled in order of their mean (contiguous slices, not scattered rows),
     # then put back in cell order with one copy of whole rows.
-    by_mean = np.empty((len(lam), size), dtype=np.int32)
+    by_mean = np.empty((len(lam), size), dtype=np.uint16)
     order = np.argsort(row.reshape(-1), kind="stable")
     starts = np.searchsorted(row.reshape(-1)[order], np.arange(len(uniq) + 1))
     nq = 1 << _BUCKET_BITS
+    # The uniform's first bits come straight from the bit generator, four 16-bit draws
+    # per 64-bit word; the table is repeated over all 16 bits, so the two bits above
+    # the 14 that a slice needs select nothing and no masking pass is needed.
+    reps = 1 << (16 - _BUCKET_BITS)
     for d, value in enumerate(uniq.tolist()):
         cdf = _poisson_cdf(value)
-        q = rng.integers(0, nq, size=(int(starts[d + 1] - starts[d]), size), dtype=np.uint16)
-        block = by_mean[starts[d] : starts[d + 1]]
-        block[...] = _bucket_table(cdf)[q]
-        flat = block.reshape(-1)
+        n_draw = int(starts[d + 1] - starts[d]) * size
+        bits = rng.bit_generator.random_raw(-(-n_draw // 4)).view(np.uint16)[:n_draw]
+        flat = by_mean[starts[d] : starts[d + 1]].reshape(-1)
+        np.take(np.tile(_bucket_table(cdf), reps), bits, out=flat, mode="clip")  # all in range
         refine = np.flatnonzero(flat >= _REFINE)
         if len(refine):
-            u = (q.reshape(-1)[refine] + rng.random(len(refine))) / nq
-            k = flat[refine].astype(np.int64) & (_REFINE - 1)
-            live = np.flatnonzero(cdf[k] <= u)
-            while len(live):  # each slice holds a few CDF points at most
-                k[live] += 1
-                live = live[cdf[k[live]] <= u[live]]
-            flat[refine] = k
+            q = bits[refine] & np.uint16(nq - 1)
+            u = (q + rng.random(len(refine))) / nq
+            # One search, not steps from the slice's first value: the lowest slice holds
+            # the whole left tail (dozens of CDF points below 2**-14).
+            flat[refine] = np.searchsorted(cdf, u, side="right")
     out = np.empty_like(by_mean)  # returned transposed: rows are cells
     out[order] = by_mean
     return out.T
+
+
+_LOW32 = np.int64((1 << 32) - 1)
+#: Slices of [0, 1) of the guide table of :func:`_categorical`.
+_GUIDE_BITS = 16
+
+
+def _categorical(cum: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """The cell of each uniform ``u`` under the cumulative shares ``cum``: the first k with
+    ``cum[k] > u``, as ``np.searchsorted(cum, u, side="right")`` gives it.
+
+    A guide table over 2**16 slices of [0, 1) gives the first candidate cell of each
+    slice, and the few uniforms whose slice holds a point of ``cum`` step on from it,
+    so a draw costs two lookups instead of a binary search through every cell."""
+    g = 1 << _GUIDE_BITS
+    guide = np.searchsorted(cum, np.arange(g) / g, side="right")
+    k = guide[(u * g).astype(np.int64)]
+    last = len(cum) - 1
+    live = np.flatnonzero((cum[k] <= u) & (k < last))
+    while len(live):
+        k[live] += 1
+        live = live[(cum[k[live]] <= u[live]) & (k[live] < last)]
+    return k
+
+
+def _distinct_positions(
+    sizes: np.ndarray, picks: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each r, ``picks[r]`` distinct positions drawn uniformly from ``range(sizes[r])``.
+
+    Returns sorted keys ``r << 32 | position`` and where each r's keys start (len + 1);
+    a replicate holds far fewer than 2**32 battles (its counts are in memory).
+    Positions are drawn with replacement and the repeats drawn again until none is
+    left: the set kept is invariant under any relabelling of the positions, so each
+    subset of the right size is equally likely, as without replacement."""
+    rep = np.repeat(np.arange(len(sizes), dtype=np.int64), picks)
+    keys = np.sort((rep << 32) | rng.integers(0, sizes[rep]))
+    while True:
+        dup = np.flatnonzero(keys[1:] == keys[:-1])
+        if not len(dup):
+            break
+        again = keys[dup] >> 32
+        keys = np.delete(keys, dup)
+        keys = np.sort(np.concatenate([keys, (again << 32) | rng.integers(0, sizes[again])]))
+    bounds = np.searchsorted(keys >> 32, np.arange(len(sizes) + 1))
+    return keys, bounds
 
 
 def multinomial_counts(cells: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
@@ -437,33 +493,34 @@ def multinomial_counts(cells: np.ndarray, rng: np.random.Generator, size: int) -
     cum = np.minimum(np.cumsum(share), 1.0)
     cum[-1] = 1.0
     by_cell = draws.T  # (cells, size), the contiguous layout of the draws
-    totals = by_cell.sum(axis=0)
+    totals = by_cell.sum(axis=0, dtype=np.int64)
     # Missing items, for every replicate at once: cells drawn from the shares.
     flat = by_cell.reshape(-1)
     short = np.flatnonzero(totals < total)
     if len(short):
         need = total - totals[short]
-        cell = np.searchsorted(cum, rng.random(int(need.sum())), side="right")
-        where, times = np.unique(cell * size + np.repeat(short, need), return_counts=True)
-        flat[where] += times.astype(flat.dtype)
-    # Surplus items: a uniformly random subset of each replicate's items goes. The
-    # replicates' items are numbered one after another, so one search finds every cell.
-    # Each replicate's items are searched in its own running count: one replicate's cells
-    # stay in cache, where a search over every replicate's items at once would not.
+        cell = _categorical(cum, rng.random(int(need.sum())))
+        where = cell * size + np.repeat(short, need)
+        if int(flat.max()) + int(need.max()) > np.iinfo(flat.dtype).max:
+            # Never in practice (a cell's count beyond 65,535): widen, keeping the layout.
+            by_cell = np.ascontiguousarray(by_cell, dtype=np.int64)
+            draws, flat = by_cell.T, by_cell.reshape(-1)
+        np.add.at(flat, where, flat.dtype.type(1))  # of the array's type: numpy's fast path
+    # Surplus items: a uniformly random subset of each replicate's items goes, located in
+    # the replicate's running count over its cells. A block of replicates is transposed
+    # into rows (one copy), and each row searched in turn while it is in cache.
     over = np.flatnonzero(totals > total)
-    hits = []
-    for c in range(0, len(over), _OVER_BLOCK):
-        cols = over[c : c + _OVER_BLOCK]
-        # A block of replicates as rows (one transposing copy), each searched in turn.
-        rows = np.ascontiguousarray(by_cell[:, cols].T)
-        for r, counts in zip(cols.tolist(), rows):
-            t = int(totals[r])
-            drop = np.sort(rng.choice(t, t - total, replace=False, shuffle=False))
-            at = np.searchsorted(np.cumsum(counts, dtype=np.int64), drop, side="right")
-            hits.append(at * size + r)
-    if hits:
-        where, times = np.unique(np.concatenate(hits), return_counts=True)
-        flat[where] -= times.astype(flat.dtype)
+    if len(over):
+        keys, bounds = _distinct_positions(totals[over], totals[over] - total, rng)
+        hits = []
+        for c in range(0, len(over), _OVER_BLOCK):
+            cols = over[c : c + _OVER_BLOCK]
+            rows = np.ascontiguousarray(by_cell[:, cols].T)
+            for k, (r, counts) in enumerate(zip(cols.tolist(), rows)):
+                drop = keys[bounds[c + k] : bounds[c + k + 1]] & _LOW32
+                at = np.searchsorted(np.cumsum(counts, dtype=np.int64), drop, side="right")
+                hits.append(at * size + r)
+        np.subtract.at(flat, np.concatenate(hits), flat.dtype.type(1))
     return draws
 
 
@@ -480,13 +537,16 @@ def _replicate_counts(
     # Single precision holds every count exactly below 2**24 (and halves below 2**23).
     dtype = np.float32 if int(pc.n.max(initial=0)) < (1 << 22) else np.float64
     if ties == "half":
-        games: np.ndarray = (w_i + w_j).astype(dtype)
+        games: np.ndarray = w_i.astype(dtype)
+        games += w_j
         games += t
         score: np.ndarray = t.astype(dtype)
         score *= 0.5
         score += w_i
         return score.T, games.T
-    return w_i.astype(dtype).T, (w_i + w_j).astype(dtype).T
+    played: np.ndarray = w_i.astype(dtype)
+    played += w_j
+    return w_i.astype(dtype).T, played.T
 
 
 #: (cluster index, pair index, points, games) per (cluster, pair) cell, and the clusters.
