@@ -163,6 +163,7 @@ _READERS: list[Reader] | None = None
 #: detecting a CSV file must not pay for (``tests/test_startup.py`` checks that none of
 #: them defines ``READER``).
 NOT_READERS = {
+    "blocks",
     "claims",
     "comparisons",
     "joining",

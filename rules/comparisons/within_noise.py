@@ -17,7 +17,6 @@ from benchaudit.claims.linking import (
     table_about,
 )
 from benchaudit.finding import Confidence, Finding, Location, Severity
-from benchaudit.inputs.scores import NOT_GRID
 from benchaudit.registry import Note, Output, Rule
 
 if TYPE_CHECKING:
@@ -505,17 +504,25 @@ _THESE = re.compile(
 )
 
 
+_COUNT_WORDS = {"both": 2, "two": 2, "three": 3, "four": 4}
+
+
 def _table_rows(rule: Rule, c: Claim, ctx: Context, source: Source) -> Iterable[Finding]:
     from benchaudit.rules._tables import pairwise_rows
 
     only: set[str] | None = None
-    if _THESE.search(c.text) and not benchmark_keys(c.text, ctx.benchmarks):
-        # "in these benchmarks": those an earlier sentence of the paragraph names, or, when
-        # it names none, benchmarks this check cannot tell.
-        only = benchmark_keys(_earlier_in_paragraph(source, c), ctx.benchmarks)
-        if not only:
-            return
+    these = _THESE.search(c.text)
+    if these and not benchmark_keys(c.text, ctx.benchmarks):
+        # "in these benchmarks": those an earlier sentence of the paragraph names; when it
+        # names none, the table's when their number is the one said ("both benchmarks" of a
+        # two-benchmark table), else benchmarks this check cannot tell.
+        only = benchmark_keys(_earlier_in_paragraph(source, c), ctx.benchmarks) or None
     rows = list(pairwise_rows(c.fields["tables"], ctx, c.text, only))
+    if these and only is None and not benchmark_keys(c.text, ctx.benchmarks):
+        words = these.group(0).lower().split()
+        said = _COUNT_WORDS.get(words[1] if words[0] == "the" else words[0])
+        if said is None or len({r["benchmark"] for r in rows}) != said:
+            return
     noisy = [r for r in rows if r["lo"] <= 0 <= r["hi"] and r["diff"] > 0]
     behind = [r for r in rows if r["diff"] <= 0]
     if not rows or not (noisy or behind):
@@ -589,6 +596,8 @@ def _tiny_lead(
     """A bold lead on a benchmark of unknown size that no common test set is large enough for."""
     if max(a_pts, r_pts) <= 10 and not line.proportion:
         return  # not plainly on a 0-100 scale: the values may be ratings, losses or counts
+    from benchaudit.inputs.scores import NOT_GRID
+
     if not line.label.strip() or NOT_GRID.search(line.label) or _CONTINUOUS.search(line.label):
         # A continuous per-item metric (similarity, BLEU, bits per byte) can vary far less than
         # a 0/1 score of the same mean, so the binomial bound says nothing about its noise.

@@ -31,13 +31,13 @@ class ExcessPrecision(Rule):
     every one of them apart. A score written with two or more digits beyond
     that is flagged, with the same score at the precision the test supports.
 
-    **Why.** 25.00% on 20 items claims a resolution of 0.01 points from a test
+    **Why.** 25.03% on 20 items claims a resolution of 0.01 points from a test
     whose scores move in steps of 5 points: the digits are noise or an error,
     and they suggest a precision the evaluation does not have.
 
     Bad::
 
-        The model scores 25.00% on our 20 held-out questions.
+        The model scores 25.03% on our 20 held-out questions.
 
     Better::
 
@@ -46,8 +46,8 @@ class ExcessPrecision(Rule):
     Severity: a warning; information for a table cell that is the exact
     rounding of some k/n (59.09 = 13/22 in a table printed at two decimals
     throughout) or a sentence quoting such a cell as printed: there the digits
-    are the table's format, not an error. Information too for a value that is
-    not k/(n·s) at all: it refutes the sample count assumed, and
+    are the table's format, not an error. Information too for a table cell
+    that is not k/(n·s) at all: it refutes the sample count assumed, and
     unreachable-score reports it.
 
     **Assumptions.** One extra digit is tolerated (87.20% on HumanEval).
@@ -62,9 +62,9 @@ class ExcessPrecision(Rule):
         samples, n = claim.samples or 1, claim.n or 0
         if claim.fields.get("table") and G.is_reachable(S.written(claim), n, samples, S.scale(claim)):
             return Severity.INFO
-        if not G.is_reachable(S.written(claim), n, samples, S.scale(claim)):
-            # Not k/(n·s) at all: the value refutes the sample count this rule assumes (an
-            # average over unstated samples, another split); unreachable-score says so.
+        if claim.fields.get("table") and not G.is_reachable(S.written(claim), n, samples, S.scale(claim)):
+            # A cell that is not k/(n·s) at all: the value refutes the sample count this rule
+            # assumes (a baseline averaged over unstated samples); unreachable-score says so.
             return Severity.INFO
         if S.written(claim).strip() in cells:
             return Severity.INFO  # the prose quotes a cell of the document's own table as printed
