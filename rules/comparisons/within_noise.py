@@ -520,8 +520,8 @@ def _table_rows(rule: Rule, c: Claim, ctx: Context, source: Source) -> Iterable[
     rows = list(pairwise_rows(c.fields["tables"], ctx, c.text, only))
     if these and only is None and not benchmark_keys(c.text, ctx.benchmarks):
         words = these.group(0).lower().split()
-        said = _COUNT_WORDS.get(words[1] if words[0] == "the" else words[0])
-        if said is None or len({r["benchmark"] for r in rows}) != said:
+        count = _COUNT_WORDS.get(words[1] if words[0] == "the" else words[0])
+        if count is None or len({r["benchmark"] for r in rows}) != count:
             return
     noisy = [r for r in rows if r["lo"] <= 0 <= r["hi"] and r["diff"] > 0]
     behind = [r for r in rows if r["diff"] <= 0]
