@@ -11,7 +11,7 @@ FILES = {
     'comparisons.underpowered': 317859032,
     'comparisons.unpaired_comparison': 3671950607,
     'comparisons.winners_curse': 3881683641,
-    'comparisons.within_noise': 2428956076,
+    'comparisons.within_noise': 2958509137,
     'evidence.py': 962165219,
     'integrity.clustered_items': 4256400510,
     'integrity.generations_as_items': 3635099683,

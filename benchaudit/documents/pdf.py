@@ -1248,19 +1248,19 @@ class _Assembler:
         tl = self._textline(ln)
         last = block.lines[-1]
         head, _, rest = tl.text.partition(" ")
+        joined = None
         if re.search(r"[A-Za-z]{2}[-\u00ad\u2010]$", last.text) and head[:1].islower() and head not in ("and", "or", "to", "vs."):
             word = last.text.split()[-1]
             keep = "-" if "-" in word[:-1] + head else ""
             if not keep:
                 self.joins.append((block, len(block.lines) - 1, word[:-1], head))
-            block.lines[-1] = TextLine(last.line, last.column, last.text[:-1] + keep + head, last.page)
-            self.doc.lines[last.line - 1] = block.lines[-1].text
-            tl = TextLine(tl.line, 1, rest, tl.page)
-            self.doc.lines[tl.line - 1] = rest
-        elif re.search(r"[A-Za-z0-9][A-Za-z0-9.]*[A-Za-z0-9]-$", last.text) and head[:1].isupper() | head[:1].isdigit():
+            joined = last.text[:-1] + keep + head
+        elif re.search(r"[A-Za-z0-9][A-Za-z0-9.]*[A-Za-z0-9]-$", last.text) and (head[:1].isupper() or head[:1].isdigit()):
             # A name broken at its own hyphen ("Megrez2-" / "Preview", "GPT-" / "4o"): one word.
-            block.lines[-1] = TextLine(last.line, last.column, last.text + head, last.page)
-            self.doc.lines[last.line - 1] = block.lines[-1].text
+            joined = last.text + head
+        if joined is not None:
+            block.lines[-1] = TextLine(last.line, last.column, joined, last.page)
+            self.doc.lines[last.line - 1] = joined
             tl = TextLine(tl.line, 1, rest, tl.page)
             self.doc.lines[tl.line - 1] = rest
         block.lines.append(tl)

@@ -1073,6 +1073,8 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         "n_tests": to_int(ntests.group(1)) if ntests else None,
         "every": bool(every),
         "values_pct": _values_pct(text),
+        # The paragraph's sentences before this one: what "these benchmarks" refers back to.
+        "before": context,
     }
     across = None if multi else _MULTI_ACROSS.search(text)
     if multi:

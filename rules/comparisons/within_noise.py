@@ -382,7 +382,7 @@ def _comparison_claims(rule: Rule, source: Source, ctx: Context) -> Iterable[Out
             and f.get("direction") in ("better", "worse")
         ):
             unchecked.append(c)
-        yield from _within_noise_claim(rule, c, ctx, source)
+        yield from _within_noise_claim(rule, c, ctx)
     if unchecked:
         # Say what could not be checked rather than passing it silently.
         yield Note(
@@ -392,7 +392,7 @@ def _comparison_claims(rule: Rule, source: Source, ctx: Context) -> Iterable[Out
         )
 
 
-def _within_noise_claim(rule: Rule, c: Claim, ctx: Context, source: Source) -> Iterable[Finding]:
+def _within_noise_claim(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]:
     f, alpha = c.fields, ctx.alpha
     claims_win = f.get("direction") in ("better", "worse") or f.get("significant") == "yes"
     if not claims_win or f.get("direction") == "equal":
@@ -433,7 +433,7 @@ def _within_noise_claim(rule: Rule, c: Claim, ctx: Context, source: Source) -> I
     if len(ivs) == 2:
         yield from _two_intervals(rule, c, ivs)
     elif f.get("tables") and f.get("every"):
-        yield from _table_rows(rule, c, ctx, source)
+        yield from _table_rows(rule, c, ctx)
 
 
 def _at_least(p: dict[str, str], alpha: float) -> bool:
@@ -507,7 +507,7 @@ _THESE = re.compile(
 _COUNT_WORDS = {"both": 2, "two": 2, "three": 3, "four": 4}
 
 
-def _table_rows(rule: Rule, c: Claim, ctx: Context, source: Source) -> Iterable[Finding]:
+def _table_rows(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]:
     from benchaudit.rules._tables import pairwise_rows
 
     only: set[str] | None = None
@@ -516,7 +516,7 @@ def _table_rows(rule: Rule, c: Claim, ctx: Context, source: Source) -> Iterable[
         # "in these benchmarks": those an earlier sentence of the paragraph names; when it
         # names none, the table's when their number is the one said ("both benchmarks" of a
         # two-benchmark table), else benchmarks this check cannot tell.
-        only = benchmark_keys(_earlier_in_paragraph(source, c), ctx.benchmarks) or None
+        only = benchmark_keys(c.fields.get("before", ""), ctx.benchmarks) or None
     rows = list(pairwise_rows(c.fields["tables"], ctx, c.text, only))
     if these and only is None and not benchmark_keys(c.text, ctx.benchmarks):
         words = these.group(0).lower().split()
@@ -635,16 +635,3 @@ def _rounded(n: int) -> str:
     digits = len(str(n)) - 2
     low = n // 10**digits * 10**digits
     return f"{low / 1e6:g} million" if low >= 1_000_000 else f"{low:,}"
-
-
-def _earlier_in_paragraph(source: Source, c: Claim) -> str:
-    """The text of the claim's paragraph before the claim's sentence."""
-    from benchaudit.claims.access import document_of
-
-    doc = document_of(source)
-    head = " ".join(c.text.split())[:60]
-    for block in doc.blocks() if doc is not None else []:
-        at = block.text.find(head)
-        if at >= 0 and block.page == c.location.page:
-            return block.text[:at]
-    return ""
