@@ -70,13 +70,27 @@ def lines_claimed(
     # Two-level lines ("TypeScript / Code ES"): when the clause names some of the upper
     # labels ("on Python, Java and C#"), the lines under those are claimed, the rest are not.
     groups = {g for line in st.lines if (g := _upper(line.label)) and len(g) >= 2 and _names_word(g, comp.scope)}
+    # The same for the domains a table of benchmark rows files them under ("across math and
+    # code tasks" and a Category column "Math", "Code"): the lines of the domains named.
+    sections = sections_named(comp, st)
     if groups:
         picked = [line for line in st.lines if _upper(line.label) in groups]
+    elif sections:
+        picked = sections
     else:
         picked = [line for line in st.lines if names_line(line)]
     if picked:
         return picked
     return list(st.lines) if comp.general or _OVERALL.search(comp.sentence) else []
+
+
+def sections_named(comp: ModelComparison, st: ScoreTable) -> list[ScoreLine]:
+    """The lines filed under the domains the claim's clause names ("across math, code and
+    reasoning tasks" and a Category column "Math", "Code"), or none."""
+    named = {
+        line.section for line in st.lines if len(line.section) >= 3 and _names_word(line.section, comp.scope, True)
+    }
+    return [line for line in st.lines if line.section in named]
 
 
 def _upper(label: str) -> str:
@@ -85,8 +99,9 @@ def _upper(label: str) -> str:
     return parts[0].strip() if len(parts) > 1 else ""
 
 
-def _names_word(word: str, text: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w+#-])", text) is not None
+def _names_word(word: str, text: str, fold_case: bool = False) -> bool:
+    flags = re.I if fold_case else 0
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w+#-])", text, flags) is not None
 
 
 _SCORE_IN_PROSE = re.compile(
@@ -239,7 +254,7 @@ def claimed_pair(
         return None  # not both models, or the sentence quotes a score this table lacks
     governed = benchmark_keys(comp.scope, registry)
     spoken = (
-        quoted_lines(comp, st, {a}, governed or named)
+        quoted_lines(comp, st, {a}, governed or named) or sections_named(comp, st)
         if comp.general
         else lines_claimed(comp, st, governed, {a}) or lines_claimed(comp, st, named, {a})
     )

@@ -54,8 +54,15 @@ def in_claim_free_section(block: Block) -> bool:
     return section is not None and any(_NOT_CLAIMS.match(s.title) for s in section.path())
 #: A model name: a capitalised word with a digit in it or after it ("Llama2-13B",
 #: "GPT-3.5-Turbo-0125", "Phi-3.5-mini-instruct", "Qwen2.5 72B", "MPT-30B", "DeepSeek R1").
+#: Model families often written in lower case ("o1-preview", "gpt-4o", "claude-3-opus"); other
+#: lower-case words with a digit ("math500", "fp16", "top-5") are not model names.
+_LOWER_FAMILIES = (
+    r"(?:o(?=[1-9]\b|[1-9]-)|gpt(?=-\d)|claude(?=-\d)|llama(?=-?\d)|qwen(?=\d)|gemma(?=-?\d)|"
+    r"gemini(?=-\d)|mistral(?=-\d)|mixtral(?=-\d)|phi(?=-\d)|deepseek(?=-[a-z]*\d))"
+)
 _MODEL = re.compile(
-    r"(?<![\w.-])(?:[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]*)(?:-[A-Z][A-Za-z]*)*(?:\s[A-Z](?=\d))?"
+    r"(?<![\w.-])(?:[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]*|" + _LOWER_FAMILIES + r")"
+    r"(?:-[A-Z][A-Za-z]*)*(?:\s[A-Z](?=\d))?"
     r"(?:[-\s.]?[vo]?\d[\w.]*)"
     r"(?:-[A-Za-z0-9.]+)*(?![\w-])"
 )

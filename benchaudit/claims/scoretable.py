@@ -73,6 +73,9 @@ class ScoreLine:
     cells: list[ScoreCell] = field(default_factory=list)
     #: A rating (Elo, Codeforces): ordered, higher is better, but not a share of items.
     rating: bool = False
+    #: The domain a benchmark row sits under ("Math", "Code"): a category column filled
+    #: down, or the row group's label, when the table's rows are benchmarks.
+    section: str = ""
 
     @property
     def unit(self) -> str:
@@ -232,13 +235,17 @@ def _by_rows(
 ) -> list[ScoreLine]:
     header = table.header()
     lines = []
-    for row in table.rows:
+    section = ""
+    for i, row in enumerate(table.rows):
+        if key and row and row[0].text.strip():
+            section = row[0].text.strip()  # a category column: its value holds until the next
         if len(row) <= key + 1:
             continue
         label = " ".join(c.text for c in row[: key + 1] if c.text)
         pairs = [(header[j], row[j], "") for j in range(key + 1, min(len(row), len(header)))]
         line = _line(label, _mentions(row[key].text, registry), pairs, registry, counts)
         if line is not None:
+            line.section = section if key else (table.groups[i] if i < len(table.groups) else "")
             lines.append(line)
     return lines
 
@@ -392,6 +399,13 @@ def same_level_threshold(text: str) -> tuple[float, str] | None:
 
 
 _REFERENCE = re.compile(r"clos(?:ed|e)[- ]?source|proprietary|\bAPI\b|reference|upper bound|oracle|human", re.I)
+#: A note that bold marks the best *open* model ("Bold denotes open-source SOTA", "the best
+#: among open-weight models is in bold"): the columns it leaves out need no name that says so.
+_OPEN_BOLD = re.compile(
+    r"\bbold(?:face|ed)?\b[^.;]{0,60}?\bopen[- ]?(?:source|weights?)\b"
+    r"|\bopen[- ]?(?:source|weights?)\b[^.;]{0,60}?\b(?:in|are|is|set\s+in)\s+bold",
+    re.I,
+)
 
 
 def references(st: ScoreTable) -> set[str]:
@@ -411,4 +425,5 @@ def references(st: ScoreTable) -> set[str]:
         ahead.update(
             c.model for c in line.cells if not c.bold and any(sign * c.value > sign * b.value for b in bold)
         )
-    return {m for m in ahead if m not in ever_bold and _REFERENCE.search(m)}
+    open_only = bool(_OPEN_BOLD.search(st.table.framing_text()))
+    return {m for m in ahead if m not in ever_bold and (open_only or _REFERENCE.search(m))}

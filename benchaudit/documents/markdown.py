@@ -340,6 +340,9 @@ def _cell_starts(line: str) -> list[int]:
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+#: A cell that is only a value: such a row is data with its other cells left empty, while a
+#: label with a digit in it ("1-2B Base Models", ">= 7B") still names a row group.
+_VALUE = re.compile(r"\s*[-+±~≈<>]?\s*\d[\d.,]*\s*%?\s*$")
 
 
 def _cell(inline: Token, line: int, column: int | None) -> Cell:
@@ -405,7 +408,7 @@ def _mark_groups(table: Table) -> None:
     width = table.width
     for row in table.rows:
         filled = [c for c in row if c.text.strip()]
-        if width > 2 and len(filled) == 1 and row and row[0].text.strip() and not _NUMBER.search(row[0].text):
+        if width > 2 and len(filled) == 1 and row and row[0].text.strip() and not _VALUE.match(row[0].text):
             current = row[0].text.strip()
             continue
         kept.append(row)

@@ -227,6 +227,14 @@ _PAREN_PAIR = lazy(
     r"\((\d{1,3}(?:\.\d+)?)\s*%?\)",
     re.I,
 )
+#: "46.7% on AIME24 (outperforms o1-preview at 44.6%)": the subject's score, then the rival
+#: named after the verb with its own score ("at 44.6%", "(44.6%)").
+_RIVAL_AT = lazy(
+    r"(?<![\w.])(\d{1,3}(?:\.\d+)?)\s*%[^%()]{0,60}?[(,]?\s*(?:clearly\s+|narrowly\s+)?"
+    r"(?:outperform(?:s|ing)?|beat(?:s|ing)?|surpass(?:es|ing)?|exceed(?:s|ing)?)\s+"
+    r"[^%()]{1,60}?(?:\s+at\s+|\s*\(\s*)(\d{1,3}(?:\.\d+)?)\s*%",
+    re.I,
+)
 _DELTA = lazy(
     r"(?<![\w.])([+−–-]|by\s+|gains?\s+(?:of\s+)?)\s*(" + _UNUM + r")\s*"
     r"(percentage points?|points?|pts?\.?|pp\b|%)",
@@ -826,6 +834,9 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     m = _PAREN_PAIR.search(text)
     if m:
         return m.group(1), m.group(2), "paren"
+    m = _RIVAL_AT.search(text)
+    if m:
+        return m.group(1), m.group(2), "two-values"
     m = _VS.search(text)
     if m and (m.group("xu") or m.group("yu") or re.search(r"\bvs\.?\b|versus", m.group(0))):
         verb = _BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text)

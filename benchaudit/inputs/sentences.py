@@ -273,8 +273,8 @@ def _scan_benchmarks(text: str, registry: Registry) -> list[Mention]:
 
         if fold(found) in _CASE_SENSITIVE and found != b.name:
             continue
-        if _ANOTHER_BENCHMARK.match(text, m.end()):
-            continue  # "SWE-bench Multilingual", "MMLU Redux": another benchmark, another n
+        if _ANOTHER_BENCHMARK.match(text, m.end()) or _ANOTHER_BEFORE.search(text, 0, m.start()):
+            continue  # "SWE-bench Multilingual", "Chinese SimpleQA": another benchmark, another n
         out.append(Mention(m.start(), m.end(), b))
     return out
 
@@ -284,6 +284,13 @@ def _scan_benchmarks(text: str, registry: Registry) -> list[Mention]:
 _ANOTHER_BENCHMARK = re.compile(
     r"[\s-]+(?:multilingual|multimodal|multi|mul|redux|plus|pro|live|extended|translated|"
     r"chinese|cn|zh|mini|ml|x|v\d+(?:\.\d+)?)\b",
+    re.I,
+)
+
+
+#: The same before the name: a translated or regional remake with its own items.
+_ANOTHER_BEFORE = re.compile(
+    r"\b(?:chinese|korean|japanese|arabic|multilingual|translated|cn|zh|kor?|ja|global)[\s-]+$",
     re.I,
 )
 

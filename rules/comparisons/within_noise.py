@@ -136,14 +136,26 @@ def _bold_leads(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
                 continue  # a known benchmark without a count (versioned): its n is not guessed
             sign = 1 if line.higher_is_better else -1
             cells = [c for c in line.cells if c.model not in outside and c.model not in st.highlighted]
-            groups = {c.group for c in cells}
-            if len(groups) > 1 and all(any(c.bold for c in cells if c.group == g) for g in groups):
-                # Bold marks each row group's best ("closed" / "open" models): test within groups.
-                pools = [[c for c in cells if c.group == g] for g in sorted(groups)]
-            else:
-                pools = [cells]
-            for pool in pools:
+            for pool in _pools(cells, sign):
                 yield from _bold_lead(rule, source, ctx, line, pool, sign)
+
+
+def _pools(cells: list[ScoreCell], sign: int) -> list[list[ScoreCell]]:
+    """The cells each bold "best" competes with: the whole line, or its labelled row group.
+
+    A bold cell that is not the line's best but is its group's best marks that group's best
+    ("open-source models" under a block of closed ones); a bold global best is tested
+    against the whole line, the stronger claim."""
+    groups = sorted({c.group for c in cells})
+    if len(groups) < 2:
+        return [cells]
+    top = max(sign * c.value for c in cells)
+    pools = [cells] if any(c.bold and sign * c.value == top for c in cells) else []
+    for g in groups:
+        pool = [c for c in cells if c.group == g]
+        if any(c.bold for c in pool) and not any(sign * c.value == top for c in pool):
+            pools.append(pool)
+    return pools
 
 
 def _largest_n(line: ScoreLine) -> tuple[int, str]:

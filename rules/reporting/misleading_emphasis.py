@@ -163,9 +163,10 @@ class MisleadingEmphasis(Rule):
             _consistent([c for c in cells if c.group == g], sign) for g in groups
         ):
             return  # the bold marks each group's best
-        if len(groups) > 1 and len({c.group for c in bold}) > 1 and not _consistent(cells, sign):
-            # Bold in several labelled groups marks each group's best: a bold cell competes with
-            # its own group only ("~7B", "~70B", "Proprietary Models").
+        if len(groups) > 1 and not _consistent(cells, sign):
+            # In a table with labelled row groups a bold cell competes with its own group only
+            # ("~7B", "~70B", "Proprietary Models"): bold in one group beside a higher cell of
+            # another (a block of closed models above the open ones) may mark that group's best.
             for g in sorted(groups):
                 pool = [c for c in cells if c.group == g]
                 sub = replace(line, cells=pool)
