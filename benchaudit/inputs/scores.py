@@ -126,11 +126,20 @@ _UNKNOWN_BEFORE = re.compile(r"(?:^|[\s(,;])([A-Z][\w\-+.]*[A-Z0-9][\w\-+.]*)\s*
 
 
 def _unknown_target(masked: str, start: int, end: int) -> bool:
-    """A score written next to a benchmark-like name the registry does not know."""
+    """A score written next to a benchmark-like name the registry does not know, or a share
+    of a set it names itself ("78.1% of formalized past IMO problems")."""
     return bool(
         _UNKNOWN_AFTER.match(masked, end)
         or _UNKNOWN_BEFORE.search(masked[max(0, start - 40) : start])
+        or _SHARE_OF.match(masked, end)
     )
+
+
+#: "x% of (the) <a few words> problems": the score's own population, not a benchmark named
+#: in another clause of the sentence (a masked benchmark name is NUL characters, not words).
+_SHARE_OF = re.compile(
+    rf"\s*%?\s*of\s+(?:the\s+|all\s+)?(?:[A-Za-z][\w-]*\s+){{1,4}}(?:{nums.ITEM_NOUNS})\b"
+)
 
 
 _BETWEEN = re.compile(r"\bbetween\s+(?:\d+(?:\.\d+)?\s*%?\s+and\s+)?$", re.I)

@@ -159,10 +159,6 @@ class MisleadingEmphasis(Rule):
             return
         sign = 1 if line.higher_is_better else -1
         groups = set() if grouped else {c.group for c in cells}
-        if len(groups) > 1 and not _consistent(cells, sign) and all(
-            _consistent([c for c in cells if c.group == g], sign) for g in groups
-        ):
-            return  # the bold marks each group's best
         if len(groups) > 1 and not _consistent(cells, sign):
             # In a table with labelled row groups a bold cell competes with its own group only
             # ("~7B", "~70B", "Proprietary Models"): bold in one group beside a higher cell of
