@@ -335,9 +335,21 @@ def _finish(st: ScoreTable) -> ScoreTable | None:
     st.bold_best_share = _bold_best_share(st, references(st))
     need = min(3, len(st.lines))
     candidates = {m for m, flags in per_model.items() if len(flags) >= max(2, need) and all(flags)}
-    # A model bold in every column because it is the best in every column is not a highlight.
-    st.highlighted = {m for m in candidates if not all(_best_in_group(line, m) for line in st.lines)}
+    # A model bold in every column because it is the best in every column is not a highlight,
+    # unless the caption says a row is marked ("the model used in our final experiments is
+    # highlighted in gray"): then its emphasis marks the row, whatever its values.
+    row_marked = bool(_ROW_MARK_SAID.search(st.table.framing_text()))
+    st.highlighted = {
+        m for m in candidates if row_marked or not all(_best_in_group(line, m) for line in st.lines)
+    }
     return st
+
+
+_ROW_MARK_SAID = re.compile(
+    r"\b(?:model|row|setting|configuration|variant|checkpoint)\b[^.]{0,60}?\b(?:is|are)\s+"
+    r"(?:highlighted|shaded|marked)\b|\bhighlighted\s+in\s+(?:gr[ae]y|blue|green|yellow|colou?r)",
+    re.I,
+)
 
 
 def _underline_over_bold(st: ScoreTable) -> None:

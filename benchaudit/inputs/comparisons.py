@@ -244,7 +244,7 @@ _DELTA = lazy(
 _BETTER = lazy(
     r"\b(outperform\w*|beat\w*|surpass\w*|exceed\w*|improv\w*|better|higher|gain\w*|boost\w*|"
     r"ris(?:es|e|ing)|rose|increas(?:es|ed|ing)|climb\w*|jump(?:s|ed)?|"
-    r"edges? out|leads?|ahead of|wins? over|tops?|superior|state[- ]of[- ]the[- ]art|SOTA|best|"
+    r"edges? out|leads?|ahead of|wins? over|tops?(?![-‑]\w)|superior|state[- ]of[- ]the[- ]art|SOTA|best|"
     r"ranks? (?:first|1st|#1|top)|first place|new record)\b",
     re.I,
 )

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from benchaudit.evidence import Claim
 
 
+PROTOCOL_UNSTATED = "the sampling protocol is not stated for this score"
+
+
 class Certainty(Enum):
     CERTAIN = "certain"
     INFERRED = "inferred"
@@ -83,7 +86,7 @@ def premises_of(claim: Claim, registry: Registry | None = None) -> Premises:
         protocol = Certainty.INFERRED
     else:
         protocol = Certainty.UNKNOWN
-        reasons.append("the sampling protocol is not stated for this score")
+        reasons.append(PROTOCOL_UNSTATED)
     bench = registry.get(claim.benchmark) if registry and claim.benchmark else None
     kind = getattr(bench, "metric", "binary") if bench is not None else None
     if kind == "binary":

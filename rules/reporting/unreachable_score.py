@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from benchaudit.rules import _scores as S
 from benchaudit.rules._wording import severity_for
 
 from benchaudit.finding import Finding, Severity
-from benchaudit.inputs.premises import capped, premises_of
+from benchaudit.inputs.premises import PROTOCOL_UNSTATED, Certainty, capped, premises_of
 from benchaudit.registry import Note, Output, Rule
 from benchaudit.stats import granularity as G
+
+#: What a finding says when one pass is inferred from the rest of the column.
+ONE_PASS_COLUMN = (
+    "the sampling protocol is not stated; the other cells of the column are k/n for one pass, "
+    "which chance would hardly give"
+)
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -72,20 +80,23 @@ class UnreachableScore(Rule):
                 continue
             found: list[tuple[Claim, Finding]] = []
             columns: dict[tuple[object, str], list[Claim]] = defaultdict(list)
+            checked: list[Claim] = []
             for claim in S.scores(source):
                 if not S.on_grid(claim):
                     continue
                 if not claim.n:
                     no_n += 1
                     continue
-                samples = claim.samples or 1
-                if not G.can_detect(S.written(claim), claim.n, samples, S.scale(claim)):
+                if not G.can_detect(S.written(claim), claim.n, claim.samples or 1, S.scale(claim)):
                     no_power.append(claim)
                     continue
                 if claim.fields.get("table"):
-                    key = (claim.fields.get("table_line"), str(claim.fields.get("column_label")))
-                    columns[key].append(claim)
-                finding = self._check(claim, samples, ctx)
+                    columns[_column(claim)].append(claim)
+                checked.append(claim)
+            single = {key for key, cells in columns.items() if _column_is_one_pass(cells)}
+            for claim in checked:
+                one_pass = _column(claim) in single if claim.fields.get("table") else False
+                finding = self._check(claim, claim.samples or 1, ctx, one_pass)
                 if finding is not None:
                     found.append((claim, finding))
             yield from self._by_table(found, columns, source.path)
@@ -168,13 +179,29 @@ class UnreachableScore(Rule):
 
     # ------------------------------------------------------------ one score
 
-    def _check(self, claim: Claim, samples: int, ctx: Context) -> Finding | None:
+    def _check(self, claim: Claim, samples: int, ctx: Context, one_pass: bool = False) -> Finding | None:
         value, n, sc = S.written(claim), S.items(claim), S.scale(claim)
         if G.is_reachable(value, n, samples, sc):
             return self._check_stated_k(claim, samples)
         if claim.plus_minus and claim.fields.get("pm_kind") == "sd":
             return None  # "29.7 ± 0.5" with ± a spread over runs: the mean of several runs
         premises = premises_of(claim, getattr(ctx, "benchmarks", None))
+        marked = re.search(r":\s*[-\d.]+\s*%?\s*[*†‡§¶#]", claim.text) is not None
+        if (
+            one_pass
+            and not marked  # a marked cell ("72.5*": from another report) has its own protocol
+            and premises.protocol is Certainty.UNKNOWN
+            and premises.own is not Certainty.UNKNOWN
+        ):
+            # The table states no protocol, but the rest of its column fits one pass over n so
+            # closely that chance cannot explain it: one pass is inferred, not unknown.
+            premises = replace(
+                premises,
+                protocol=Certainty.INFERRED,
+                reasons=tuple(
+                    ONE_PASS_COLUMN if r == PROTOCOL_UNSTATED else r for r in premises.reasons
+                ),
+            )
         below, above = G.nearest(value, n, samples, sc)
         smin = G.min_samples(value, n, sc)
         total = f"{S.count(n)}" if samples == 1 else f"({S.count(n)} × {samples})"
@@ -304,6 +331,32 @@ class UnreachableScore(Rule):
             severity=severity_for(claim.confidence, Severity.ERROR),
             confidence=claim.confidence,
         )
+
+
+def _column(claim: Claim) -> tuple[object, str]:
+    return (claim.fields.get("table_line"), str(claim.fields.get("column_label")))
+
+
+#: The chance that every on-grid cell of a column fits one pass by luck, below which the column
+#: is taken for single-pass scores.
+CHANCE = 0.01
+
+
+def _column_is_one_pass(cells: list[Claim]) -> bool:
+    """At least four cells, at most a quarter of them off the one-pass grid, and the rest on
+    it against odds of 1 in 100: each fitting cell had a chance of about (n·s + 1) / (number
+    of printable values) to fit at its precision by luck."""
+    if len(cells) < 4:
+        return False
+    chance, off = 1.0, 0
+    for c in cells:
+        value, n, sc = S.written(c), S.items(c), S.scale(c)
+        if G.is_reachable(value, n, c.samples or 1, sc):
+            printable = 10 ** G.proportion_decimals(value, sc) + 1
+            chance *= min(1.0, (n * (c.samples or 1) + 1) / printable)
+        else:
+            off += 1
+    return 0 < off and 4 * off <= len(cells) and chance < CHANCE
 
 
 def _truncation_fits(value: str, n: int, samples: int, scale: int) -> bool:
