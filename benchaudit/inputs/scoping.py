@@ -90,7 +90,8 @@ _SAMPLE_RANGE = re.compile(
 )
 
 
-def _averaging(text: str) -> list[Protocol]:
+def averaging_in(text: str) -> list[Protocol]:
+    """Averages over several samples a text states, a range (\"between 4 and 64\") included."""
     found = [p for p in protocols_in(text) if p.protocol == "averaged" and (p.samples or 0) > 1]
     for m in _SAMPLE_RANGE.finditer(text):
         lo, hi = int(m.group(1)), int(m.group(2))
@@ -130,7 +131,7 @@ def scopes(doc: Document) -> dict[int, Scope]:
         for text in texts:
             if not text:
                 continue
-            found = _averaging(text)
+            found = averaging_in(text)
             if found and not possible:
                 line = item.line
                 where = f"line {line}" if line else ""
@@ -139,7 +140,10 @@ def scopes(doc: Document) -> dict[int, Scope]:
             possible.extend(found)
             repeated = repeated or bool(_MULTI_RUN.search(text))
         if isinstance(item, Block) and item.kind != "code" and _single(item.text):
-            if _SECTION_WIDE.search(item.text):
+            # A paragraph that also states an average over samples ("greedy decoding ... results
+            # in repetition; therefore we generate k responses per question") is no single-pass
+            # statement for what follows: the reading under which the scores are possible wins.
+            if _SECTION_WIDE.search(item.text) and not averaging_in(item.text) and not _MULTI_RUN.search(item.text):
                 wide.append(_Statement(item.section, idx, item.text))
     declared = pm.pop() if len(pm) == 1 else ""  # said in exactly one way
     doc_single, doc_where = "", ""

@@ -228,12 +228,23 @@ def _left_padded(table: Table) -> list[list[str]]:
 
 def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim]:
     """One ``score`` claim per score cell of every table."""
+    from benchaudit.inputs.scoping import averaging_in
+
     out: list[Claim] = []
     for table in tables:
         if not table.rows:
             continue
         transposed, key, marks = _layout(table, ctx)
         table_protocols = protocols_in(table.context)
+        if (
+            any(p.protocol == "single" for p in table_protocols)
+            and not any(p.protocol == "averaged" for p in table_protocols)
+            and averaging_in(table.context)
+        ):
+            # "greedy decoding gives repetition, so we generate k responses (between 4 and 64)
+            # per question": a single pass and an average over an unstated k are both said; the
+            # average, under which the scores are possible, wins.
+            table_protocols = [p for p in table_protocols if p.protocol != "single"]
         proportion_cols = _proportion_columns(table)
         rows = _left_padded(table) if transposed else table.rows
         for i, row in enumerate(rows):
