@@ -137,7 +137,10 @@ _CELL = re.compile(
     rf"(?:[\[(]\s*(?P<lo>{_N})\s*%?\s*(?:,|–|—|-|to)\s*(?P<hi>{_N})\s*%?\s*[\])])?"
     rf"(?:\s*[\[(]\s*(?P<k>\d+)\s*/\s*(?P<n>\d+)\s*[\])])?"
     # a change against a baseline after the score: "(+2.1)", "↑2.1", "+2.1"
-    rf"(?:\s*\(\s*[+\-−↑↓▲▼]\s*{_N}\s*%?\s*\)|\s+[+↑↓▲▼]\s*{_N}\s*%?)?$"
+    rf"(?:\s*\(\s*[+\-−↑↓▲▼]\s*{_N}\s*%?\s*\)|\s+[+↑↓▲▼]\s*{_N}\s*%?)?"
+    # a second score in parentheses: "65.2 (61.0)" (HumanEval and HumanEval+ in one cell, or a
+    # reproduced and a reported value); the first is the cell's score
+    rf"(?:\s*\(\s*(?P<alt>{_N})\s*%?\s*\))?$"
 )
 _AGGREGATE = re.compile(r"^\s*(?:avg|average|mean|overall|total|all|sum|rank|#)\b", re.I)
 _NON_SCORE_HEADER = re.compile(
@@ -309,6 +312,9 @@ def _cell_claim(
 ) -> Claim | None:
     j, cell_text = where
     value = m.group("v")
+    alt = m.group("alt")
+    if alt is not None and not 0.5 * float(value) <= float(alt) <= 1.5 * float(value) + 1:
+        return None  # "65.2 (1.3)": a spread or a count beside a mean, not a second score
     if m.group("pct"):
         unit = "percent"
     elif proportion or ("." in value and float(value) <= 1 and "%" not in label):
