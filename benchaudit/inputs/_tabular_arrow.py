@@ -962,13 +962,23 @@ def _numeric(
     return out
 
 
+#: inspect_ai's score letters and the values its ``value_to_float`` gives them.
+_LETTERS = {"c": 1.0, "i": 0.0, "p": 0.5, "n": 0.0}
+
+
 def _words_to_float(
     col: pa.ChunkedArray[Any], display: str, role: str, line: Lines, missing_ok: bool = False
 ) -> np.ndarray:
     enc = pc.utf8_lower(pc.utf8_trim_whitespace(col)).combine_chunks().dictionary_encode()
     values = []
-    for i, word in enumerate(enc.dictionary.to_pylist()):
-        if word in _TRUE:
+    words = enc.dictionary.to_pylist()
+    # inspect_ai's score letters, exported as they are: Correct, Incorrect, Partial, No
+    # answer. Read only as a whole column of them, so that a lone "c" is never a verdict.
+    letters = role == "score" and {"c", "i"} & set(words) and set(words) <= {*_LETTERS, *MISSING_WORDS}
+    for i, word in enumerate(words):
+        if letters and word in _LETTERS:
+            values.append(_LETTERS[word])
+        elif word in _TRUE:
             values.append(1.0)
         elif word in _FALSE:
             values.append(0.0)
