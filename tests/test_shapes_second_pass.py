@@ -228,3 +228,22 @@ def test_helm_run_scored_only_by_judges_names_the_score_stats():
         truth[model.replace("_", "/", 1)] = sum(vals.values()) / len(vals)
     got = {r["model"]: r["score"] for r in report.results["models"]}
     assert got == pytest.approx(truth)
+
+
+def test_seed_repeats_are_seeds_not_generations(tmp_path):
+    truth = _truth()
+    rows = [
+        [m, f"ex{i:02d}", s, truth[m][i] if (i + s) % 7 else 1 - truth[m][i]]
+        for m in truth
+        for s in range(3)
+        for i in range(N)
+    ]
+    path = _write(tmp_path / "r.csv", ["model", "item", "seed", "correct"], rows)
+    report = audit([str(path)], fail_on="never")
+    assert not any(f.name == "generations-as-items" for f in report.findings)
+    assert all("samples_per_item" not in r for r in report.results["models"])
+    (setup,) = report.results["setup"]
+    assert "1 sample per item, 3 seed(s)" in setup["line"] and setup["samples_per_item"] == 1
+    for m, row in ((r["model"], r) for r in report.results["models"]):
+        mean = sum(r[3] for r in rows if r[0] == m) / (3 * N)
+        assert row["score"] == pytest.approx(mean, abs=1e-12)
