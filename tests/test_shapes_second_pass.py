@@ -72,6 +72,7 @@ def _check_exact(report) -> None:
         (["model_id", "example_id", "is_pass"], lambda v: "True" if v else "False"),
         (["llm", "uid", "is_passed"], lambda v: "yes" if v else "no"),
         (["model", "id", "score"], lambda v: "C" if v else "I"),  # inspect's letters
+        (["Model", "Question ID", "Correct?"], lambda v: v),  # a spreadsheet's header
     ],
 )
 def test_new_score_spellings_read_exactly(tmp_path, header, cell):

@@ -206,7 +206,10 @@ NOT_OUTPUTS = (
 
 
 def norm(name: str) -> str:
-    return re.sub(r"[\s\-]+", "_", str(name).strip().lower())
+    """A column name as the spellings are written: lower case, spaces, dashes and other
+    punctuation as single underscores (``Correct?`` -> ``correct``, ``Question ID`` ->
+    ``question_id``); dots stay, they join nested JSON fields."""
+    return re.sub(r"[^\w.]+", "_", str(name).strip().lower()).strip("_")
 
 
 def not_output(name: str) -> str | None:
