@@ -248,3 +248,44 @@ def test_seed_repeats_are_seeds_not_generations(tmp_path):
     for m, row in ((r["model"], r) for r in report.results["models"]):
         mean = sum(r[3] for r in rows if r[0] == m) / (3 * N)
         assert row["score"] == pytest.approx(mean, abs=1e-12)
+
+
+def _eval_members(path: Path) -> dict[str, dict]:
+    """The JSON members of an inspect ``.eval`` archive, read with zipfile's directory
+    and zstandard (members are method 93, which zipfile cannot inflate)."""
+    import struct
+    import zipfile
+
+    import zstandard
+
+    raw = path.read_bytes()
+    out = {}
+    with zipfile.ZipFile(path) as zf:
+        for info in zf.infolist():
+            if not info.filename.endswith(".json"):
+                continue
+            name_len, extra_len = struct.unpack("<2H", raw[info.header_offset + 26 : info.header_offset + 30])
+            start = info.header_offset + 30 + name_len + extra_len
+            data = raw[start : start + info.compress_size]
+            text = zstandard.ZstdDecompressor().decompress(data, max_output_size=info.file_size)
+            out[info.filename] = json.loads(text)
+    return out
+
+
+def test_inspect_logs_with_two_scorers_pair_on_the_first_and_name_the_other():
+    folder = Path(__file__).parent / "data" / "harness" / "generated" / "inspect-two-scorers"
+    truth = {}
+    for f in sorted(folder.glob("*.eval")):
+        members = _eval_members(f)
+        samples = [v for k, v in members.items() if k.startswith("samples/")]
+        truth[members["header.json"]["eval"]["model"]] = {s["id"]: int(s["scores"]["match"]["value"] == "C") for s in samples}
+    report = audit([str(folder)], fail_on="never")
+    got = {r["model"]: r for r in report.results["models"]}
+    assert set(got) == set(truth)
+    for m, row in got.items():
+        assert row["n_items"] == 20 and row["score"] == pytest.approx(sum(truth[m].values()) / 20)
+    (c,) = report.results["comparisons"]
+    keys = sorted(truth[c["a"]])
+    p = _mcnemar([truth[c["a"]][k] for k in keys], [truth[c["b"]][k] for k in keys])
+    assert c["test"] == "mcnemar-exact" and c["p_value"] == pytest.approx(p, abs=1e-12)
+    assert sum("also holds includes" in n for n in report.notes) == 2
