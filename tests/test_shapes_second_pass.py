@@ -289,3 +289,11 @@ def test_inspect_logs_with_two_scorers_pair_on_the_first_and_name_the_other():
     p = _mcnemar([truth[c["a"]][k] for k in keys], [truth[c["b"]][k] for k in keys])
     assert c["test"] == "mcnemar-exact" and c["p_value"] == pytest.approx(p, abs=1e-12)
     assert sum("also holds includes" in n for n in report.notes) == 2
+
+
+def test_an_answer_and_its_key_are_not_a_score(tmp_path):
+    truth = _truth()
+    rows = [[m, i, "A", "A" if truth[m][i] else "B"] for m in truth for i in range(N)]
+    path = _write(tmp_path / "r.csv", ["model", "id", "label", "pred"], rows)
+    with pytest.raises(InputError, match=r"'pred' and 'label' hold an answer and its key"):
+        audit([str(path)])

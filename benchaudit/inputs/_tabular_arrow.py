@@ -125,10 +125,18 @@ def read_resultset(
         found = _long(table, dict(cols), line, display, single_model=_stem(display))
     else:
         missing = [r for r in ("model", "item", "score") if r not in cols]
+        keyed = ""
+        if "score" in missing and "chosen" in cols and "gold" in cols:
+            # An answer and its key are not a score: never guess the comparison (case,
+            # whitespace, option letters vs texts); say what would make one.
+            keyed = (
+                f"; columns {cols['chosen']!r} and {cols['gold']!r} hold an answer and its "
+                "key, not a score: add a score column (1 where they agree)"
+            )
         raise InputError(
             display,
             f"missing column(s) for {', '.join(missing)} (columns: {', '.join(names[:12])}); "
-            "name them with --column ROLE=NAME",
+            f"name them with --column ROLE=NAME{keyed}",
         )
     found.meta["value_types"] = {c: got["value_types"].get(c) for c in cols.values()}
     if got["left_out"]:
