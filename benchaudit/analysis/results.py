@@ -178,7 +178,8 @@ def _model_rows(
             score=score, ci_low=None, ci_high=None, ci_method=None, n_rows=int(row_counts[m]), se=se
         )
         per_item = mx.rows[m] if n == mx.n_items else mx.rows[m, mask]
-        if per_item.max() > 1:
+        # One row per seed is a seed's run of the item, not a generation (seeds are seeds).
+        if per_item.max() > (len(rs.seed.labels) if rs.seed is not None else 1):
             row["samples_per_item"] = float(per_item.mean())
         clusters = None
         if mx.item_cluster is not None:
@@ -769,7 +770,10 @@ def _analyse(
         "clusters": int(np.unique(mx.item_cluster[mx.item_cluster >= 0]).size)
         if mx.item_cluster is not None
         else None,
-        "samples_per_item": float(per_item.mean()) if per_item.size else 0.0,
+        # Rows per item per seed: a seeded run of one row per item is 1 sample per item.
+        "samples_per_item": float(per_item.mean()) / (len(rs.seed.labels) if rs.seed is not None else 1)
+        if per_item.size
+        else 0.0,
         "seeds": len(rs.seed.labels) if rs.seed is not None else 1,
         "interval": ", ".join(methods),
         "paired_test": ", ".join(comps.distinct("test")) or None,

@@ -248,12 +248,26 @@ def detect(p: Probe, display: str, forced: str | None = None) -> Reader:
     if top is None or top[0] <= 0:
         if p.is_binary():
             raise UnknownKindError(display, "binary file of unknown format")
-        raise UnknownKindError(display, "cannot tell what kind of input this is (use --kind)")
+        raise UnknownKindError(display, "cannot tell what kind of input this is " + _hint(p))
     from benchaudit.inputs._detection import check_margin, scored_readings
 
     p.readings = scored_readings([(s, r) for s, _, r in scored])
     check_margin(p.readings, display)  # two kinds within the margin: ask, never pick
     return top[2]
+
+
+def _hint(p: Probe) -> str:
+    """The flags that can read a file detection cannot place: ``--kind``, and for a table
+    of per-item rows the ``--column`` roles (its columns may just be spelled unusually)."""
+    table = p.suffix in (".csv", ".tsv", ".txt", ".jsonl", ".parquet") or (
+        p.suffix == ".json" and p.text.lstrip().startswith("[")
+    )
+    if not table:
+        return "(use --kind)"
+    return (
+        "(use --kind; for per-item results name the columns with --column model=NAME "
+        "--column item=NAME --column score=NAME)"
+    )
 
 
 def check_baseline_model(sources: list[Source], name: str | None) -> None:

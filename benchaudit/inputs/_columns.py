@@ -43,12 +43,16 @@ ROLES: dict[str, tuple[str, ...]] = {
         "id",
         "problem",
         "qid",
+        "uid",
+        "idx",
         "prob",
         "task",
     ),
     "score": (
         "correct",
         "is_correct",
+        "is_pass",
+        "is_passed",
         "score",
         "acc",
         "accuracy",
@@ -63,6 +67,8 @@ ROLES: dict[str, tuple[str, ...]] = {
         "points",
         "rating",
         "judge_score",
+        "grader_score",
+        "f1",
         "score_pct",
         "percent_correct",
     ),
@@ -166,7 +172,10 @@ OPTIONAL = (
     "variant",
 )
 #: Score columns whose name allows a wider scale (a rating, points, a percentage).
-SCALED_SCORES = {"score", "points", "rating", "judge_score", "score_pct", "percent_correct"}
+SCALED_SCORES = {"score", "points", "rating", "judge_score", "grader_score", "f1"} | {
+    "score_pct",
+    "percent_correct",
+}
 #: Score columns that hold a verdict (0/1, or a fraction of one): any value
 #: outside 0-1 in them is an error, not another scale.
 UNIT_SCORES = set(ROLES["score"]) - SCALED_SCORES
@@ -197,7 +206,10 @@ NOT_OUTPUTS = (
 
 
 def norm(name: str) -> str:
-    return re.sub(r"[\s\-]+", "_", str(name).strip().lower())
+    """A column name as the spellings are written: lower case, spaces, dashes and other
+    punctuation as single underscores (``Correct?`` -> ``correct``, ``Question ID`` ->
+    ``question_id``); dots stay, they join nested JSON fields."""
+    return re.sub(r"[^\w.]+", "_", str(name).strip().lower()).strip("_")
 
 
 def not_output(name: str) -> str | None:

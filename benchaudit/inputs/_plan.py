@@ -23,6 +23,8 @@ from benchaudit.inputs._columns import norm as _norm
 #: Columns that name a task or benchmark: with one graded score per model and
 #: task the file may as well be a leaderboard.
 TASK_NAMES = ("task", "benchmark", "dataset", "task_name")
+Rows = list[list[str]]
+Cols = dict[str, str]
 
 
 def scalar_text(v: Any) -> str:
@@ -58,6 +60,11 @@ def plan(
         if kinds.get(cols["item"]) == "0-1 graded":
             cols["confidence"] = cols.pop("item")
     out: dict[str, Any] = {"columns": cols, "value_types": kinds, "left_out": {}}
+    if rows:
+        text = _free_text_variant(names, rows, cols, overrides)
+        if text is not None:
+            out["left_out"][text] = "item text, not a variant"
+        _seed_or_model(names, rows, cols, overrides, display)
     if rows and "model" not in overrides and _norm(cols.get("model", "")) == "name":
         values = _column(names, rows, cols["model"])
         if names_tasks(values):
@@ -89,6 +96,8 @@ def plan(
         models, left_out = wide_models(names, rows, cols) if rows else ([], {})
         out["left_out"].update(left_out)
         if len(models) >= 2 and "score" not in overrides:
+            if not forced:
+                _wide_or_other(names, rows, cols, models, display)
             out["layout"], out["models"] = "wide", models
             return out
         if "score" in cols:
@@ -134,3 +143,61 @@ def _unnamed_model(
                 f"items repeat and column {n!r} tells the repeats apart: it may name the "
                 f"model or the sample; choose with --column model={n} or --column sample={n}",
             )
+
+
+def _free_text_variant(names: list[str], rows: Rows, cols: Cols, overrides: Cols) -> str | None:
+    """A ``prompt`` column holding each item's own text is not a prompt variant: a
+    variant takes a few values shared by many items. Such a column loses the role; its
+    name is returned (to be reported as left out)."""
+    variant = cols.get("variant")
+    if variant is None or "variant" in overrides:
+        return None
+    values = [v.strip() for v in _column(names, rows, variant)]
+    distinct = len(set(values))
+    items = len(set(_column(names, rows, cols["item"]))) if "item" in cols else len(values)
+    return cols.pop("variant") if distinct > 3 and 2 * distinct > max(items, 1) else None
+
+
+def _seed_or_model(names: list[str], rows: Rows, cols: Cols, overrides: Cols, display: str) -> None:
+    """A ``run`` column of names and no model column: the runs may be models or repeats
+    of one model; ask rather than pool them as seeds of one model."""
+    seed = cols.get("seed")
+    if seed is None or "model" in cols or "seed" in overrides or "model" in overrides:
+        return
+    values = _column(names, rows, seed)
+    if value_type(values) == "text" and len(set(values)) > 1:
+        raise InputError(
+            display,
+            f"two readings are plausible: column {seed!r} ({', '.join(sorted(set(values))[:3])}"
+            f", ...) names the model, or repeated runs of one model; choose with "
+            f"--column model={seed} or --column seed={seed}",
+        )
+
+
+def _wide_or_other(
+    names: list[str], rows: list[list[str]], cols: dict[str, str], models: list[str], display: str
+) -> None:
+    """Columns that could be one model each, when the file says otherwise: a score column
+    (one run, the other columns its per-item metrics) or a gold label column (the columns
+    hold predicted labels, not scores). Both readings are named; never one picked."""
+    shown = ", ".join(repr(m) for m in models[:4]) + (", ..." if len(models) > 4 else "")
+    score = cols.get("score")
+    if score is not None:
+        raise InputError(
+            display,
+            f"two readings are plausible: one run scored in column {score!r} (with {shown} as "
+            f"other per-item metrics), or one model per column ({shown}); choose with "
+            f"--column score={score} or --kind results",
+        )
+    gold = cols.get("gold")
+    if gold is None:
+        return
+    labels = {v.strip().lower() for v in _column(names, rows, gold)}
+    outputs = {v.strip().lower() for m in models for v in _column(names, rows, m)}
+    if outputs <= labels:
+        raise InputError(
+            display,
+            f"two readings are plausible: {shown} hold per-item scores, or predicted labels "
+            f"to compare with column {gold!r} (the values are the same labels); add a "
+            "correctness column per model, or choose the scores reading with --kind results",
+        )

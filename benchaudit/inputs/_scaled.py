@@ -31,6 +31,15 @@ _PERCENT_NAMES = ("pct", "percent", "percentage", "score_100")
 _RATING_NAMES = ("rating", "likert", "stars", "grade", "judge_score")
 
 
+def _rating_name(name: str) -> bool:
+    """``rating``, ``overall_rating``, ``likert_5``, ``judge_score``: a column named for a
+    rating scale (a word of the name, so ``grader_score`` is not a ``grade``)."""
+    words = name.replace(".", "_").split("_")
+    return name == "judge_score" or any(
+        w.startswith(p) and not w.startswith("grader") for w in words for p in _RATING_NAMES
+    )
+
+
 def _base(column: str | None) -> str:
     return norm(column or "score").split(".")[-1] if column else "score"
 
@@ -42,11 +51,11 @@ def scale_name(score: np.ndarray, column: str | None) -> str:
     integral = bool(np.all(np.floor(score) == score))
     # Judges give half points (8.5 of 10): halves within 0-10 are a rating too.
     halves = bool(np.all(np.floor(score * 2) == score * 2))
-    if lo >= 0 and hi <= 1 and not any(p in name for p in _RATING_NAMES):
+    if lo >= 0 and hi <= 1 and not _rating_name(name):
         return "0/1" if bool(np.all((score == 0) | (score == 1))) else "0-1 graded"
     if any(p in name for p in _PERCENT_NAMES) and lo >= 0 and hi <= 100:
         return "0-100"
-    rating = any(p in name for p in _RATING_NAMES)
+    rating = _rating_name(name)
     if lo >= 0 and ((halves and hi <= 10) or (integral and rating and hi <= 100)):
         top = next(t for t in (5, 7, 10, 100) if hi <= t)
         return f"{0 if lo == 0 else 1}-{top}"

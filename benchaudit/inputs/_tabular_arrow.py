@@ -125,10 +125,18 @@ def read_resultset(
         found = _long(table, dict(cols), line, display, single_model=_stem(display))
     else:
         missing = [r for r in ("model", "item", "score") if r not in cols]
+        keyed = ""
+        if "score" in missing and "chosen" in cols and "gold" in cols:
+            # An answer and its key are not a score: never guess the comparison (case,
+            # whitespace, option letters vs texts); say what would make one.
+            keyed = (
+                f"; columns {cols['chosen']!r} and {cols['gold']!r} hold an answer and its "
+                "key, not a score: add a score column (1 where they agree)"
+            )
         raise InputError(
             display,
             f"missing column(s) for {', '.join(missing)} (columns: {', '.join(names[:12])}); "
-            "name them with --column ROLE=NAME",
+            f"name them with --column ROLE=NAME{keyed}",
         )
     found.meta["value_types"] = {c: got["value_types"].get(c) for c in cols.values()}
     if got["left_out"]:
@@ -962,13 +970,23 @@ def _numeric(
     return out
 
 
+#: inspect_ai's score letters and the values its ``value_to_float`` gives them.
+_LETTERS = {"c": 1.0, "i": 0.0, "p": 0.5, "n": 0.0}
+
+
 def _words_to_float(
     col: pa.ChunkedArray[Any], display: str, role: str, line: Lines, missing_ok: bool = False
 ) -> np.ndarray:
     enc = pc.utf8_lower(pc.utf8_trim_whitespace(col)).combine_chunks().dictionary_encode()
     values = []
-    for i, word in enumerate(enc.dictionary.to_pylist()):
-        if word in _TRUE:
+    words = enc.dictionary.to_pylist()
+    # inspect_ai's score letters, exported as they are: Correct, Incorrect, Partial, No
+    # answer. Read only as a whole column of them, so that a lone "c" is never a verdict.
+    letters = role == "score" and {"c", "i"} & set(words) and set(words) <= {*_LETTERS, *MISSING_WORDS}
+    for i, word in enumerate(words):
+        if letters and word in _LETTERS:
+            values.append(_LETTERS[word])
+        elif word in _TRUE:
             values.append(1.0)
         elif word in _FALSE:
             values.append(0.0)

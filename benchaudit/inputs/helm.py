@@ -145,13 +145,7 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     else:
         metric = next((m for m in PRIMARY if m in names), None)
         if metric is None:
-            raise InputError(
-                display,
-                "no correctness stat (exact_match, quasi_exact_match, ...) "
-                "among: "
-                + ", ".join(sorted(names)[:12])
-                + "; name the per-instance score with --column score=NAME",
-            )
+            raise InputError(display, _no_primary(names))
     split = splits.most_common(1)[0][0] if splits else None
     if len(splits) > 1:
         # Instances of another split (valid beside test) are other items: read one split,
@@ -272,3 +266,35 @@ READER = Reader(
     read=read,
     description="HELM per_instance_stats.json",
 )
+
+
+#: Parts of a HELM stat name that say it scores the output (``xst_score``,
+#: ``harm_bench_score``, ``f1_set_match``), as against bookkeeping (``num_*_tokens``).
+_SCORE_WORDS = ("score", "match", "acc", "correct", "pass", "success", "f1", "rouge", "bleu")
+_BOOKKEEPING = ("num_", "finish_reason", "batch_size", "runtime", "tokens", "logprob")
+
+
+def _no_primary(names: Counter[str]) -> str:
+    """The refusal for a run with no correctness stat: the score-like stats first (the
+    ones a user would name), so a long list of bookkeeping stats never hides them."""
+    scoreish = sorted(
+        (
+            n
+            for n in names
+            if any(w in n for w in _SCORE_WORDS) and not any(b in n for b in _BOOKKEEPING)
+        ),
+        key=lambda n: (len(n), n),  # the plain name (sst_score) before a judge's variant
+    )
+    others = [n for n in sorted(names) if n not in scoreish]
+    if scoreish:
+        shown = ", ".join(scoreish[:8])
+        return (
+            f"no correctness stat (exact_match, quasi_exact_match, ...); score-like stats: "
+            f"{shown} ({len(others)} other stats); name the per-instance score with "
+            f"--column score={scoreish[0]}"
+        )
+    return (
+        "no correctness stat (exact_match, quasi_exact_match, ...) among: "
+        + ", ".join(others[:12])
+        + "; name the per-instance score with --column score=NAME"
+    )

@@ -168,6 +168,7 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     scores: list[float] = []
     order: list[int] = []
     unscored = 0
+    scorers: dict[str, None] = {}  # every scorer seen, in order (a note names the others)
     for i, (where, sample) in enumerate(samples):
         if not isinstance(sample, dict) or "id" not in sample:
             raise InputError(display, f"{where}: a sample needs an 'id'")
@@ -183,6 +184,7 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
         if not flat:
             unscored += 1  # an errored or cancelled sample has no score
             continue
+        scorers.update(dict.fromkeys(flat))
         if scorer is None:
             scorer = wanted or next(iter(flat))
         if scorer not in flat:
@@ -208,6 +210,12 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
         raise InputError(display, "no sample carries a score")
     if unscored:
         notes.append(f"{display}: {unscored} sample(s) without a {scorer} score left out")
+    others = [k for k in scorers if k != scorer]
+    if others and not wanted:
+        notes.append(
+            f"{display}: score is {scorer} (the first scorer); the log also holds "
+            f"{', '.join(others[:6])} (choose with --column score=NAME)"
+        )
     status = header.get("status")
     if status not in (None, "success"):
         notes.append(f"{display}: the log's status is {status!r}; its samples may be incomplete")

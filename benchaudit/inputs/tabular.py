@@ -179,6 +179,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         from benchaudit.inputs import _tabular_arrow as tabular_arrow
 
         rs = tabular_arrow.read_resultset(path, display, overrides, max_rows, ctx, notes)
+    _pooled_tasks(path, display, rs, overrides)
     meta = {
         "layout": rs.layout,
         "columns": dict(rs.columns),
@@ -189,6 +190,42 @@ def read(path: Path, display: str, ctx: Context) -> Source:
     }
     kind = "scaled-results" if isinstance(rs, ScaledResults) else "results"
     return Source(path=display, kind=kind, data=rs, meta=meta, notes=notes)
+
+
+def _pooled_tasks(path: Path, display: str, rs: Any, overrides: dict[str, str]) -> None:
+    """A ``task`` column beside the item column, and items that repeat for a model: the
+    file holds several tasks whose items share ids. Read as one analysis the repeats would
+    pass for generations of one item; refuse, naming the column, rather than pool them."""
+    from benchaudit.inputs import probe
+    from benchaudit.inputs._plan import TASK_NAMES
+    from benchaudit.inputs.resultset import GridResults
+
+    if isinstance(rs, GridResults) or any(
+        getattr(rs, role, None) is not None for role in ("sample", "seed", "variant")
+    ):
+        return  # one row per model and item, or the repeats have a column of their own
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        names = list(pq.ParquetFile(path).schema_arrow.names)
+    else:
+        names, _ = _header_and_rows(probe(path, display), limit=1)
+    used = {_norm(v) for v in (*rs.columns.values(), *overrides.values())}
+    task = next((n for n in names if _norm(n) in TASK_NAMES and _norm(n) not in used), None)
+    if task is None:
+        return
+    import numpy as np
+
+    keys = rs.model.codes.astype(np.int64) * max(len(rs.items), 1) + rs.item.codes
+    if np.unique(keys).size == keys.size:
+        return
+    raise InputError(
+        display,
+        f"items repeat for a model and column {task!r} names tasks: the file holds several "
+        f"tasks whose item ids overlap, and pooled they would pass for generations of one "
+        f"item; give one file per task (one analysis each), or name the repeats with "
+        f"--column sample=COLUMN if they are generations",
+    )
 
 
 READER = Reader(
