@@ -74,7 +74,7 @@ def premises_of(claim: Claim, registry: Registry | None = None) -> Premises:
                 f"{claim.benchmark} is reported both on its {bench.n:,}-item subset and on the "
                 "whole benchmark, and the text does not say which"
             )
-        elif len(splits) > 1 and not bench.variant:  # "miniF2F-test" names its split
+        elif len(splits) > 1 and not (bench is not None and bench.variant):  # "miniF2F-test" names its split
             n = Certainty.INFERRED
             reasons.append(f"{claim.benchmark} has several splits and the text does not say which")
     else:
