@@ -14,7 +14,7 @@ FILES = {
     'comparisons.within_noise': 2958509137,
     'evidence.py': 962165219,
     'integrity.clustered_items': 4256400510,
-    'integrity.generations_as_items': 3635099683,
+    'integrity.generations_as_items': 3895147908,
     'integrity.harness_limit': 511151769,
     'integrity.partial_credit': 287963705,
     'integrity.row_count_mismatch': 3573215140,
