@@ -1,4 +1,4 @@
-"""``results`` is made by the analyses, once per source: the rules selected change nothing in it.
+"""``results`` is made by the analyses (and the contamination scan), once: the rules selected change nothing in it.
 
 For every input kind that has results, the report's ``results`` with every rule,
 with one rule that reads something else (``--select``), and with the rules that
@@ -72,3 +72,53 @@ def test_scaling_curves_of_harness_files_keep_their_rows_with_any_rule() -> None
     every = _results(paths)["scaling"]
     assert isinstance(every, list) and len(every) > 0
     assert _results(paths, select=["constant-score"])["scaling"] == every
+
+
+def _contaminated(tmp_path: Path) -> tuple[list[Path], dict[str, object]]:
+    """A card, a two-item benchmark and a shard that holds one item word for word."""
+    question = (
+        "Natalia sold clips to 48 of her friends in April, and then she sold half as many "
+        "clips to her friends in May. How many clips did Natalia sell altogether?"
+    )
+    bench = tmp_path / "bench.jsonl"
+    bench.write_text(
+        f'{{"question": "{question}"}}\n'
+        '{"question": "Weng earns 12 dollars an hour for babysitting. How much did she earn?"}\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "shard.txt").write_text(f"A forum post.\n\n{question} I think 72.\n", encoding="utf-8")
+    card = tmp_path / "card.md"
+    card.write_text("We reach 71.2% on GSM8K.\n", encoding="utf-8")
+    return [card], {"benchmark": str(bench), "corpus": [str(tmp_path / "shard.txt")]}
+
+
+def test_contamination_hits_are_evidence_made_whatever_rules_run(tmp_path: Path) -> None:
+    """The scan the configuration asks for runs once, before the rules: its row and notes
+    are in the report with the contamination rule selected, not selected, or ignored."""
+    paths, scan = _contaminated(tmp_path)
+    every = audit([str(p) for p in paths], Config(**scan))  # type: ignore[arg-type]
+    row = every.to_dict()["results"]["contamination"]
+    assert isinstance(row, list) and row[0]["contaminated"] == 1
+    assert [f.name for f in every.findings if f.name == "contamination"] == ["contamination"]
+    said = [n for n in every.notes if n.startswith("contamination:")]
+    assert said
+    for options in ({"select": ["excess-precision"]}, {"ignore": ["contamination"]}):
+        other = audit([str(p) for p in paths], Config(**scan, **options))  # type: ignore[arg-type]
+        assert other.to_dict()["results"] == every.to_dict()["results"], options
+        assert [n for n in other.notes if n.startswith("contamination:")] == said
+        assert not [f for f in other.findings if f.name == "contamination"]
+    ignored = audit([str(p) for p in paths], Config(**scan, ignore=["contamination"]))  # type: ignore[arg-type]
+    assert [h.finding.name for h in ignored.suppressed] == ["contamination"]
+
+
+def test_no_corpus_no_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scan is paid for only when the configuration names a corpus."""
+    import benchaudit.contamination.audit as scan
+
+    def refuse(settings: object) -> None:
+        raise AssertionError("the contamination scan ran without a corpus")
+
+    monkeypatch.setattr(scan, "run", refuse)
+    paths, _ = _contaminated(tmp_path)
+    report = audit([str(p) for p in paths], Config())
+    assert "contamination" not in report.results
