@@ -1,4 +1,4 @@
-"""Tests written for the conditions that ``tools/mutation_probe.py`` (seed 0) found no test
+"""Tests written for the conditions that ``tools/mutation_probe.py`` (seeds 0 and 1) found no test
 could see: each fails when its condition is replaced by a constant."""
 
 from __future__ import annotations
@@ -56,3 +56,13 @@ def test_a_table_printed_at_one_precision_is_information_where_prose_is_a_warnin
     report = audit([str(card)], Config(select=["excess-precision"]))
     got = [(f.location.line, f.severity) for f in report.findings]
     assert got == [(5, Severity.INFO), (6, Severity.INFO), (8, Severity.WARNING)]
+
+
+def test_a_level_the_curve_never_reaches_gives_no_transition_width():
+    # stats/mirage.py: `a is None or b is None` (the width of a crossing that never happens)
+    from benchaudit.stats.mirage import transition_width
+
+    sizes, values = [8.0, 9.0, 10.0], [0.1, 0.2, 0.9]
+    # scaled to its range: 0, 1/8, 1; 10% is crossed at 8 + 0.8, 90% at 9 + (0.9 - 1/8) / (7/8)
+    assert transition_width(sizes, values) == pytest.approx(9 + (0.9 - 1 / 8) / (7 / 8) - 8.8)
+    assert transition_width(sizes, values, hi=1.5) is None

@@ -9,8 +9,9 @@ the working tree, and the tests that belong to the module are run there:
 
 * a rule module: its case file (``tests/rules/test_rule_cases.py -k <rule>``);
 * a statistics module: every test file that imports it;
-* an analysis module: every test file that imports it, and every case file (the
-  rules read the analyses, so the cases are where most of them are seen).
+* an analysis module: every test file that imports it, the test of ``results``
+  (``tests/test_results_whatever_selected.py``) and every case file (the rules
+  read the analyses, so the cases are where most of them are seen).
 
 A mutant is *killed* when a test fails, *survives* when every test passes (the
 tests cannot see that condition), *equivalent-looking* never: a survivor is
@@ -46,6 +47,7 @@ sys.path.insert(0, str(ROOT / "tests" / "probes"))
 from run_probes import _copy_tree, _pytest  # noqa: E402
 
 CASE_FILE = "tests/rules/test_rule_cases.py"
+RESULTS_TEST = "tests/test_results_whatever_selected.py"
 #: The folders whose conditions are sampled, in the order they are listed.
 PROBED = ("rules", "benchaudit/stats", "benchaudit/analysis")
 
@@ -132,8 +134,9 @@ def tests_for(file: str) -> list[str]:
         for p in (ROOT / "tests").rglob("test_*.py")
         if pattern.search(p.read_text(encoding="utf-8"))
     )
-    if package == "analysis" and CASE_FILE not in found:
-        found.append(CASE_FILE)
+    if package == "analysis":
+        # What the analyses give the report (``results``), and what the rules make of them.
+        found += [t for t in (RESULTS_TEST, CASE_FILE) if t not in found]
     return found
 
 
