@@ -10,7 +10,7 @@ the working tree, and the tests that belong to the module are run there:
 * a rule module: its case file (``tests/rules/test_rule_cases.py -k <rule>``);
 * a statistics module: every test file that imports it;
 * an analysis module: every test file that imports it, the test of ``results``
-  (``tests/test_results_whatever_selected.py``) and every case file (the rules
+  (``tests/analysis/test_results_whatever_selected.py``) and every case file (the rules
   read the analyses, so the cases are where most of them are seen).
 
 A mutant is *killed* when a test fails, *survives* when every test passes (the
@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT / "tests" / "probes"))
 from run_probes import _copy_tree, _pytest  # noqa: E402
 
 CASE_FILE = "tests/rules/test_rule_cases.py"
-RESULTS_TEST = "tests/test_results_whatever_selected.py"
+RESULTS_TEST = "tests/analysis/test_results_whatever_selected.py"
 #: The folders whose conditions are sampled, in the order they are listed.
 PROBED = ("rules", "benchaudit/stats", "benchaudit/analysis")
 
