@@ -6,7 +6,7 @@ randomised method uses, and the benchmark registry (loaded on first use).
 Readers return their sources (with their notes on them), analyses return the
 rows of ``results`` and rules return findings and notes; the engine alone
 gathers them into the report (:class:`Results` holds the sections while it
-does). The context has nowhere to write: ``tests/test_no_shared_writes.py``
+does). The context has nowhere to write: ``tests/core/test_no_shared_writes.py``
 fails on a reader or rule that tries.
 """
 

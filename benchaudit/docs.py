@@ -5,7 +5,7 @@ name, default severity, summary and its full docstring) and rewrites the rule
 table in ``README.md`` between ``<!-- rules:start -->`` and
 ``<!-- rules:end -->``, leaving the rest of the README alone.
 ``python -m benchaudit.docs --check`` changes nothing and exits 1 when either
-file is out of date (``tests/test_docs_sync.py`` runs the same comparison).
+file is out of date (``tests/core/test_docs_sync.py`` runs the same comparison).
 """
 
 from __future__ import annotations

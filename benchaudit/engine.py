@@ -14,6 +14,7 @@ from pathlib import Path
 from benchaudit import inputs, limits
 from benchaudit.analysis.sections import analyse
 from benchaudit.config import Config, is_broad
+from benchaudit.contamination.evidence import configured_scan
 from benchaudit.context import Results, RunContext
 from benchaudit.errors import BenchauditError, InputError, UnknownKindError
 from benchaudit.evidence import Claim, Source
@@ -172,18 +173,27 @@ def audit_sources(
     sources = analysed.sources
     for section, rows in analysed.sections:
         results.add(section, rows)
+    # The contamination scan the configuration asks for, once, whatever rules run: its hits
+    # are evidence for the rules beside the inputs read (they are not an input file).
+    evidence = list(sources)
+    hits = configured_scan(sources, ctx)
+    if hits is not None:
+        for section, rows in hits.data.outcome.results.items():
+            results.add(section, rows)
+        said.extend(hits.data.outcome.notes)
+        evidence.append(hits)
     # Only the rules for the kinds read are imported (a README never loads the battle rules).
-    kinds = {s.kind for s in sources}
+    kinds = {s.kind for s in evidence}
     rules = [cls(cfg.rule_options(cls.name)) for cls in select(cfg.select, cfg.ignore, kinds)]
     hidden: list[Suppressed] = []
     findings = []
-    for f in run_rules(rules, sources, ctx, said, results):
+    for f in run_rules(rules, evidence, ctx, said, results):
         entry = _file_ignore(f, cfg)
         if entry is None:
             findings.append(f)
         else:
             hidden.append(Suppressed(f, "per_file_ignores", entry))
-    hidden.extend(_ignored_rules(cfg, sources, ctx))
+    hidden.extend(_ignored_rules(cfg, evidence, ctx))
 
     from benchaudit import suppress
 
@@ -235,8 +245,8 @@ def _ignored_rules(cfg: Config, sources: list[Source], ctx: RunContext) -> list[
     """Findings of the rules the ignore list switched off, counted as suppressed.
 
     Their notes and rows are dropped (the report's come from the rules that ran),
-    and nothing they find after suppression is asked of them; a rule that reads no
-    source kind (contamination, a scan of its own) is not run.
+    and nothing they find after suppression is asked of them; a rule that reads none of
+    the kinds present (contamination without a configured corpus) is not run.
     """
     if not cfg.ignore:
         return []

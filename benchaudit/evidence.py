@@ -79,6 +79,7 @@ class Claim:
 
 
 if TYPE_CHECKING:
+    from benchaudit.contamination.evidence import ContaminationHits
     from benchaudit.documents.model import Document
     from benchaudit.inputs._detection import SourceEntry
     from benchaudit.inputs._scaled import ScaledResults
@@ -107,13 +108,13 @@ if TYPE_CHECKING:
 #: samples        :class:`~benchaudit.inputs.samples.SamplesData` or ``PassAtKSummary``
 #: calibration    :class:`~benchaudit.inputs.calibration.CalibrationData`
 #: benchmark-items None (the item count is ``meta["items"]``)
+#: contamination  :class:`~benchaudit.contamination.evidence.ContaminationHits` (no input
+#:                file: the engine's scan of the configured corpus)
 #: ============== ===================================================================
-#:
-#: Contamination hits are no source: the contamination scan reads the corpus itself
-#: (:mod:`benchaudit.contamination`).
 SourceData: TypeAlias = (
     "Document | ResultSet | ScaledResults | HarnessSummary | Leaderboard | BattleSet"
-    " | JudgmentSet | ScalingData | SamplesData | PassAtKSummary | CalibrationData | None"
+    " | JudgmentSet | ScalingData | SamplesData | PassAtKSummary | CalibrationData"
+    " | ContaminationHits | None"
 )
 
 if TYPE_CHECKING:  # a default, so that ``Source`` alone means ``Source[Any]``

@@ -2,12 +2,16 @@
 
 A seeded sample of conditions (comparisons and ``and`` / ``or`` expressions in an
 ``if``, ``elif``, ``while``, ``return`` or conditional expression) is drawn from
-the rules (``rules/``) and the statistics (``benchaudit/stats/``). Each is
+the rules (``rules/``), the statistics (``benchaudit/stats/``) and the analyses
+(``benchaudit/analysis/``). Each is
 replaced by ``True`` or ``False`` (chosen by the same seed) in a temporary copy of
 the working tree, and the tests that belong to the module are run there:
 
 * a rule module: its case file (``tests/rules/test_rule_cases.py -k <rule>``);
-* a statistics module: every test file that imports it.
+* a statistics module: every test file that imports it;
+* an analysis module: every test file that imports it, the test of ``results``
+  (``tests/analysis/test_results_whatever_selected.py``) and every case file (the rules
+  read the analyses, so the cases are where most of them are seen).
 
 A mutant is *killed* when a test fails, *survives* when every test passes (the
 tests cannot see that condition), *equivalent-looking* never: a survivor is
@@ -18,6 +22,8 @@ is changed. Run from the repository root::
     python tools/mutation_probe.py                 # 20 conditions, seed 0
     python tools/mutation_probe.py -n 5 --seed 3   # another sample
     python tools/mutation_probe.py --list          # the sample, not run
+    python tools/mutation_probe.py --at rules/integrity/generations_as_items.py:95
+                                                   # every mutant of that line (a survivor re-run)
 
 It takes about as long as running the sampled tests once per mutant (a few
 seconds each); exit status 0 when no mutant survived. ``tests/probes/`` holds the
@@ -41,6 +47,9 @@ sys.path.insert(0, str(ROOT / "tests" / "probes"))
 from run_probes import _copy_tree, _pytest  # noqa: E402
 
 CASE_FILE = "tests/rules/test_rule_cases.py"
+RESULTS_TEST = "tests/analysis/test_results_whatever_selected.py"
+#: The folders whose conditions are sampled, in the order they are listed.
+PROBED = ("rules", "benchaudit/stats", "benchaudit/analysis")
 
 
 @dataclass(frozen=True)
@@ -82,7 +91,7 @@ def _conditions(tree: ast.AST) -> list[ast.expr]:
 
 def candidates() -> list[Mutant]:
     """Every single-line condition of the modules probed, in a fixed order."""
-    files = sorted((ROOT / "rules").rglob("*.py")) + sorted((ROOT / "benchaudit" / "stats").rglob("*.py"))
+    files = [p for folder in PROBED for p in sorted((ROOT / folder).rglob("*.py"))]
     out: list[Mutant] = []
     for path in files:
         text = path.read_text(encoding="utf-8")
@@ -118,13 +127,17 @@ def tests_for(file: str) -> list[str]:
         text = (ROOT / file).read_text(encoding="utf-8")
         found = re.search(r'^\s+name = "([a-z0-9-]+)"', text, re.M)
         return [CASE_FILE, "-k", found.group(1)] if found else [CASE_FILE]
-    module = path.stem
-    pattern = re.compile(rf"stats\.{module}\b|stats import [\w, ]*\b{module}\b")
-    return sorted(
+    module, package = path.stem, path.parent.name  # "stats" or "analysis"
+    pattern = re.compile(rf"{package}\.{module}\b|{package} import [\w, ]*\b{module}\b")
+    found = sorted(
         p.relative_to(ROOT).as_posix()
         for p in (ROOT / "tests").rglob("test_*.py")
         if pattern.search(p.read_text(encoding="utf-8"))
     )
+    if package == "analysis":
+        # What the analyses give the report (``results``), and what the rules make of them.
+        found += [t for t in (RESULTS_TEST, CASE_FILE) if t not in found]
+    return found
 
 
 def run(mutants: list[Mutant]) -> list[Mutant]:
@@ -156,8 +169,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", type=int, default=20, help="how many conditions (20)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample (0)")
     parser.add_argument("--list", action="store_true", help="print the sample, run nothing")
+    parser.add_argument(
+        "--at", action="append", metavar="FILE:LINE", help="every mutant of these lines, no sample"
+    )
     args = parser.parse_args(argv)
-    mutants = sample(args.n, args.seed)
+    if args.at:
+        wanted = {tuple(a.rsplit(":", 1)) for a in args.at}
+        mutants = [m for m in candidates() if (m.file, str(m.line)) in wanted]
+    else:
+        mutants = sample(args.n, args.seed)
     if args.list:
         for m in mutants:
             print(m, "   tests:", " ".join(tests_for(m.file)))

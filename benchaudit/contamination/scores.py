@@ -114,7 +114,7 @@ def _engine_results(path: str) -> dict[str, dict[str, float]] | None:
     Several rows of one model and item (samples, seeds) are averaged."""
     from benchaudit import inputs
     from benchaudit.config import Config
-    from benchaudit.engine import Context
+    from benchaudit.context import RunContext as Context
 
     try:
         sources = inputs.load(Path(path), path, Context(config=Config()))

@@ -160,7 +160,7 @@ _READERS: list[Reader] | None = None
 
 #: Modules of this package that hold no reader, left out of detection: ``resultset``
 #: imports numpy, and the claim reader's modules compile hundreds of patterns, which
-#: detecting a CSV file must not pay for (``tests/test_startup.py`` checks that none of
+#: detecting a CSV file must not pay for (``tests/core/test_startup.py`` checks that none of
 #: them defines ``READER``).
 NOT_READERS = {
     "blocks",

@@ -16,7 +16,7 @@ loses about ``log10(a)`` digits for large parameters (1e-10 at a = 1e6). Each
 function returns the smaller tail directly rather than ``1 - other``, so upper
 tails keep their relative precision.
 
-``tests/test_special.py`` compares every function with ``scipy.special`` /
+``tests/stats/test_special.py`` compares every function with ``scipy.special`` /
 ``scipy.stats`` to a relative 1e-12 over grids that include extreme parameters.
 """
 

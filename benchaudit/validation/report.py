@@ -45,7 +45,7 @@ def render(sections: Sequence[Section], quick: bool = False) -> str:
         "How well benchaudit's intervals cover and how often its tests reject when "
         "nothing is there. Every figure below is recomputed by "
         "`python -m benchaudit.validation` (seeded, so the file is reproduced byte for "
-        "byte) and asserted by `tests/test_validation.py`. Nominal level: 95% intervals, "
+        "byte) and asserted by `tests/validation/test_validation.py`. Nominal level: 95% intervals, "
         "tests at α = 0.05.",
     ]
     if quick:

@@ -90,7 +90,9 @@ class GenerationsAsItems(Rule):
             gen_se = float(rows_m.std(ddof=1) / math.sqrt(g)) if g > 1 else 0.0
             x = mx.value[m, mx.present[m]]
             item_se = float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else 0.0
-            ratio = item_se / gen_se if gen_se > 0 else float("inf")
+            # Every generation scored alike: both SEs are 0 (items' means are alike too), so
+            # counting generations understates nothing; the ratio is 1, not infinite.
+            ratio = item_se / gen_se if gen_se > 0 else 1.0
             n = row["n_items"]
             lo, hi = row["ci_low"], row["ci_high"]
             yield self.finding(

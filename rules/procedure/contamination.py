@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from benchaudit import fs, limits
 from benchaudit.config import MAX_DOCS, MAX_WORKERS, Option
-from benchaudit.errors import ConfigError
+from benchaudit.contamination.evidence import KIND, ContaminationHits
 from benchaudit.finding import Confidence, Finding, Location, Severity
-from benchaudit.registry import Note, Output, Rows, Rule
+from benchaudit.registry import Output, Rule
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context
@@ -62,7 +60,7 @@ class Contamination(Rule):
         "workers": Option("int", 1, MAX_WORKERS),
     }
     severity = Severity.WARNING
-    reads = ()
+    reads = (KIND,)
 
     def item_findings(self, outcome: Any, display: str) -> list[Finding]:
         """The findings of a scan run by ``benchaudit contamination`` (found through the
@@ -70,49 +68,12 @@ class Contamination(Rule):
         return item_findings(self, outcome, display)
 
     def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Output]:
-        cfg = ctx.config
-        if not cfg.corpus:
-            return
-        if not cfg.benchmark:
-            raise ConfigError("config names a corpus but no benchmark file for contamination")
-        from benchaudit.contamination.audit import Settings, run
-
-        bases = _bases(cfg.source, sources)
-        settings = Settings(
-            benchmark=_resolve(cfg.benchmark, bases),
-            corpus=[_resolve(c, bases) for c in cfg.corpus],
-            ngram=cfg.ngram,
-            minhash=bool(self.options.get("minhash", False)),
-            max_docs=int(self.options.get("max-docs", 10)),
-            progress=False,
-            workers=self.options.get("workers"),
-            seed=cfg.seed,
-            resamples=cfg.resamples,
-            alpha=cfg.alpha,
-            limits=limits.of(cfg),
-        )
-        outcome = run(settings)
-        yield from (Rows(section, rows) for section, rows in outcome.results.items())
-        yield from map(Note, outcome.notes)
-        yield from item_findings(self, outcome, cfg.benchmark)
-
-
-def _bases(config_source: str | None, sources: list[Source]) -> list[str]:
-    """Folders a relative path may be relative to: the config's, the cwd, the inputs'."""
-    out = [os.path.dirname(os.path.abspath(config_source))] if config_source else []
-    out.append(os.getcwd())
-    out.extend(os.path.dirname(os.path.abspath(s.path)) for s in sources)
-    return out
-
-
-def _resolve(path: str, bases: list[str]) -> str:
-    if os.path.isabs(path):
-        return path
-    for base in bases:
-        candidate = os.path.join(base, path)
-        if os.path.exists(candidate) or fs.glob(candidate):
-            return candidate
-    return path
+        """The hits of the scan the engine ran for the configured corpus
+        (:mod:`benchaudit.contamination.evidence`; its rows and notes are already in the
+        report, whatever rules run)."""
+        for source in sources:
+            if source.kind == KIND and isinstance(source.data, ContaminationHits):
+                yield from item_findings(self, source.data.outcome, source.data.display)
 
 
 def item_findings(rule: Rule, outcome: Any, display: str) -> list[Finding]:

@@ -30,7 +30,7 @@ PROBES: list[Probe] = [
         "    return not _text_goes_to_a_file()",
         "    return True",
         (
-            "tests/test_render_text_markdown.py::test_no_colour_in_an_output_file_even_from_a_terminal",
+            "tests/render/test_render_text_markdown.py::test_no_colour_in_an_output_file_even_from_a_terminal",
         ),
     ),
     Probe(
@@ -56,7 +56,7 @@ PROBES: list[Probe] = [
         "best rank ignores the models wholly above",
         "        above = sum(1 for j in range(n) if j != k and low[j] > high[k])",
         "        above = 0",
-        ("tests/test_leaderboard.py::test_rank_ranges_on_the_arena_hard_leaderboard",),
+        ("tests/inputs/test_leaderboard.py::test_rank_ranges_on_the_arena_hard_leaderboard",),
     ),
     Probe(
         "P05",
@@ -64,7 +64,7 @@ PROBES: list[Probe] = [
         "every pair of intervals overlaps",
         "    return lo1 <= hi2 and lo2 <= hi1",
         "    return True",
-        ("tests/test_leaderboard.py::test_arena_hard_leaderboard_tie_groups_match_the_overlaps",),
+        ("tests/inputs/test_leaderboard.py::test_arena_hard_leaderboard_tie_groups_match_the_overlaps",),
     ),
     Probe(
         "P06",
@@ -72,7 +72,7 @@ PROBES: list[Probe] = [
         "Holm multiplies by 1 (no adjustment)",
         "min(1.0, (m - rank) * float(pvals[i]))",
         "min(1.0, float(pvals[i]))",
-        ("tests/test_stats_multiple.py::test_worked_example",),
+        ("tests/stats/test_stats_multiple.py::test_worked_example",),
     ),
     Probe(
         "P07",
@@ -80,7 +80,7 @@ PROBES: list[Probe] = [
         "Holm without the running maximum",
         "        running = max(running, min(1.0, (m - rank) * float(pvals[i])))",
         "        running = min(1.0, (m - rank) * float(pvals[i]))",
-        ("tests/test_stats_multiple.py::test_worked_example",),
+        ("tests/stats/test_stats_multiple.py::test_worked_example",),
     ),
     Probe(
         "P08",
@@ -88,7 +88,7 @@ PROBES: list[Probe] = [
         "vectorised Holm without the running maximum",
         "    out[order] = np.maximum.accumulate(scaled)",
         "    out[order] = scaled",
-        ("tests/test_stats_multiple.py::test_matches_statsmodels",),
+        ("tests/stats/test_stats_multiple.py::test_matches_statsmodels",),
     ),
     Probe(
         "P09",
@@ -96,7 +96,7 @@ PROBES: list[Probe] = [
         "Wilson centre is the raw proportion",
         "    centre = (p + z2 / (2 * n)) / denom",
         "    centre = p",
-        ("tests/test_proportions.py::test_seed_worked_numbers",),
+        ("tests/stats/test_proportions.py::test_seed_worked_numbers",),
     ),
     Probe(
         "P10",
@@ -104,7 +104,7 @@ PROBES: list[Probe] = [
         "exact McNemar one-sided (factor 2 dropped)",
         "    return min(1.0, 2.0 * binom_half_tail(min(b, c), m))",
         "    return min(1.0, binom_half_tail(min(b, c), m))",
-        ("tests/test_stats_paired.py::test_mcnemar_worked_numbers",),
+        ("tests/stats/test_stats_paired.py::test_mcnemar_worked_numbers",),
     ),
     Probe(
         "P11",
@@ -112,7 +112,7 @@ PROBES: list[Probe] = [
         "vectorised McNemar one-sided",
         "    p = 2.0 * binom.cdf(np.minimum(b, c), np.maximum(m, 1), 0.5)",
         "    p = binom.cdf(np.minimum(b, c), np.maximum(m, 1), 0.5)",
-        ("tests/test_stats_paired.py::test_mcnemar_matches_statsmodels_and_scipy",),
+        ("tests/stats/test_stats_paired.py::test_mcnemar_matches_statsmodels_and_scipy",),
     ),
     Probe(
         "P12",
@@ -120,7 +120,7 @@ PROBES: list[Probe] = [
         "unbiased pass@k replaced by the plug-in",
         "        prod *= 1.0 - c / (n - j)",
         "        prod *= 1.0 - c / n",
-        ("tests/test_passk.py::test_golden",),
+        ("tests/stats/test_passk.py::test_golden",),
     ),
     Probe(
         "P13",
@@ -128,7 +128,7 @@ PROBES: list[Probe] = [
         "ECE with signed gaps",
         "    return float(sum(b.count / n * abs(b.gap) for b in table if b.count))",
         "    return float(sum(b.count / n * b.gap for b in table if b.count))",
-        ("tests/test_calibration.py::test_seed_example_ece_and_brier",),
+        ("tests/stats/test_calibration.py::test_seed_example_ece_and_brier",),
     ),
     Probe(
         "P14",
@@ -136,7 +136,7 @@ PROBES: list[Probe] = [
         "equal-width bins left-closed instead of right-closed",
         '        idx = np.searchsorted(edges, conf, side="left") - 1',
         '        idx = np.searchsorted(edges, conf, side="right") - 1',
-        ("tests/test_calibration.py::test_right_closed_bins",),
+        ("tests/stats/test_calibration.py::test_right_closed_bins",),
     ),
     Probe(
         "P15",
@@ -144,7 +144,7 @@ PROBES: list[Probe] = [
         "kappa with chance agreement 0 (kappa = raw agreement)",
         "    pe = sum(row[i] * col[i] for i in range(k))",
         "    pe = 0.0",
-        ("tests/test_agreement.py::test_kappa_golden_65_20_5_10",),
+        ("tests/stats/test_agreement.py::test_kappa_golden_65_20_5_10",),
     ),
     Probe(
         "P16",
@@ -152,7 +152,7 @@ PROBES: list[Probe] = [
         "winner's curse: expected maximum of one candidate",
         "    return math.fsum(1.0 - f**k for f in cdf[:-1])",
         "    return math.fsum(1.0 - f for f in cdf[:-1])",
-        ("tests/test_stats_selection.py::test_grows_with_k",),
+        ("tests/stats/test_stats_selection.py::test_grows_with_k",),
     ),
     Probe(
         "P17",
@@ -160,7 +160,7 @@ PROBES: list[Probe] = [
         "every value reachable",
         "    return len(counts(value, n, samples, scale)) > 0",
         "    return True",
-        ("tests/test_granularity.py::test_humaneval_87_3_is_unreachable",),
+        ("tests/stats/test_granularity.py::test_humaneval_87_3_is_unreachable",),
     ),
     # Readers.
     Probe(
@@ -169,7 +169,7 @@ PROBES: list[Probe] = [
         "offsets such as +5/-4 read as absolute bounds",
         "    if lo <= 0 <= hi:  # offsets such as +5/-4 or (-1.7, 1.9)",
         "    if False:  # offsets such as +5/-4 or (-1.7, 1.9)",
-        ("tests/test_leaderboard.py::test_parse_interval",),
+        ("tests/inputs/test_leaderboard.py::test_parse_interval",),
     ),
     Probe(
         "P19",
@@ -177,7 +177,7 @@ PROBES: list[Probe] = [
         "winner model_b counted as a win of model_a",
         '    "model_b": 1,',
         '    "model_b": 0,',
-        ("tests/test_battles.py::test_arena_hard_facts",),
+        ("tests/inputs/test_battles.py::test_arena_hard_facts",),
     ),
     Probe(
         "P20",
@@ -185,7 +185,7 @@ PROBES: list[Probe] = [
         "any reason, even an empty one, makes a suppression valid",
         "        return bool(_REASON.search(self.reason))",
         "        return True",
-        ("tests/test_suppress.py::test_no_reason_is_invalid",),
+        ("tests/rules/test_suppress.py::test_no_reason_is_invalid",),
     ),
     # Rules (through their case files).
     Probe(
@@ -219,7 +219,7 @@ PROBES: list[Probe] = [
         "info findings as SARIF warnings",
         'LEVELS = {"error": "error", "warning": "warning", "info": "note"}',
         'LEVELS = {"error": "error", "warning": "warning", "info": "warning"}',
-        ("tests/test_render_sarif.py",),
+        ("tests/render/test_render_sarif.py",),
     ),
     Probe(
         "P25",
@@ -227,7 +227,7 @@ PROBES: list[Probe] = [
         "percent signs not escaped in annotations",
         '    text = text.replace("%", "%25").replace("\\r", "%0D").replace("\\n", "%0A")',
         '    text = text.replace("\\r", "%0D").replace("\\n", "%0A")',
-        ("tests/test_render_github.py::test_message_escaping",),
+        ("tests/render/test_render_github.py::test_message_escaping",),
     ),
     Probe(
         "P26",
@@ -235,7 +235,7 @@ PROBES: list[Probe] = [
         "pipes not escaped in markdown table cells",
         '        s = s.replace("|", "\\\\|")',
         "        s = s",
-        ("tests/test_render_text_markdown.py::test_markdown_neutralises_mentions_and_pipes",),
+        ("tests/render/test_render_text_markdown.py::test_markdown_neutralises_mentions_and_pipes",),
     ),
     Probe(
         "P27",
@@ -243,7 +243,7 @@ PROBES: list[Probe] = [
         "markdown comment never cut to size",
         "MAX_CHARS = 60_000",
         "MAX_CHARS = 10**9",
-        ("tests/test_render_text_markdown.py::test_markdown_is_cut_to_comment_size",),
+        ("tests/render/test_render_text_markdown.py::test_markdown_is_cut_to_comment_size",),
     ),
     # Engine, report and analyses.
     Probe(
@@ -252,7 +252,7 @@ PROBES: list[Probe] = [
         "--fail-on needs a finding worse than the threshold",
         "    return 1 if worst is not None and worst >= threshold else 0",
         "    return 1 if worst is not None and worst > threshold else 0",
-        ("tests/test_text_reader.py::test_cli_exit_codes",),
+        ("tests/inputs/test_text_reader.py::test_cli_exit_codes",),
     ),
     Probe(
         "P29",
@@ -260,7 +260,7 @@ PROBES: list[Probe] = [
         "identical findings in one file share a fingerprint",
         '            f"{key}\\x1f{nth}".encode("utf-8", "surrogateescape")',
         '            f"{key}".encode("utf-8", "surrogateescape")',
-        ("tests/test_core.py::test_fingerprints_ignore_line_numbers_and_tell_duplicates_apart",),
+        ("tests/core/test_core.py::test_fingerprints_ignore_line_numbers_and_tell_duplicates_apart",),
     ),
     Probe(
         "P30",
@@ -268,7 +268,7 @@ PROBES: list[Probe] = [
         "the report's grade is always A",
         "        g = claim_grade(group)\n        if GRADES.index(g) > GRADES.index(grade):",
         "        g = claim_grade(group)\n        if False:",
-        ("tests/test_core.py::test_grades_are_monotone",),
+        ("tests/core/test_core.py::test_grades_are_monotone",),
     ),
     Probe(
         "P31",
@@ -276,7 +276,7 @@ PROBES: list[Probe] = [
         "the baseline hides nothing",
         "    return [f for f in findings if f.fingerprint not in accepted]",
         "    return list(findings)",
-        ("tests/test_suppress.py::test_baseline_written_and_reread_gives_exit_0",),
+        ("tests/rules/test_suppress.py::test_baseline_written_and_reread_gives_exit_0",),
     ),
     Probe(
         "P32",
@@ -284,7 +284,7 @@ PROBES: list[Probe] = [
         "HTML template without autoescape",
         "        autoescape=True,",
         "        autoescape=False,",
-        ("tests/test_render_html.py::test_script_in_a_model_name_is_escaped_everywhere",),
+        ("tests/render/test_render_html.py::test_script_in_a_model_name_is_escaped_everywhere",),
     ),
     Probe(
         "P33",
@@ -292,7 +292,7 @@ PROBES: list[Probe] = [
         "required n without the power term",
         "    num = za * math.sqrt(2 * pbar * (1 - pbar)) + zb * math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))",
         "    num = za * math.sqrt(2 * pbar * (1 - pbar))",
-        ("tests/test_stats_power.py::test_required_n_table",),
+        ("tests/stats/test_stats_power.py::test_required_n_table",),
     ),
     Probe(
         "P34",

@@ -1,0 +1,238 @@
+"""The labelled claim sets: recall and precision of the document rules on single lines.
+
+Each entry of tests/data/claims_eval/claims.yaml is written to a markdown file
+and audited with the rules below. A line that carries a problem counts as
+caught when every expected rule fires on it at warning or error; a correct
+line passes when none of these rules gives a warning or an error. The test
+prints recall and precision per rule, and the coverage (numbers seen vs
+claims parsed) on the real documents in claims_eval/real.
+
+tests/data/claims_eval/fresh.yaml, labelled before the tool was run on it, is
+audited with every rule: a correct line must draw no warning or error from any
+rule. Its one-line entries are sentences without their document, so the two
+rules that judge a whole document (claim-without-evidence, misleading-emphasis)
+are scored only on its ``document:`` entries.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from benchaudit.config import Config
+from benchaudit.engine import audit
+from benchaudit.finding import Severity
+
+DATA = Path(__file__).parents[1] / "data" / "claims_eval"
+RULES = [
+    "within-noise",
+    "unpaired-comparison",
+    "overlap-fallacy",
+    "null-as-equivalence",
+    "underpowered",
+    "p-value-inconsistent",
+    "multiple-comparisons",
+    "winners-curse",
+    "seed-interval",
+    "generations-as-items",
+    "wrong-chance-level",
+    "biased-pass-at-k",
+    "metric-mirage",
+    "judge-agreement",
+]
+
+
+def _entries() -> list[dict]:
+    return yaml.safe_load((DATA / "claims.yaml").read_text(encoding="utf-8"))["claims"]
+
+
+def _audit_entries(entries: list[dict], folder: Path, config: Config, whole_document: set[str]):
+    """(entry, expected rules, rules that gave a warning or error) for each entry, each audited
+    as a markdown file of its own; ``whole_document`` rules are not counted on one-line entries."""
+    out = []
+    for i, entry in enumerate(entries):
+        path = folder / f"claim_{i:03d}.md"
+        path.write_text(
+            (entry.get("document") or entry["text"]).rstrip("\n") + "\n", encoding="utf-8"
+        )
+        report = audit([str(path)], config)
+        fired = {f.name for f in report.findings if f.severity >= Severity.WARNING}
+        if "document" not in entry:
+            fired -= whole_document
+        out.append((entry, set(entry.get("expect") or []), fired))
+    return out
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    return _audit_entries(_entries(), tmp_path_factory.mktemp("claims"), Config(select=RULES), set())
+
+
+def test_the_set_is_large_enough_and_sourced():
+    entries = _entries()
+    assert len(entries) >= 60
+    assert all(e.get("source") for e in entries)
+    real = [e for e in entries if not str(e["source"]).startswith("constructed")]
+    assert len(real) >= 15
+    unknown = {r for e in entries for r in e.get("expect") or []} - set(RULES)
+    assert not unknown, unknown
+
+
+def test_recall_and_precision(results):
+    tp, fp, fn = Counter(), Counter(), Counter()
+    for _, want, got in results:
+        for r in RULES:
+            tp[r] += r in want and r in got
+            fp[r] += r not in want and r in got
+            fn[r] += r in want and r not in got
+    print("\nrule                    recall  precision  (tp/fp/fn)")
+    for r in RULES:
+        rec = tp[r] / (tp[r] + fn[r]) if tp[r] + fn[r] else float("nan")
+        prec = tp[r] / (tp[r] + fp[r]) if tp[r] + fp[r] else float("nan")
+        print(f"{r:24s} {rec:6.2f} {prec:9.2f}    ({tp[r]}/{fp[r]}/{fn[r]})")
+    problems = [(e, w, g) for e, w, g in results if w]
+    clean = [(e, w, g) for e, w, g in results if not w]
+    caught = [x for x in problems if x[1] <= x[2]]
+    quiet = [x for x in clean if not x[2]]
+    recall = len(caught) / len(problems)
+    specificity = len(quiet) / len(clean)
+    print(f"lines with a problem caught: {len(caught)}/{len(problems)} = {recall:.3f}")
+    print(f"correct lines with no warning or error: {len(quiet)}/{len(clean)} = {specificity:.3f}")
+    missed = [
+        (e.get("text") or e["document"])[:90] + f" -> {sorted(w - g)}"
+        for e, w, g in problems
+        if not w <= g
+    ]
+    noisy = [(e.get("text") or e["document"])[:90] + f" -> {sorted(g)}" for e, w, g in clean if g]
+    extra = [
+        (e.get("text") or e["document"])[:90] + f" -> {sorted(g - w)}"
+        for e, w, g in problems
+        if g - w
+    ]
+    for line in missed:
+        print("  missed:", line)
+    for line in noisy + extra:
+        print("  extra: ", line)
+    assert recall >= 0.9, missed
+    assert specificity >= 0.95, noisy
+
+
+def test_coverage_on_real_documents():
+    print("\ncoverage on real documents (numbers seen vs claims parsed):")
+    total_seen = total_claims = 0
+    for path in sorted((DATA / "real").glob("*.md")):
+        if path.name == "PROVENANCE.md":
+            continue
+        report = audit([str(path)], Config())
+        kinds = Counter()
+        from benchaudit.engine import Context, load_sources
+
+        for source in load_sources([str(path)], Context(Config())):
+            kinds.update(c.kind for c in source.claims)
+        total_seen += report.numbers_seen
+        total_claims += report.claims_checked
+        print(
+            f"  {path.name}: {report.numbers_seen} numbers seen, {report.claims_checked} claims "
+            f"parsed ({dict(sorted(kinds.items()))}); grade {report.grade}"
+        )
+        # Correct reporting must not be called impossible by the comparison rules.
+        mine = [f for f in report.findings if f.name in RULES and f.severity is Severity.ERROR]
+        assert not mine, [f.message for f in mine]
+    assert total_seen > 0 and total_claims > 0
+
+
+# ---------------------------------------------------------------- the fresh set, every rule
+
+#: Rules that judge a whole document: a sentence quoted alone has lost the tables they read.
+WHOLE_DOCUMENT = {"claim-without-evidence", "misleading-emphasis"}
+
+
+def _fresh() -> list[dict]:
+    return yaml.safe_load((DATA / "fresh.yaml").read_text(encoding="utf-8"))["claims"]
+
+
+@pytest.fixture(scope="module")
+def fresh_results(tmp_path_factory):
+    return _audit_entries(_fresh(), tmp_path_factory.mktemp("fresh"), Config(), WHOLE_DOCUMENT)
+
+
+def test_the_fresh_set_is_large_enough_and_sourced():
+    from benchaudit.registry import all_rules
+
+    entries = _fresh()
+    assert len(entries) >= 100
+    assert all(e.get("source") for e in entries)
+    real = [e for e in entries if not str(e["source"]).startswith("constructed")]
+    assert len(real) >= 60
+    problems = [e for e in entries if e.get("expect")]
+    assert 0.3 <= len(problems) / len(entries) <= 0.5
+    known = set(all_rules())
+    unknown = {r for e in entries for r in e.get("expect") or []} - known
+    assert not unknown, unknown
+
+
+def _line_scores(results, label: str) -> tuple[float, float, list[str], list[str]]:
+    """Recall over problem lines and specificity over correct lines, printed with the misses
+    and the false alarms."""
+    problems = [(e, w, g) for e, w, g in results if w]
+    clean = [(e, w, g) for e, w, g in results if not w]
+    caught = [x for x in problems if x[1] <= x[2]]
+    quiet = [x for x in clean if not x[2]]
+    recall = len(caught) / len(problems)
+    specificity = len(quiet) / len(clean)
+    print(f"\n{label}: lines with a problem caught: {len(caught)}/{len(problems)} = {recall:.3f}")
+    print(f"{label}: correct lines with no warning or error: {len(quiet)}/{len(clean)} = {specificity:.3f}")
+    missed = [
+        (e.get("text") or e["document"])[:100] + f" -> {sorted(w - g)}" for e, w, g in problems if not w <= g
+    ]
+    noisy = [(e.get("text") or e["document"])[:100] + f" -> {sorted(g)}" for e, _w, g in clean if g]
+    for line in missed:
+        print("  missed:", line)
+    for line in noisy:
+        print("  noisy: ", line)
+    return recall, specificity, missed, noisy
+
+
+def test_fresh_recall_and_specificity(fresh_results):
+    recall, specificity, missed, noisy = _line_scores(fresh_results, "fresh set, every rule")
+    # First pass, before any change was made for this set: 45/58 = 0.776 and 97/99 = 0.980
+    # (tests/data/claims_eval/PROVENANCE.md).
+    assert recall >= 0.95, missed
+    assert specificity >= 0.98, noisy
+
+
+# ---------------------------------------------------------------- the third set, every rule
+
+
+def _fresh2() -> list[dict]:
+    return yaml.safe_load((DATA / "fresh2.yaml").read_text(encoding="utf-8"))["claims"]
+
+
+@pytest.fixture(scope="module")
+def fresh2_results(tmp_path_factory):
+    return _audit_entries(_fresh2(), tmp_path_factory.mktemp("fresh2"), Config(), WHOLE_DOCUMENT)
+
+
+def test_the_third_set_is_large_enough_and_sourced():
+    from benchaudit.registry import all_rules
+
+    entries = _fresh2()
+    assert len(entries) >= 150
+    assert all(e.get("source") for e in entries)
+    real = [e for e in entries if not str(e["source"]).startswith("constructed")]
+    assert len(real) >= 75
+    problems = [e for e in entries if e.get("expect")]
+    assert 0.3 <= len(problems) / len(entries) <= 0.5
+    unknown = {r for e in entries for r in e.get("expect") or []} - set(all_rules())
+    assert not unknown, unknown
+
+
+def test_third_set_recall_and_specificity(fresh2_results):
+    recall, specificity, missed, noisy = _line_scores(fresh2_results, "third set, every rule")
+    # First pass, before any change was made for this set: 40/55 = 0.727 and 116/120 = 0.967
+    # (tests/data/claims_eval/PROVENANCE.md).
+    assert recall >= 0.95, missed
+    assert specificity >= 0.98, noisy
