@@ -160,9 +160,10 @@ def audit_sources(
     _collect(sources, results, said)
     inputs.check_baseline_model(sources, cfg.baseline_model)
     if sum(s.kind in ("results", "samples") for s in sources) > 1:
+        from benchaudit.inputs._small_results import with_numpy
         from benchaudit.inputs.joining import join_sources
 
-        joined = join_sources(sources)  # outputs of several models on one task
+        joined = join_sources([with_numpy(s) for s in sources])  # several models on one task
         sources = joined.sources
         if joined.runs:
             results.add("runs", joined.runs)

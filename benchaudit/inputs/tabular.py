@@ -167,7 +167,6 @@ def _parquet_head(pf: Any, names: list[str]) -> list[list[str]]:
 
 def read(path: Path, display: str, ctx: Context) -> Source:
     from benchaudit.evidence import Source
-    from benchaudit.inputs._scaled import ScaledResults
     from benchaudit.inputs._tabular_small import read_small
 
     overrides = dict(getattr(getattr(ctx, "config", None), "columns", {}) or {})
@@ -187,7 +186,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         "left_out": rs.meta.get("left_out", {}),
         "missing_cells": rs.meta.get("missing_cells", 0),
     }
-    kind = "scaled-results" if isinstance(rs, ScaledResults) else "results"
+    kind = getattr(rs, "source_kind", "results")  # ratings: a ScaledResults
     return Source(path=display, kind=kind, data=rs, meta=meta, notes=notes)
 
 
