@@ -18,7 +18,7 @@ FILES = {
     'integrity.harness_limit': 511151769,
     'integrity.partial_credit': 3980920687,
     'integrity.row_count_mismatch': 2932831495,
-    'integrity.run_drift': 1782459829,
+    'integrity.run_drift': 740640219,
     'leaderboards.anchored_baseline': 2425743256,
     'leaderboards.conflicting_repeats': 639522563,
     'leaderboards.null_model_win': 3670195929,
