@@ -176,6 +176,10 @@ def audit_sources(
     # Only the rules for the kinds read are imported (a README never loads the battle rules).
     kinds = {s.kind for s in sources}
     rules = [cls(cfg.rule_options(cls.name)) for cls in select(cfg.select, cfg.ignore, kinds)]
+    if any("results" in r.reads and not type(r).__module__.startswith("benchaudit.") for r in rules):
+        from benchaudit.inputs._small_results import with_numpy
+
+        sources = [with_numpy(s) for s in sources]  # a rule pack reads numpy result sets
     hidden: list[Suppressed] = []
     findings = []
     for f in run_rules(rules, sources, ctx, said, results):

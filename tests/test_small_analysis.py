@@ -154,3 +154,33 @@ def test_two_small_files_are_joined_as_result_sets(tmp_path, monkeypatch):
         got.append(json_writer.render(audit([str(a), str(b)], Config(), on_error="report")))
     assert got[0] == got[1]
     assert '"model": "b"' in got[0]
+
+
+def test_a_rule_pack_reading_results_gets_a_numpy_result_set(tmp_path, monkeypatch):
+    from benchaudit import engine
+    from benchaudit.finding import Severity
+    from benchaudit.inputs.resultset import ResultSet
+    from benchaudit.registry import Rule
+
+    seen = []
+
+    class PackRule(Rule):
+        code = "XP001"
+        name = "pack-rule"
+        severity = Severity.INFO
+        reads = ("results",)
+
+        def on_results(self, source, ctx):
+            seen.append(type(source.data))
+            return []
+
+    monkeypatch.setattr(engine, "select", lambda *a, **k: [PackRule])
+    audit([str(_long(tmp_path / "r.csv", TWO))], Config())
+    assert seen == [ResultSet]
+
+
+def test_contamination_scores_read_a_small_file(tmp_path):
+    from benchaudit.contamination.scores import read_scores
+
+    scores = read_scores(str(_long(tmp_path / "r.csv", TWO)))
+    assert scores["a"]["q0"] == 1.0 and scores["b"]["q1"] == 0.0 and len(scores["b"]) == 10

@@ -22,12 +22,22 @@ if TYPE_CHECKING:
     from benchaudit.inputs.resultset import ResultSet
 
 
+class Column(list):  # type: ignore[type-arg]
+    """A list that answers ``tolist()`` as a numpy array does, for code that reads either."""
+
+    def tolist(self) -> list[Any]:
+        return list(self)
+
+
 @dataclass
 class Codes:
     """A categorical column as in :class:`~benchaudit.inputs.resultset.Coded`, in a list."""
 
     codes: list[int]
     labels: list[str]
+
+    def __post_init__(self) -> None:
+        self.codes = Column(self.codes)
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -54,6 +64,9 @@ class SmallResults:
     max_points = cluster = seed = sample = confidence = chosen = gold = variant = None
     #: Only 0/1 scores are held here.
     binary = True
+
+    def __post_init__(self) -> None:
+        self.score = Column(self.score)
 
     @property
     def n_rows(self) -> int:
