@@ -92,9 +92,11 @@ CASES = {
 NUMPY_ONLY = {"graded 0-1", "1-10 ratings", "a repeated row"}
 
 
-def _reports(path: Path, monkeypatch: pytest.MonkeyPatch, numpy_free: bool) -> tuple[str, str, str]:
+def _reports(
+    path: Path, monkeypatch: pytest.MonkeyPatch, numpy_free: bool, **settings: object
+) -> tuple[str, str, str]:
     monkeypatch.setattr(_tabular_small, "NUMPY_FREE", numpy_free)
-    report = audit([str(path)], Config(), on_error="report")
+    report = audit([str(path)], Config(**settings), on_error="report")
     kinds = ",".join(type(s).__name__ for s in _read_types(path))
     return json_writer.render(report), text_writer.render(report, color=False), kinds
 
@@ -122,6 +124,14 @@ def test_random_files_with_gaps_report_alike(tmp_path, monkeypatch, seed):
     rng = random.Random(seed)
     path = _random(tmp_path / "r.csv", rng.randint(2, 6), rng.randint(3, 400), seed, missing=0.05)
     assert _reports(path, monkeypatch, True)[:2] == _reports(path, monkeypatch, False)[:2]
+
+
+@pytest.mark.parametrize("settings", [{"alpha": 0.1}, {"alpha": 0.01, "baseline_model": "m2"}])
+def test_other_levels_and_baselines_report_alike(tmp_path, monkeypatch, settings):
+    path = _random(tmp_path / "r.csv", 4, 80, seed=9, missing=0.05)
+    small = _reports(path, monkeypatch, True, **settings)
+    assert small[:2] == _reports(path, monkeypatch, False, **settings)[:2]
+    assert "SmallResults" in small[2]
 
 
 def test_pairwise_sum_is_numpys_sum():
