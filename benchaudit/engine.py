@@ -161,9 +161,10 @@ def audit_sources(
     _collect(sources, results, said)
     inputs.check_baseline_model(sources, cfg.baseline_model)
     if sum(s.kind in ("results", "samples") for s in sources) > 1:
+        from benchaudit.inputs._small_results import with_numpy
         from benchaudit.inputs.joining import join_sources
 
-        joined = join_sources(sources)  # outputs of several models on one task
+        joined = join_sources([with_numpy(s) for s in sources])  # several models on one task
         sources = joined.sources
         if joined.runs:
             results.add("runs", joined.runs)
@@ -185,6 +186,11 @@ def audit_sources(
     # Only the rules for the kinds read are imported (a README never loads the battle rules).
     kinds = {s.kind for s in evidence}
     rules = [cls(cfg.rule_options(cls.name)) for cls in select(cfg.select, cfg.ignore, kinds)]
+    if any("results" in r.reads and not type(r).__module__.startswith("benchaudit.") for r in rules):
+        from benchaudit.inputs._small_results import with_numpy
+
+        sources = [with_numpy(s) for s in sources]  # a rule pack reads numpy result sets
+        evidence = [*sources, *([hits] if hits is not None else [])]
     hidden: list[Suppressed] = []
     findings = []
     for f in run_rules(rules, evidence, ctx, said, results):

@@ -13,7 +13,12 @@ if TYPE_CHECKING:
 
 
 def analysis(source: Source, ctx: Context) -> Any:
-    """The per-item analysis of ``source`` (computed once per source)."""
+    """The per-item analysis of ``source`` (computed once per source); a small 0/1 file's
+    is :class:`benchaudit.analysis.small.SmallAnalysis`, its comparisons a list of rows."""
+    if getattr(source.data, "numpy_free", False):
+        from benchaudit.analysis.small import analyse as small
+
+        return small(source.data, ctx)
     from benchaudit.analysis.results import analyse
 
     return analyse(source.data, ctx)

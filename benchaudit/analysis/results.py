@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from benchaudit.analysis.matrix import ItemMatrix, build
 from benchaudit.analysis.pairs import Names, PairTable
+from benchaudit.analysis.reporting import baseline_rows, options, rank_order, setup_line
 from benchaudit.inputs.resultset import ResultSet
 from benchaudit.progress import Progress
 from benchaudit.stats import clustered as cl
@@ -73,18 +74,13 @@ class Analysis:
         return next((r for r in self.models if r["model"] == name), None)
 
 
-def options(ctx: Context | None) -> tuple[int, int, float, str | None]:
-    cfg = getattr(ctx, "config", None)
-    return (
-        int(getattr(cfg, "seed", 0) or 0),
-        int(getattr(cfg, "resamples", 10000) or 10000),
-        float(getattr(cfg, "alpha", 0.05) or 0.05),
-        getattr(cfg, "baseline_model", None),
-    )
-
-
 def analyse(rs: ResultSet, ctx: Context | None = None) -> Analysis:
-    """The analysis of ``rs`` under the run's seed, resamples and alpha (cached on rs)."""
+    """The analysis of ``rs`` under the run's seed, resamples and alpha (cached on rs).
+
+    A small file held without numpy (:class:`~benchaudit.inputs._small_results.SmallResults`)
+    is analysed as the ResultSet it stands for (the rules read it without numpy instead)."""
+    if getattr(rs, "numpy_free", False):
+        rs = rs.memo.get("resultset", rs.to_resultset)  # type: ignore[attr-defined]
     settings = options(ctx)
     return rs.memo.get(("analysis", *settings), lambda: _analyse(rs, *settings))
 
@@ -654,94 +650,13 @@ def rank_groups(
         better[pairs["ib"][down], pairs["ia"][down]] = True
     beaten_by = better.sum(axis=0).tolist()  # models significantly above each one
     beats = better.sum(axis=1).tolist()
-    order = sorted(range(k), key=lambda i: (-scores[i], i))
-    out: list[dict[str, Any]] = [{} for _ in range(k)]
-    group, top = 0, None
-    for rank, i in enumerate(order, start=1):
-        if top is None or better[top, i]:
-            group += 1
-            top = i
-        out[i] = {
-            "rank": rank,
-            "rank_low": 1 + int(beaten_by[i]),
-            "rank_high": k - int(beats[i]),
-            "tie_group": group,
-        }
-    return out
+    return rank_order(scores, lambda top, i: bool(better[top, i]), beaten_by, beats)
 
 
 def _baseline_rows(
     rs: ResultSet, models: list[dict[str, Any]], comps: PairTable, base: str
 ) -> list[dict[str, Any]]:
-    by_pair = {(c["a"], c["b"]): c for c in comps.rows(np.flatnonzero(comps.involves(base)))}
-    rows = []
-    for r in models:
-        row = {
-            "file": rs.path,
-            "model": r["model"],
-            "score": r["score"],
-            "ci_low": r["ci_low"],
-            "ci_high": r["ci_high"],
-            "baseline": base,
-            "delta": None,
-            "delta_low": None,
-            "delta_high": None,
-            "p_value": None,
-            "test": None,
-        }
-        if r["model"] != base:
-            c = by_pair.get((r["model"], base))
-            sign = 1.0
-            if c is None:
-                c, sign = by_pair.get((base, r["model"])), -1.0
-            if c is not None:
-                lo, hi = sign * c["ci_low"], sign * c["ci_high"]
-                row.update(
-                    delta=sign * c["diff"],
-                    delta_low=min(lo, hi),
-                    delta_high=max(lo, hi),
-                    p_value=c["p_value"],
-                    test=c["test"],
-                )
-        row["accuracy"] = _pct_interval(r["score"], r["ci_low"], r["ci_high"])
-        row["delta_points"] = _points_interval(row["delta"], row["delta_low"], row["delta_high"])
-        rows.append(row)
-    return rows
-
-
-def _pct_interval(v: float | None, lo: float | None, hi: float | None) -> str:
-    if v is None:
-        return "-"
-    if lo is None or hi is None:  # a score without an interval
-        return f"{100 * v:.1f}"
-    return f"{100 * v:.1f} ({100 * lo:.1f}–{100 * hi:.1f})"
-
-
-def _points_interval(d: float | None, lo: float | None, hi: float | None) -> str:
-    if d is None or lo is None or hi is None:  # no pair with the baseline
-        return "—"
-    return f"{100 * d:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
-
-
-def setup_line(s: dict[str, Any]) -> str:
-    """The setup sentence under a reporting table."""
-    items = f"n = {s['items']:,} items"
-    if s.get("clusters") is not None:  # only a file with a cluster column has clusters
-        items += f" ({s['clusters']:,} clusters)"
-    parts = [items]
-    spi = s["samples_per_item"]
-    parts.append(
-        f"{spi:g} sample(s) per item averaged within the item" if spi > 1 else "1 sample per item"
-    )
-    parts.append(f"{s['seeds']} seed(s)")
-    text = ", ".join(parts) + f", {s['models']} model(s), {s['rows']:,} rows."
-    text += f" Per-model interval: {s['interval'] or '-'}, {100 * s['confidence']:g}%."
-    if s.get("paired_test"):
-        text += f" Difference: paired, {s['paired_test']}, Holm-adjusted across pairs."
-    if s.get("resamples"):
-        text += f" Resamples: {s['resamples']:,} (seed {s['rng_seed']})."
-    text += f" Baseline: {s['baseline']}."
-    return text
+    return baseline_rows(rs.path, models, comps.rows(np.flatnonzero(comps.involves(base))), base)
 
 
 def _with_task(row: dict[str, Any], task: Any) -> dict[str, Any]:

@@ -19,13 +19,15 @@ the values and the column's name:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs._columns import UNIT_SCORES, norm
-from benchaudit.inputs.resultset import Coded, ResultSet
+
+if TYPE_CHECKING:  # numpy is imported by the functions that compute (a small 0/1 file needs none)
+    import numpy as np
+
+    from benchaudit.inputs.resultset import Coded, ResultSet
 
 _PERCENT_NAMES = ("pct", "percent", "percentage", "score_100")
 _RATING_NAMES = ("rating", "likert", "stars", "grade", "judge_score")
@@ -44,8 +46,17 @@ def _base(column: str | None) -> str:
     return norm(column or "score").split(".")[-1] if column else "score"
 
 
+def plain_01(column: str | None) -> bool:
+    """Whether 0/1 values in ``column`` are on the ``0/1`` scale (:func:`scale_name`), not
+    ratings (a ``rating`` column of 0s and 1s is on a 0-5 scale)."""
+    name = _base(column)
+    return not any(p in name for p in _RATING_NAMES)
+
+
 def scale_name(score: np.ndarray, column: str | None) -> str:
     """``0/1``, ``0-1 graded``, ``0-100``, ``0-10`` / ``1-10`` / ``1-5`` ..., or ``unbounded``."""
+    import numpy as np
+
     lo, hi = float(score.min()), float(score.max())
     name = _base(column)
     integral = bool(np.all(np.floor(score) == score))
@@ -66,6 +77,8 @@ def scale_name(score: np.ndarray, column: str | None) -> str:
 
 def apply_scale(rs: ResultSet, column: str | None, display: str) -> Any:
     """``rs`` on the unit scale (0-100 divided by 100), or a :class:`ScaledResults`."""
+    import numpy as np
+
     score = np.asarray(rs.score, dtype=np.float64)
     if score.size == 0:
         return rs
@@ -128,6 +141,8 @@ class ScaledResults:
     columns: dict[str, str] = field(default_factory=dict)
     meta: dict[str, Any] = field(default_factory=dict)
     layout: str = "long"
+    #: The kind of source it makes (the rules of per-item results do not read ratings).
+    source_kind = "scaled-results"
 
     @property
     def models(self) -> list[str]:
@@ -140,6 +155,8 @@ class ScaledResults:
     def item_means(self) -> tuple[np.ndarray, np.ndarray]:
         """models x items matrix of the mean rating per item (NaN where absent), and
         the row count behind each cell (repeats of an item are averaged first)."""
+        import numpy as np
+
         m, k = len(self.model.labels), len(self.item.labels)
         flat = self.model.codes.astype(np.int64) * k + self.item.codes
         total = np.bincount(flat, weights=self.score, minlength=m * k).reshape(m, k)
@@ -152,6 +169,8 @@ class ScaledResults:
         seed = int(getattr(cfg, "seed", 0) or 0)
         resamples = min(int(getattr(cfg, "resamples", 10000) or 10000), 10000)
         alpha = float(getattr(cfg, "alpha", 0.05) or 0.05)
+        import numpy as np
+
         means, _ = self.item_means()
         rng = np.random.default_rng(seed)
         rows = []
@@ -201,6 +220,8 @@ def _bootstrap_mean(
     x: np.ndarray, rng: np.random.Generator, resamples: int, alpha: float
 ) -> tuple[float | None, float | None]:
     """Percentile bootstrap interval of a mean, in batches that keep memory small."""
+    import numpy as np
+
     if x.size < 2:
         return None, None
     batch = max(1, 4_000_000 // x.size)

@@ -1,4 +1,4 @@
-"""Small plain CSV / TSV result files read with the standard library and numpy.
+"""Small plain CSV / TSV result files read with the standard library (and numpy).
 
 Importing pyarrow and ``pyarrow.compute`` costs more than reading a file of a few
 thousand rows in Python, and a pre-commit hook over a results file pays it on every
@@ -11,26 +11,39 @@ Anything it is not sure to read exactly as Arrow would (quotes, blank lines, emp
 or ``NA`` cells, padded labels, other columns that look like numbers, dates or
 booleans, overrides, a ``--max-rows`` bound) it hands back, and the Arrow reader reads
 the file and says what is wrong with it.
+
+A file of 0/1 scores with one row per model x item and few enough cells
+(:data:`NUMPY_FREE_CELLS`) is held in Python lists
+(:class:`~benchaudit.inputs._small_results.SmallResults`) and analysed without
+importing numpy, which costs more than the rest of its check.
 """
 
 from __future__ import annotations
 
+import operator
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from benchaudit.inputs import file_delimiter
 from benchaudit.inputs._columns import find_columns
 from benchaudit.inputs._columns import norm as _norm
-from benchaudit.inputs.resultset import Coded, ResultSet
 
 if TYPE_CHECKING:
     from numpy.typing import DTypeLike, NDArray
 
+    from benchaudit.inputs.resultset import Coded
+
 #: Files up to this size are read here; above it the pyarrow import is the smaller cost.
 SMALL_BYTES = 256 * 1024
+#: 0/1 files up to this many model x item cells are analysed without numpy: below it
+#: the Python analysis costs less than importing numpy (``benchmarks/bench_startup.py``).
+NUMPY_FREE_CELLS = 20_000
+#: ... and up to this many models (the pairs then stay under ``stats.paired._SMALL_MANY``,
+#: where the numpy analysis computes its p-values one by one, as the Python one does).
+NUMPY_FREE_MODELS = 32
+#: Off: every file is analysed with numpy (the tests compare the two).
+NUMPY_FREE = True
 #: Rows whose cell texts detection looks at (as ``_tabular_arrow._head_text``).
 HEAD_ROWS = 1000
 #: Roles read as categories (strings), whatever their values look like.
@@ -63,10 +76,16 @@ class RowLines:
         return self.n
 
     def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, (int, np.integer)):
-            if not -self.n <= key < self.n:
+        try:
+            at = operator.index(key)  # an int or a numpy integer
+        except TypeError:
+            at = None
+        if at is not None:
+            if not -self.n <= at < self.n:
                 raise IndexError(key)
-            return self.first + (int(key) % self.n)
+            return self.first + (at % self.n)
+        import numpy as np
+
         if isinstance(key, slice):
             start, stop, step = key.indices(self.n)
             return np.arange(self.first + start, self.first + stop, step, dtype=np.int64)
@@ -76,6 +95,8 @@ class RowLines:
         return np.where(key < 0, key + self.n, key).astype(np.int64) + self.first
 
     def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> NDArray[Any]:
+        import numpy as np
+
         return np.arange(self.first, self.first + self.n, dtype=dtype or np.int64)
 
     def tolist(self) -> list[int]:
@@ -137,6 +158,10 @@ def _typed(values: list[str], categorical: bool) -> tuple[str, list[str]] | None
 
 def _coded(values: list[str]) -> Coded:
     """Codes by first appearance, as the Arrow reader numbers models and items."""
+    import numpy as np
+
+    from benchaudit.inputs.resultset import Coded
+
     index: dict[str, int] = {}
     codes = [index.setdefault(v, len(index)) for v in values]
     dtype = np.int16 if len(index) < np.iinfo(np.int16).max else np.int32
@@ -189,9 +214,15 @@ def _resultset(
     shape: dict[str, Any],
     display: str,
 ) -> Any:
-    from benchaudit.inputs._scaled import apply_scale
-
     at = {name: j for j, name in enumerate(names)}
+    small = _numpy_free(rows, types, cols, at, shape, display)
+    if small is not None:
+        return small
+    import numpy as np
+
+    from benchaudit.inputs._scaled import apply_scale
+    from benchaudit.inputs.resultset import ResultSet
+
     model = _coded([r[at[cols["model"]]] for r in rows])
     item = _coded([r[at[cols["item"]]] for r in rows])
     raw = [r[at[cols["score"]]] for r in rows]
@@ -202,9 +233,7 @@ def _resultset(
         score = np.asarray([float(v) for v in raw], dtype=np.float64)
     if bool(np.all((score == 0.0) | (score == 1.0))):
         score = score.astype(np.float32, copy=False)  # exact for 0/1, half the memory
-    meta: dict[str, Any] = {"value_types": {c: shape["value_types"].get(c) for c in cols.values()}}
-    if shape["left_out"]:
-        meta["left_out"] = dict(shape["left_out"])
+    meta = _meta(shape, cols)
     rs = ResultSet(
         path=display,
         model=model,
@@ -216,3 +245,56 @@ def _resultset(
         meta=meta,
     )
     return apply_scale(rs, cols.get("score"), display)
+
+
+def _meta(shape: dict[str, Any], cols: dict[str, str]) -> dict[str, Any]:
+    meta: dict[str, Any] = {"value_types": {c: shape["value_types"].get(c) for c in cols.values()}}
+    if shape["left_out"]:
+        meta["left_out"] = dict(shape["left_out"])
+    return meta
+
+
+def _numpy_free(
+    rows: list[list[str]],
+    types: dict[str, str],
+    cols: dict[str, str],
+    at: dict[str, int],
+    shape: dict[str, Any],
+    display: str,
+) -> Any:
+    """The rows as :class:`SmallResults` when they are 0/1 scores on the 0/1 scale, one row
+    per model x item and few enough cells; else None (the numpy reading)."""
+    from benchaudit.inputs._scaled import plain_01
+
+    if not NUMPY_FREE or not plain_01(cols["score"]):
+        return None
+    j = at[cols["score"]]
+    kind = types[cols["score"]]
+    if kind == "bool":
+        score = [1.0 if r[j] in TRUE_WORDS else 0.0 for r in rows]
+    else:
+        score = [float(r[j]) for r in rows]
+        if any(s != 0.0 and s != 1.0 for s in score):
+            return None
+        score = [1.0 if s else 0.0 for s in score]  # -0.0 is 0
+    model = _codes([r[at[cols["model"]]] for r in rows])
+    item = _codes([r[at[cols["item"]]] for r in rows])
+    cells = len(model.labels) * len(item.labels)
+    if len(model.labels) > NUMPY_FREE_MODELS or cells > NUMPY_FREE_CELLS:
+        return None
+    if len(set(zip(model.codes, item.codes))) != len(rows):
+        return None  # repeated cells are averaged (and reported) by the numpy analysis
+    from benchaudit.inputs._small_results import SmallResults
+
+    meta = _meta(shape, cols)
+    meta["scale"] = "0/1"
+    line = RowLines(2, len(rows))
+    return SmallResults(display, model, item, score, line, columns=dict(cols), meta=meta)
+
+
+def _codes(values: list[str]) -> Any:
+    """Codes by first appearance, in a list."""
+    from benchaudit.inputs._small_results import Codes
+
+    index: dict[str, int] = {}
+    return Codes(codes=[index.setdefault(v, len(index)) for v in values], labels=list(index))

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from benchaudit.errors import InputError
 from benchaudit.evidence import Source
 from benchaudit.inputs import Probe, Reader
-from benchaudit.inputs._html_page import parse
 from benchaudit.inputs.text import DOCUMENT_MAX_BYTES
 from benchaudit.linebreaks import split_lines
 
@@ -39,6 +38,7 @@ def _context(lines: list[str], numbers: list[int], at: int) -> str:
 
 
 def read(path: Path, display: str, ctx: Context) -> Source:
+    from benchaudit.inputs._html_page import parse  # here: detection imports this module
     from benchaudit.inputs.claims import extract
     from benchaudit.inputs.tables import Table
 

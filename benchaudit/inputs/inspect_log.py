@@ -18,7 +18,6 @@ the sample index: several generations of one item, not several items.
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +73,8 @@ def _read_eval_zip(
 ) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
     """(header, [(member name, sample)]) from an ``.eval`` archive; each member is
     decompressed (deflate or zstd) up to ``limit`` bytes."""
+    import zipfile  # here: detection imports this module for every file checked
+
     from benchaudit.inputs._zip import read_member
     from benchaudit.inputs.limits import DEFAULTS
 

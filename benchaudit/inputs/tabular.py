@@ -167,7 +167,6 @@ def _parquet_head(pf: Any, names: list[str]) -> list[list[str]]:
 
 def read(path: Path, display: str, ctx: Context) -> Source:
     from benchaudit.evidence import Source
-    from benchaudit.inputs._scaled import ScaledResults
     from benchaudit.inputs._tabular_small import read_small
 
     overrides = dict(getattr(getattr(ctx, "config", None), "columns", {}) or {})
@@ -188,7 +187,7 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         "left_out": rs.meta.get("left_out", {}),
         "missing_cells": rs.meta.get("missing_cells", 0),
     }
-    kind = "scaled-results" if isinstance(rs, ScaledResults) else "results"
+    kind = getattr(rs, "source_kind", "results")  # ratings: a ScaledResults
     return Source(path=display, kind=kind, data=rs, meta=meta, notes=notes)
 
 
@@ -196,6 +195,10 @@ def _pooled_tasks(path: Path, display: str, rs: Any, overrides: dict[str, str]) 
     """A ``task`` column beside the item column, and items that repeat for a model: the
     file holds several tasks whose items share ids. Read as one analysis the repeats would
     pass for generations of one item; refuse, naming the column, rather than pool them."""
+    from benchaudit.inputs._small_results import SmallResults
+
+    if isinstance(rs, SmallResults):
+        return  # the numpy-free reader takes one row per model and item only: nothing repeats
     from benchaudit.inputs import probe
     from benchaudit.inputs._plan import TASK_NAMES
     from benchaudit.inputs.resultset import GridResults

@@ -131,15 +131,18 @@ class MultipleComparisons(Rule):
         comps = a.comparisons
         if len(comps) < 2:
             return
-        import numpy as np
+        if isinstance(comps, list):  # a small file's rows (no numpy)
+            every = [c for c in comps if c["p_value"] < alpha <= c["p_adjusted"]]
+            lost, n_lost = every[:EVIDENCE_PAIRS], len(every)
+        else:
+            import numpy as np
 
-        p, adjusted = comps.column("p_value"), comps.column("p_adjusted")
-        where = np.flatnonzero((p < alpha) & (alpha <= adjusted))
-        if not where.size:
+            p, adjusted = comps.column("p_value"), comps.column("p_adjusted")
+            where = np.flatnonzero((p < alpha) & (alpha <= adjusted))
+            # The evidence lists the first EVIDENCE_PAIRS (all are in results.comparisons).
+            lost, n_lost = comps.rows(where[:EVIDENCE_PAIRS]), int(where.size)
+        if not n_lost:
             return
-        # The evidence lists the first EVIDENCE_PAIRS (all are in results.comparisons).
-        lost = comps.rows(where[:EVIDENCE_PAIRS])
-        n_lost = int(where.size)
         shown = "; ".join(
             f"{c['a']} vs {c['b']} p = {c['p_value']:.3g} → {c['p_adjusted']:.3g}" for c in lost[:5]
         )

@@ -75,13 +75,13 @@ class ClusteredItems(Rule):
     reads = ("results",)
 
     def on_results(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        rs = source.data
+        if rs.cluster is None:
+            return
         import numpy as np
 
         from benchaudit.analysis.results import analyse
 
-        rs = source.data
-        if rs.cluster is None:
-            return
         a = analyse(rs, ctx)
         for m, row in enumerate(a.models):
             de = row.get("design_effect")

@@ -76,8 +76,6 @@ class GenerationsAsItems(Rule):
         """Several rows per item: counting generations as items understates the SE."""
         import math
 
-        import numpy as np
-
         rs = source.data
         a = analysis(source, ctx)
         mx = a.matrix
@@ -111,7 +109,7 @@ class GenerationsAsItems(Rule):
                     "samples_per_item": spi,
                     "se_generations": gen_se,
                     "se_items": item_se,
-                    "ratio": ratio if np.isfinite(ratio) else None,
+                    "ratio": ratio if math.isfinite(ratio) else None,
                 },
                 severity=Severity.WARNING if ratio > 1.05 else Severity.INFO,
             )

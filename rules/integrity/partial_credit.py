@@ -59,15 +59,15 @@ class PartialCredit(Rule):
     reads = ("results",)
 
     def on_results(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        rs = source.data
+        weighted = rs.max_points is not None
+        if not weighted and rs.binary:
+            return
         import numpy as np
 
         from benchaudit.analysis.results import analyse
         from benchaudit.stats.proportions import wilson
 
-        rs = source.data
-        weighted = rs.max_points is not None
-        if not weighted and rs.binary:
-            return
         frac = rs.score / rs.max_points if weighted else rs.score
         partial = (frac != 0.0) & (frac != 1.0)
         unequal = weighted and not np.all(rs.max_points == rs.max_points[0])

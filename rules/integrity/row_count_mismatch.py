@@ -58,13 +58,22 @@ class RowCountMismatch(Rule):
     reads = ("results",)
 
     def on_results(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        rs = source.data
+        k, n = len(rs.models), len(rs.items)
+        summary = {"rows": rs.n_rows, "models": k, "items": n, "models_x_items": k * n}
+        if getattr(rs, "numpy_free", False):
+            # A small 0/1 file held without numpy has one row per cell: only gaps to report.
+            from benchaudit.rules._results import analysis
+
+            for model, missing in zip(rs.models, analysis(source, ctx).missing):
+                if missing:
+                    yield self._missing(source, model, missing, summary)
+            return
         import numpy as np
 
         from benchaudit.analysis.results import analyse
 
-        rs = source.data
         mx = analyse(rs, ctx).matrix
-        k, n = mx.n_models, mx.n_items
         if rs.sample is None and rs.seed is None and int(mx.rows.max(initial=0)) <= 1:
             dup_rows = np.array([], dtype=np.int64)
         elif rs.sample is not None or rs.seed is not None:
@@ -84,8 +93,6 @@ class RowCountMismatch(Rule):
                 if dup_cells.size
                 else np.array([], dtype=np.int64)
             )
-        expected = k * n
-        summary = {"rows": rs.n_rows, "models": k, "items": n, "models_x_items": expected}
         for m, model in enumerate(rs.models):
             mine = dup_rows[rs.model.codes[dup_rows] == m] if dup_rows.size else dup_rows
             missing = np.flatnonzero(~mx.present[m])
@@ -127,17 +134,16 @@ class RowCountMismatch(Rule):
     def _missing(
         self, source: Source, model: str, missing: Any, summary: dict[str, Any]
     ) -> Finding:
-        import numpy as np
-
         rs = source.data
         names = [rs.items[i] for i in missing[:SHOW]]
-        more = f" and {missing.size - SHOW} more" if missing.size > SHOW else ""
-        have = summary["items"] - missing.size
-        rows = np.flatnonzero(rs.model.codes == rs.models.index(model))
-        line = rs.line_of(int(rows[0])) if rows.size else None
+        count = len(missing)
+        more = f" and {count - SHOW} more" if count > SHOW else ""
+        have = summary["items"] - count
+        first = int(rs.first_rows()[rs.models.index(model)])
+        line = rs.line_of(first) if first < rs.n_rows else None
         return self.finding(
             Location(source.path, line),
-            f"{model}: no row for {missing.size} of {summary['items']:,} items "
+            f"{model}: no row for {count} of {summary['items']:,} items "
             f"({', '.join(names)}{more}); {summary['rows']:,} rows for {summary['models']} "
             f"models × {summary['items']:,} items",
             claim=model,
@@ -146,7 +152,7 @@ class RowCountMismatch(Rule):
             evidence={
                 "model": model,
                 "missing_items": [rs.items[i] for i in missing[:50]],
-                "missing": int(missing.size),
+                "missing": count,
                 "items_present": int(have),
                 **summary,
             },

@@ -60,9 +60,11 @@ class RunDrift(Rule):
     reads = ("results",)
 
     def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
+        runs = [s for s in sources if s.kind == "results" and s.data is not None]
+        if len(runs) < 2:
+            return
         from benchaudit.inputs.joining import same_configuration
 
-        runs = [s for s in sources if s.kind == "results" and s.data is not None]
         for i, first in enumerate(runs):
             for second in runs[i + 1 :]:
                 if same_configuration(first, second):

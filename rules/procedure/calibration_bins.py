@@ -144,6 +144,8 @@ class CalibrationBins(Rule):
         The rows themselves go to ``results.calibration`` from the per-item analysis,
         whatever rules are selected; the self words them.
         """
+        if getattr(source.data, "confidence", None) is None:
+            return  # no confidence column (nor numpy to import for it)
         from benchaudit.analysis.results import calibration_rows
 
         for row in calibration_rows(source.data, self.options):

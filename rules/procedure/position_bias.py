@@ -77,13 +77,13 @@ class PositionBias(Rule):
     reads = ("results",)
 
     def on_results(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        rs = source.data
+        if rs.chosen is None:
+            return
         import numpy as np
 
         from benchaudit.stats.proportions import binom_cdf
 
-        rs = source.data
-        if rs.chosen is None:
-            return
         options = sorted(set(rs.chosen.labels) | set(rs.gold.labels if rs.gold else []))
         k = len(options)
         if not 2 <= k <= MAX_OPTIONS:

@@ -77,13 +77,13 @@ class WrongChanceLevel(Rule):
 
     def on_results(self, source: Source, ctx: Context) -> Iterable[Output]:
         """Multiple-choice files: a model indistinguishable from the chance level of its procedure."""
+        rs = source.data
+        if rs.chosen is None or rs.gold is None:
+            return
         import numpy as np
 
         from benchaudit.stats.proportions import binom_cdf
 
-        rs = source.data
-        if rs.chosen is None or rs.gold is None:
-            return
         a = analysis(source, ctx)
         options = {lab for lab in rs.chosen.labels} | {lab for lab in rs.gold.labels}
         k = len(options)

@@ -17,6 +17,14 @@ from benchaudit.render import json as json_writer
 from benchaudit.render.tables import result_tables
 
 
+@pytest.fixture(autouse=True)
+def _numpy_analysis(monkeypatch):
+    """Small files too get the numpy analysis here: its pair columns are what is tested."""
+    from benchaudit.inputs import _tabular_small
+
+    monkeypatch.setattr(_tabular_small, "NUMPY_FREE", False)
+
+
 def write_models(path: Path, models: int, items: int, graded: bool = False, clusters: int = 0):
     rng = np.random.default_rng(7)
     skill = np.linspace(-0.3, 0.3, models)

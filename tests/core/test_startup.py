@@ -1,5 +1,5 @@
 """`benchaudit check` stays light: a markdown file imports no numpy, pandas, scipy or
-statsmodels, and a small per-item result file none of scipy.stats, pandas or statsmodels."""
+statsmodels, and a small 0/1 per-item result file none of numpy, scipy, pandas or statsmodels."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 HEAVY = ("numpy", "pandas", "scipy", "statsmodels", "pyarrow")
-#: What a small per-item file may not import (numpy reads it; pyarrow only larger files).
-HEAVY_FOR_DATA = ("scipy.stats", "pandas", "statsmodels", "pyarrow")
+#: What a small per-item file may not import (pyarrow reads only larger files; numpy only
+#: graded ones or more cells than ``_tabular_small.NUMPY_FREE_CELLS``).
+HEAVY_FOR_DATA = ("numpy", "scipy", "pandas", "statsmodels", "pyarrow")
 
 RUNNER = """
 import runpy, sys
@@ -62,9 +63,9 @@ def test_clean_document_exits_0(tmp_path):
     assert loaded == [] and code == 0
 
 
-def test_small_result_file_does_not_import_scipy_stats(tmp_path):
-    # 2 models x 10 items: the McNemar test, Wilson intervals and Holm need no
-    # scipy.stats (importing it costs more than the whole check).
+def test_a_2x10_result_file_imports_no_numpy(tmp_path):
+    # 2 models x 10 items: the McNemar test, Wilson intervals and Holm need neither
+    # scipy.stats nor numpy (importing either costs more than the rest of the check).
     rows = ["model,item,correct"]
     for m, pattern in (("a", "1101101011"), ("b", "1001100010")):
         rows.extend(f"{m},q{i},{c}" for i, c in enumerate(pattern))
@@ -72,6 +73,18 @@ def test_small_result_file_does_not_import_scipy_stats(tmp_path):
     data.write_text("\n".join(rows) + "\n", encoding="utf-8")
     loaded, code = _run(data, HEAVY_FOR_DATA)
     assert loaded == [], f"a 2 x 10 result file imported {loaded}"
+    assert code in (0, 1)
+
+
+def test_a_small_file_with_gaps_and_four_models_imports_no_numpy(tmp_path):
+    # Missing cells (row-count-mismatch) and several pairs (multiple-comparisons) too.
+    rows = ["model,item,correct"]
+    for m, pattern in (("a", "1111111111" * 4), ("b", "1101101011" * 4), ("c", "10011000"), ("d", "0" * 40)):
+        rows.extend(f"{m},q{i},{c}" for i, c in enumerate(pattern))
+    data = tmp_path / "results.csv"
+    data.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    loaded, code = _run(data, HEAVY_FOR_DATA)
+    assert loaded == [], f"a small result file imported {loaded}"
     assert code in (0, 1)
 
 

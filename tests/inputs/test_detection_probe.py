@@ -41,6 +41,8 @@ def _results(path: Path, **cfg):
 
 
 def _models_and_means(rs) -> dict[str, float]:
+    if getattr(rs, "numpy_free", False):  # a small 0/1 file is held in lists: its arrays
+        rs = rs.to_resultset()
     out = {}
     for j, m in enumerate(rs.models):
         rows = rs.model.codes == j

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from benchaudit.config import Config
 from benchaudit.engine import audit
-from benchaudit.inputs.html import parse
+from benchaudit.inputs._html_page import parse
 
 CARD = """<!DOCTYPE html>
 <html><head><title>Card</title><style>p {color: red}</style>

@@ -21,7 +21,9 @@ LONG = "model,question_id,correct\na,q1,1\na,q2,0\nb,q1,true\nb,q2,no\n"
 
 def _read(path: Path, **cfg):
     ctx = Context(config=Config(**cfg))
-    return tab.read(path, path.name, ctx).data
+    data = tab.read(path, path.name, ctx).data
+    # A small 0/1 file is held in lists (no numpy); these tests read its arrays.
+    return data.to_resultset() if getattr(data, "numpy_free", False) else data
 
 
 def _kind(path: Path) -> str:
@@ -499,6 +501,8 @@ def test_small_file_reads_as_the_arrow_reader_reads_it(tmp_path, name):
     path.write_bytes(_SMALL[name].encode())
     small = read_small(path, "s.csv", {}, None)
     assert small is not None, "the plain file was handed to the Arrow reader"
+    if getattr(small, "numpy_free", False):  # 0/1 scores held in lists: the same arrays
+        small = small.to_resultset()
     whole = arrow.read_resultset(path, "s.csv", {}, None, None)
     assert type(small) is type(whole) and _fields(small) == _fields(whole)
 
