@@ -236,7 +236,9 @@ class Registry:
             import tomllib
         else:
             import tomli as tomllib
-        data = tomllib.loads(text)
+        from benchaudit.regex_cache import remembered
+
+        data = remembered("benchmarks", text, tomllib.loads)  # the command keeps the parse
         metric_names = _metric_names(data.pop("metric names", None))
         entries: list[Benchmark] = []
         views: list[Benchmark] = []
