@@ -171,13 +171,14 @@ try:
 except SystemExit:
     pass
 sys.stderr.write("COMPILED %d\\n" % len(compiled))
+sys.stderr.write("TOML %s\\n" % ("tomllib" in sys.modules or "tomli" in sys.modules))
 """
 
 
 def test_a_second_card_check_compiles_no_regular_expression(tmp_path):
     # The command keeps the compiled programs in the user's cache folder: the first
     # check compiles the claim reader's and the Markdown parser's patterns, the next
-    # compiles none (and gives the same report).
+    # compiles none and parses no TOML (and gives the same report).
     card = tmp_path / "README.md"
     card.write_text(
         "# Card\n\nWith greedy decoding we reach 87.3% on HumanEval, up from 84.1%.\n\n"
@@ -187,7 +188,7 @@ def test_a_second_card_check_compiles_no_regular_expression(tmp_path):
     # A fixed hash seed: the Markdown parser builds one pattern from a set.
     env = {**os.environ, "BENCHAUDIT_CACHE_DIR": str(tmp_path / "cache"), "PYTHONHASHSEED": "0"}
     env.pop("BENCHAUDIT_NO_CACHE", None)
-    counts, outputs = [], []
+    counts, outputs, toml = [], [], []
     for _ in range(2):
         proc = subprocess.run(
             [sys.executable, "-c", COUNTING, str(card), "--format", "json"],
@@ -201,8 +202,11 @@ def test_a_second_card_check_compiles_no_regular_expression(tmp_path):
         assert line, proc.stderr[-500:]
         counts.append(int(line[0].split()[1]))
         outputs.append(proc.stdout)
+        toml.append("TOML True" in proc.stderr)
     assert counts[0] > 50, counts
     assert counts[1] == 0, counts
+    # and the benchmark registry comes parsed from the cache folder too
+    assert toml == [True, False]
     assert outputs[0] == outputs[1] and '"findings"' in outputs[0]
     assert list((tmp_path / "cache").iterdir())
     assert not [p for p in tmp_path.iterdir() if p.name not in ("README.md", "cache")]
