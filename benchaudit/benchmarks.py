@@ -176,6 +176,14 @@ _METRIC_GROUPS = {
 }
 
 
+def _parse_toml(text: str) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        import tomli as tomllib
+    return tomllib.loads(text)
+
+
 class Registry:
     """Lookup of benchmarks by name or alias; config overrides win."""
 
@@ -232,11 +240,9 @@ class Registry:
     @classmethod
     def from_toml(cls, text: str) -> Registry:
         """Parse and check registry text (the format of ``benchmarks.toml``)."""
-        if sys.version_info >= (3, 11):
-            import tomllib
-        else:
-            import tomli as tomllib
-        data = tomllib.loads(text)
+        from benchaudit.regex_cache import remembered
+
+        data = remembered("benchmarks", text, _parse_toml)  # the command keeps the parse
         metric_names = _metric_names(data.pop("metric names", None))
         entries: list[Benchmark] = []
         views: list[Benchmark] = []

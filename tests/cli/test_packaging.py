@@ -69,7 +69,7 @@ def test_distribution_name_is_our_own_and_every_install_line_uses_it():
         import tomli as tomllib
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["name"] == benchaudit.DISTRIBUTION == "benchaudit-lint"
-    assert project["scripts"] == {"benchaudit": "benchaudit.cli:main"}
+    assert project["scripts"] == {"benchaudit": "benchaudit.command:main"}
     assert project["license"] == "Apache-2.0"  # an SPDX expression, not the table form
     texts = [ROOT / "README.md", ROOT / "corpora" / "README.md", *(ROOT / "docs").glob("*.md")]
     texts += [*(ROOT / "benchaudit").rglob("*.py"), ROOT / "action.yml"]
