@@ -176,21 +176,19 @@ def audit_sources(
         results.add(section, rows)
     # The contamination scan the configuration asks for, once, whatever rules run: its hits
     # are evidence for the rules beside the inputs read (they are not an input file).
-    evidence = list(sources)
     hits = configured_scan(sources, ctx)
     if hits is not None:
         for section, rows in hits.data.outcome.results.items():
             results.add(section, rows)
         said.extend(hits.data.outcome.notes)
-        evidence.append(hits)
     # Only the rules for the kinds read are imported (a README never loads the battle rules).
-    kinds = {s.kind for s in evidence}
+    kinds = {s.kind for s in sources} | ({hits.kind} if hits is not None else set())
     rules = [cls(cfg.rule_options(cls.name)) for cls in select(cfg.select, cfg.ignore, kinds)]
     if any("results" in r.reads and not type(r).__module__.startswith("benchaudit.") for r in rules):
         from benchaudit.inputs._small_results import with_numpy
 
         sources = [with_numpy(s) for s in sources]  # a rule pack reads numpy result sets
-        evidence = [*sources, *([hits] if hits is not None else [])]
+    evidence = [*sources, *([hits] if hits is not None else [])]
     hidden: list[Suppressed] = []
     findings = []
     for f in run_rules(rules, evidence, ctx, said, results):

@@ -14,7 +14,6 @@ around the table states the sampling protocol.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -281,16 +280,17 @@ def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim
                 )
                 if claim is not None:
                     out.append(claim)
-                plus = _plus_claim(
-                    clean_cell(label),
-                    m,
-                    ctx.benchmarks,
-                    _builder(table, i, j - shift, path, clean_cell(model), ctx.benchmarks),
-                )
+                plus = _plus_score(clean_cell(label), m, ctx.benchmarks) if claim is not None else None
                 if plus is not None and claim is not None:
-                    plus.protocol, plus.samples = claim.protocol, claim.samples
-                    plus.fields.update({k: v for k, v in claim.fields.items() if k.startswith("protocol")})
-                    out.append(plus)
+                    plus_label, pm, plus_mention = plus
+                    extra = _cell_claim(
+                        table, i, (j - shift, pm.group(0)), path, plus_label, clean_cell(model), pm,
+                        plus_mention, [], False, ctx.benchmarks,
+                    )
+                    if extra is not None:
+                        extra.protocol, extra.samples = claim.protocol, claim.samples
+                        extra.fields.update({k: v for k, v in claim.fields.items() if k.startswith("protocol")})
+                        out.append(extra)
     return out
 
 
@@ -299,22 +299,9 @@ def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim
 _PLUS_HEADER = re.compile(r"^(?P<name>.*?\S)\s*\(\s*\+\s*\)\s*$")
 
 
-def _builder(
-    table: Table, i: int, at: int, path: str, model: str, registry: Registry
-) -> Callable[[str, re.Match[str], list[Mention]], Claim | None]:
-    """A claim maker for another score of the cell at row ``i``, column ``at``."""
-
-    def build(label: str, m: re.Match[str], mention: list[Mention]) -> Claim | None:
-        return _cell_claim(table, i, (at, m.group(0)), path, label, model, m, mention, [], False, registry)
-
-    return build
-
-
-def _plus_claim(
-    label: str, m: re.Match[str], registry: Registry, build: Callable[[str, re.Match[str], list[Mention]], Claim | None]
-) -> Claim | None:
-    """The EvalPlus score of a "base (plus)" cell under a "NAME (+)" header, built by
-    ``build(label, match, mentions)`` as its own claim on NAME+ when the registry knows it."""
+def _plus_score(label: str, m: re.Match[str], registry: Registry) -> tuple[str, re.Match[str], list[Mention]] | None:
+    """The EvalPlus score of a "base (plus)" cell under a "NAME (+)" header: the label NAME+,
+    the score's match and the registry's mention of NAME+, or None."""
     head = _PLUS_HEADER.match(label)
     alt = m.group("alt")
     if head is None or alt is None:
@@ -324,7 +311,7 @@ def _plus_claim(
     if not mention or not mention[0].benchmark.name.endswith("+"):
         return None
     inner = _CELL.match(alt)
-    return build(plus_label, inner, mention) if inner is not None else None
+    return (plus_label, inner, mention) if inner is not None else None
 
 
 def _proportion_columns(table: Table) -> dict[int, bool]:
