@@ -6,7 +6,7 @@ FILES = {
     'comparisons.null_as_equivalence': 3001619592,
     'comparisons.overlap_fallacy': 2392541257,
     'comparisons.p_value_inconsistent': 302057702,
-    'comparisons.rank_tie': 2050232794,
+    'comparisons.rank_tie': 1851176794,
     'comparisons.seed_interval': 2949439602,
     'comparisons.underpowered': 4253595144,
     'comparisons.unpaired_comparison': 3671950607,

@@ -215,7 +215,63 @@ def _line(
     return ScoreLine(label, bench, n, not _LOWER_BETTER.search(label), proportion, cells)
 
 
-def _by_columns(table: Table, registry: Registry, counts: dict[str, int] | None = None) -> list[ScoreLine]:
+#: Words of a column label that names a split, a setting or the metric rather than a part
+#: of a benchmark ("Valid (0-shot)", "Test (5-shot)", "Acc").
+_SETTING_WORDS = frozenset(
+    "val valid validation dev test testmini acc accuracy score em pass@1 zero few shot shots cot".split()
+)
+
+
+def _is_setting(label: str) -> bool:
+    words = re.findall(r"[a-z@]+[0-9]*|[0-9]+", label.lower())
+    return bool(words) and all(w in _SETTING_WORDS or w.isdigit() for w in words)
+
+
+def _context_benchmark(table: Table, registry: Registry) -> Benchmark | None:
+    """The one benchmark the table's own heading names, else its caption, else its lead-in
+    ("#### C-Eval" over a table of "Valid (0-shot)" and "Test (5-shot)" columns). A text
+    that names several benchmarks settles nothing."""
+    from benchaudit.inputs.sentences import find_benchmarks
+
+    texts = (
+        table.section.title if table.section else "",
+        table.caption.text if table.caption else "",
+        table.lead_in.text if table.lead_in else "",
+    )
+    for text in texts:
+        found = {m.benchmark.name: m.benchmark for m in find_benchmarks(text, registry)}
+        if len(found) > 1:
+            return None
+        if found:
+            return next(iter(found.values()))
+    return None
+
+
+#: Split words of a column label, and the split names they stand for.
+_SPLITS = {
+    "val": "val", "valid": "val", "validation": "val", "dev": "dev", "test": "test",
+    "testmini": "testmini",
+}
+
+
+def _setting_bench(label: str, context: Benchmark, registry: Registry) -> Benchmark | None:
+    """The split of ``context`` a setting label names ("Valid" of C-Eval: its val split), or
+    None when the label names a split the registry does not resolve (its n is unknown)."""
+    named = _mentions(f"{context.name} {label}", registry)
+    bench = named if named is not None and named.name == context.name else context
+    wanted = {_SPLITS[w] for w in re.findall(r"[a-z]+", label.lower()) if w in _SPLITS}
+    have = _SPLITS.get(str(bench.split).lower(), str(bench.split).lower())
+    if wanted and wanted != {have}:
+        return None
+    return bench
+
+
+def _by_columns(
+    table: Table,
+    registry: Registry,
+    counts: dict[str, int] | None = None,
+    context: Benchmark | None = None,
+) -> list[ScoreLine]:
     header = table.header()
     lines = []
     for j in range(1, len(header)):
@@ -224,7 +280,10 @@ def _by_columns(table: Table, registry: Registry, counts: dict[str, int] | None 
             for i, row in enumerate(table.rows)
             if len(row) > j and row
         ]
-        line = _line(header[j], _mentions(header[j], registry), pairs, registry, counts)
+        bench = _mentions(header[j], registry)
+        if bench is None and context is not None and _is_setting(header[j]):
+            bench = _setting_bench(header[j], context, registry)
+        line = _line(header[j], bench, pairs, registry, counts)
         if line is not None:
             lines.append(line)
     return lines
@@ -279,6 +338,11 @@ def read_score_table(
     ) else 0
     by_rows = sum(1 for r in table.rows if len(r) > key and _mentions(r[key].text, registry))
     if by_header == 0 and by_rows == 0:
+        context = _context_benchmark(table, registry)
+        if context is not None and any(_is_setting(h) for h in header[1:]):
+            lines = _by_columns(table, registry, counts, context)
+            if any(line.benchmark is not None for line in lines):
+                return _finish(ScoreTable(table, lines, False))
         corner = header[0] if header else ""
         if _BENCH_CORNER.search(corner):
             return _finish(ScoreTable(table, _by_rows(table, registry, 0, counts), True))

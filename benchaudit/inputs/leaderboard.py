@@ -59,6 +59,9 @@ CI_COLS = ("95% ci", "ci", "95% ci (±)", "confidence interval", "interval", "ci
 LOW_COLS = ("ci_low", "lower", "low", "ci_lower", "lower_bound")
 HIGH_COLS = ("ci_high", "upper", "high", "ci_upper", "upper_bound")
 SE_COLS = ("standard_error", "se", "stderr", "std_error", "sem")
+#: Score columns of a ranked table that names no score column ("# | Model | ALL | FQA ..."):
+#: taken only when the table also has a rank column.
+OVERALL_COLS = ("all", "overall", "avg", "avg.", "average", "total")
 N_COLS = ("votes", "battles", "num_battles", "n", "n_total", "#votes", "num votes")
 RANK_COLS = ("rank", "rank (ub)", "rank(ub)", "rank* (ub)", "rank*", "#", "position")
 #: Columns that mark a per-item or pairwise file rather than a leaderboard.
@@ -250,6 +253,8 @@ def analyse_table(
         scol = _pick(header, SCORE_COLS)
     if scol is None:
         scol = _contains(header, ("elo", "score", "rating", "win rate", "win_rate"))
+    if scol is None and _pick(header, RANK_COLS) is not None:
+        scol = _pick(header, OVERALL_COLS)
     if mcol is None or scol is None or mcol == scol:
         return None
     ci = _pick(header, CI_COLS)

@@ -16,7 +16,8 @@ from benchaudit.inputs import numbers as nums
 _SAMPLES_PATTERNS = [
     re.compile(r"\b(?:avg|mean|average)@(\d+)", re.I),
     re.compile(
-        r"\b(?:averaged|average|mean|avg\.?)\s+(?:score\s+)?(?:over|across|of)\s+(\d+)\s+"
+        r"\b(?:averaged|average|mean|avg\.?)\s+(?:(?:score|accuracy|acc\.?|performance|result)\s+)?"
+        r"(?:over|across|of)\s+(\d+)\s+"
         rf"(?:[a-z\-]+\s+){{0,2}}?(?:{nums.SAMPLE_NOUNS})\b",
         re.I,
     ),

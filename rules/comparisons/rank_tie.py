@@ -26,7 +26,10 @@ class RankTie(Rule):
     overlap. Each run is one finding at its first row, listing every model with
     its rank range: best rank = 1 + models wholly above, worst rank = models
     minus those wholly below. A run whose rows already share one rank in the
-    table's rank column is reported as information only. On battles, ratings
+    table's rank column is reported as information only. A ranked table with
+    no intervals (a rank column such as ``#`` or ``Rank``, a score column such as
+    ``Overall`` or ``ALL``) is checked for rows that print the same score under
+    different ranks: at any item count, equal scores do not order the models. On battles, ratings
     fitted by benchaudit whose bootstrap intervals overlap are reported as
     information.
     On per-item result files the order comes from the paired, Holm-adjusted
@@ -132,7 +135,10 @@ def _leaderboard(rule: Rule, board: Any) -> Iterable[Finding]:
     from benchaudit.stats.ranks import rank_ranges, tie_groups
 
     rows = board.ranked()
-    if len(rows) < 2 or not all(e.has_interval for e in rows):
+    if len(rows) < 2:
+        return
+    if not all(e.has_interval for e in rows):
+        yield from _equal_scores_ranked_apart(rule, board, rows)
         return
     best, worst = rank_ranges([e.low for e in rows], [e.high for e in rows])
     groups = tie_groups([e.score for e in rows], [e.low for e in rows], [e.high for e in rows])
@@ -184,6 +190,43 @@ def _leaderboard(rule: Rule, board: Any) -> Iterable[Finding]:
             confidence=Confidence.HIGH if board.interval_from == "ci column" else Confidence.MEDIUM,
             severity=Severity.INFO if shown or apart else None,
         )
+
+
+def _numeric_rank(e: Entry) -> int | None:
+    text = (e.rank or "").strip().rstrip(".")
+    return int(text) if text.isdigit() else None
+
+
+def _equal_scores_ranked_apart(rule: Rule, board: Any, rows: list[Entry]) -> Iterable[Finding]:
+    """A table with a rank column and no intervals: rows printing the same score under
+    different ranks. Whatever the item count, equal printed scores do not order the models."""
+    if not board.rank_column:
+        return
+    k = 0
+    while k < len(rows):
+        j = k
+        while j + 1 < len(rows) and rows[j + 1].score == rows[k].score:
+            j += 1
+        members = [e for e in rows[k : j + 1] if _numeric_rank(e) is not None]
+        ranks = sorted({r for e in members if (r := _numeric_rank(e)) is not None})
+        if len(members) > 1 and len(ranks) > 1:
+            first = min(members, key=lambda e: _numeric_rank(e) or 0)
+            listed = _first([f"{e.model} (rank {e.rank})" for e in members], ", ")
+            yield rule.finding(
+                Location(board.path, first.line),
+                f"{len(members)} models print the same {board.score_column} {_fmt(members[0].score)} "
+                f"but are ranked {', '.join(map(str, ranks))}: {listed}; equal scores do not "
+                "order the models",
+                claim=_first([e.model for e in members], ", "),
+                suggestion=f"Give the tied models one shared rank ({ranks[0]}=) or rank ranges.",
+                evidence={
+                    "models": [e.model for e in members],
+                    "scores": [e.score for e in members],
+                    "ranks": [e.rank for e in members],
+                },
+                confidence=Confidence.HIGH,
+            )
+        k = j + 1
 
 
 def _split_at_clear_gaps(group: list[int], rows: list[Entry]) -> list[list[int]]:
