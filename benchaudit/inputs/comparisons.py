@@ -1141,6 +1141,10 @@ def _selection(text: str, loc: Location, ctx: Context | None) -> Claim | None:
             after,
         ):
             continue  # best-of-n sampling at inference is a method, not selection on the test set
+        if i == 0 and "-" in m.group(0)[:8] and not (len(groups) > 1 and groups[1]):
+            # A bare "best-of-64" (hyphenated, no candidates named) is most often a per-problem choice among samples (by a reward
+            # model or a vote): it names no candidates chosen on the test set.
+            continue
         k = to_int(k_raw)
         if not k or k < 2:
             continue
