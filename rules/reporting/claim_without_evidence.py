@@ -57,8 +57,16 @@ class ClaimWithoutEvidence(Rule):
 
         Our 7B model outperforms Llama2-13B (54.8) on MMLU (table 2).
 
+    Evidence is a table row or column that holds values, or a sentence that
+    states a value beside the model; a table of download links, an API
+    example in a code block, or a sentence that only names the model is none.
+    A sized name whose family the document holds only at other sizes
+    ("Qwen2.5-VL 72B" beside a Qwen2.5-VL-7B row) is another model.
+
     **Assumptions.** Model names are words with a version or size number
-    ("Llama2-13B", "GPT-3.5-Turbo"); names without one are not checked. A
+    ("Llama2-13B", "GPT-3.5-Turbo", "Claude 3.7 Sonnet"); names without one are
+    not checked. In a PDF, whose tables may be read in part, any block naming
+    the model with a number counts as evidence. A
     section with an image, or a sentence that points at a figure, may show the
     numbers in a chart: there the finding is information.
     """

@@ -55,7 +55,10 @@ class PercentVsPoints(Rule):
     A sentence that states a lead over a model ("surpasses Y by 1.3%") is checked
     the same way against the table that holds both models: the lead is flagged
     when it equals their gap in points on a benchmark the clause speaks of and
-    not their relative gap.
+    not their relative gap. So is a lead whose rival's score the paragraph
+    states beside its name ("Y (18.1%) ... 21.7%, a 3.6% improvement over Y"),
+    and a change the table after the sentence writes beside the score ("a
+    16.7% improvement on average" and a cell "48.9 (+16.7)").
 
     **Assumptions.** The two scores are the nearest pair in the sentence
     ("from x to y", or two percentages); a change marked "relative",
