@@ -48,7 +48,9 @@ class NullAsEquivalence(Rule):
     states the largest drop the data cannot rule out. "X is comparable to / on
     par with Y" is checked against the rows of X and Y in the table it is
     about: a gap of at least 3 points whose unpaired 95% interval excludes 0
-    (n known) contradicts the parity; smaller gaps are left alone.
+    (n known) contradicts the parity; smaller gaps are left alone. A sentence
+    that states its own margin ("within 1 point") is judged against that
+    margin on the numbers as written.
 
     **Why.** Failing to reject "no difference" is not evidence of no
     difference, least of all on a small benchmark. A 6.7-point drop on
@@ -104,15 +106,24 @@ def _parity_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable
     pdf = getattr(document_of(source), "format", "") == "pdf"
     for comp, st, pair in linked_pairs(source, ctx, "equivalent"):
         a, rivals, spoken = pair
+        stated = stated_margin(comp.sentence)
         gaps, checked = [], 0
         for line in spoken or st.lines:
             by = {c.model: c for c in line.cells}
-            if a not in by or not line.n or line.proportion:
+            if a not in by or (stated is None and (not line.n or line.proportion)):
                 continue
             for r in rivals:
                 if r not in by:
                     continue
                 checked += 1
+                if stated is not None:
+                    # The document's own margin ("within 1 point"): judged on the numbers as
+                    # written, to their rounding; no noise enters a claim about these numbers.
+                    diff = by[a].value - by[r].value
+                    slack = 0.5 * 10 ** -by[a].decimals + 0.5 * 10 ** -by[r].decimals
+                    if abs(diff) > stated[0] + slack:
+                        gaps.append(f"{line.label} {by[a].text} vs {r} {by[r].text} ({signed(diff)})")
+                    continue
                 u = unpaired(by[a].value, by[r].value, line.n, 1 - ctx.alpha)
                 if abs(u["diff"]) >= MARGIN and (u["lo"] > 0 or u["hi"] < 0):
                     gaps.append(
@@ -123,6 +134,20 @@ def _parity_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable
             continue
         if _PARTIAL.search(comp.sentence[comp.verb_at :]) and 2 * len(gaps) <= checked:
             continue  # "comparable on a range of / most tasks": a minority of gaps fits the claim
+        if stated is not None:
+            where = f"page {st.table.page}" if pdf else f"line {st.table.line}"
+            yield rule.finding(
+                Location(source.path, comp.line, None, comp.block.page),
+                f"the sentence states a margin ('{stated[1]}'), but the table at {where} shows "
+                f"larger gaps on {len(gaps)} of {checked} comparison(s): {'; '.join(gaps[:6])}",
+                claim=comp.sentence,
+                suggestion="State the gaps that exceed the margin, or claim the margin only for "
+                "the benchmarks where it holds",
+                evidence={"model": a, "rivals": rivals, "gaps": gaps, "checked": checked,
+                          "stated_margin": stated[0]},
+                confidence=Confidence.MEDIUM,
+            )
+            continue
         where = f"page {st.table.page}" if pdf else f"line {st.table.line}"
         yield rule.finding(
             Location(source.path, comp.line, None, comp.block.page),
@@ -135,6 +160,25 @@ def _parity_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable
             evidence={"model": a, "rivals": rivals, "gaps": gaps, "checked": checked, "margin": MARGIN},
             confidence=Confidence.MEDIUM,
         )
+
+
+#: A margin the sentence states for its parity: "within 1 point", "within 0.5%", "a gap of
+#: less than 2 points", "no more than 1.5 points behind".
+_MARGIN_STATED = re.compile(
+    r"\b(?:within|(?:a\s+)?(?:gap|difference|margin)\s+of\s+(?:less\s+than|under|at\s+most|below)|"
+    r"(?:less|no\s+more)\s+than)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?"
+    r"(?P<m>\d+(?:\.\d+)?)\s*(?P<u>%|points?|pts?|pp|percentage\s+points?)",
+    re.I,
+)
+
+
+def stated_margin(sentence: str) -> tuple[float, str] | None:
+    """The margin a parity sentence states, in points, and as written; a range ("within 1-3
+    standard deviations") or a margin in other units is none."""
+    m = _MARGIN_STATED.search(sentence)
+    if m is None or re.match(r"\s*[-–]\s*\d", sentence[m.end("m") :]):
+        return None
+    return float(m.group("m")), m.group(0)
 
 
 #: A parity claimed for some of the results only ("on a range of tasks", "on most benchmarks").

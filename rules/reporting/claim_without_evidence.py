@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING, Any
 from benchaudit.rules._claims import CITATION
 
 from benchaudit.claims.access import document_of
-from benchaudit.claims.model_claims import comparisons, fold, mentioned
+from benchaudit.claims.evidence_index import evidence_index, spaced_names
+from benchaudit.claims.model_claims import NameMention, comparisons, fold, mentioned
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
 
 if TYPE_CHECKING:
+    from benchaudit.claims.model_claims import ModelComparison
     from benchaudit.documents.model import Document
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
@@ -23,6 +25,10 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?\s*%|\b\d+\.\d+\b")
 #: are too often a short form of a longer name, or the tail of one a line break cut.
 _FAMILY = re.compile(r"[A-Za-z]{3,}")
 _IMAGE = re.compile(r"!\[|<img\b", re.I)
+#: Images that decorate rather than report: badges, logos, banners, icons, QR codes.
+_DECORATION = re.compile(
+    r"shields\.io|badge|logo|banner|icon|avatar|qr[-_]?code|wechat|discord|twitter|star-history", re.I
+)
 #: "(76.8 vs. 72.6)", "76.8% versus [72.6 and 74.4]": the sentence gives both sides itself.
 _NUMBERS_VS = re.compile(r"\d(?:\.\d+)?\s*%?\s*\)?\s*(?:vs\.?|versus)\s*\[?\s*\d", re.I)
 _FIGURE = re.compile(r"\b(?:Figure|Fig\.|Figs\.|chart|plot)\s*\d*", re.I)
@@ -51,8 +57,16 @@ class ClaimWithoutEvidence(Rule):
 
         Our 7B model outperforms Llama2-13B (54.8) on MMLU (table 2).
 
+    Evidence is a table row or column that holds values, or a sentence that
+    states a value beside the model; a table of download links, an API
+    example in a code block, or a sentence that only names the model is none.
+    A sized name whose family the document holds only at other sizes
+    ("Qwen2.5-VL 72B" beside a Qwen2.5-VL-7B row) is another model.
+
     **Assumptions.** Model names are words with a version or size number
-    ("Llama2-13B", "GPT-3.5-Turbo"); names without one are not checked. A
+    ("Llama2-13B", "GPT-3.5-Turbo", "Claude 3.7 Sonnet"); names without one are
+    not checked. In a PDF, whose tables may be read in part, any block naming
+    the model with a number counts as evidence. A
     section with an image, or a sentence that points at a figure, may show the
     numbers in a chart: there the finding is information.
     """
@@ -70,18 +84,20 @@ class ClaimWithoutEvidence(Rule):
         if not found:
             return
         raw = source.lines or []
+        index = None if doc.format == "pdf" else evidence_index(doc)
         for comp in found:
-            names = [n for n in (*comp.subjects, *comp.objects) if not ctx.benchmarks.get(n.text)]
-            if not comp.objects or comp.kind == "best" or _NUMBERS_VS.search(comp.sentence):
+            objects = [_with_size(comp.sentence, n) for n in (*comp.objects, *_spaced_objects(comp))]
+            names = [n for n in (*comp.subjects, *objects) if not ctx.benchmarks.get(n.text)]
+            if not objects or comp.kind == "best" or _NUMBERS_VS.search(comp.sentence):
                 continue
             if CITATION.search(comp.sentence):
                 continue
-            haystack = _evidence(doc, comp.sentence)
+            haystack = _evidence(doc, comp.sentence) if index is None else ""
             missing = [
                 n.text
                 for n in names
                 if _FAMILY.match(n.text)
-                and not mentioned(n.text, haystack)
+                and not (mentioned(n.text, haystack) if index is None else index.holds(n.text, comp.sentence))
                 and not _number_after(comp.sentence, n.end)
             ]
             missing = list(dict.fromkeys(missing))
@@ -105,6 +121,28 @@ class ClaimWithoutEvidence(Rule):
             )
 
 
+_SIZE_AFTER = re.compile(r"\s+(?:\d+x)?\d+(?:\.\d+)?[BM]\b")
+
+
+def _with_size(sentence: str, n: NameMention) -> NameMention:
+    """ "Qwen2.5-VL 72B": the size written after the name is part of it (another size of the
+    family is another model)."""
+    m = _SIZE_AFTER.match(sentence, n.end)
+    return NameMention(n.start, m.end(), sentence[n.start : m.end()]) if m else n
+
+
+def _spaced_objects(comp: ModelComparison) -> list[NameMention]:
+    """Rivals written with spaces ("outperforms Claude 3.7 Sonnet", "on par with ChatGPT") in
+    the verb's clause, that the comparison's own names do not already cover."""
+    start = comp.verb_at + len(comp.verb)
+    taken = [(n.start, n.end) for n in (*comp.subjects, *comp.objects)]
+    return [
+        NameMention(m.start(), m.end(), m.group(0))
+        for m in spaced_names(comp.scope)
+        if m.start() >= start and not any(a < m.end() and m.start() < b for a, b in taken)
+    ]
+
+
 def _evidence(doc: Document, claim_sentence: str) -> str:
     parts: list[str] = []
     for table in doc.tables():
@@ -123,7 +161,11 @@ def _section_has_image(doc: Document, block: Any, raw: list[str]) -> bool:
     lines = [b.line for b in doc.blocks() if b.section is section and b.line]
     start = section.line if section is not None else 1
     end = max(lines, default=start)
-    return any(_IMAGE.search(raw[i - 1]) for i in range(max(1, start), min(len(raw), end + 5) + 1))
+    # An <img> tag may spread its attributes over the lines after it.
+    return any(
+        _IMAGE.search(raw[i - 1]) and not _DECORATION.search(" ".join(raw[i - 1 : i + 3]))
+        for i in range(max(1, start), min(len(raw), end + 5) + 1)
+    )
 
 
 def _number_after(sentence: str, end: int) -> bool:

@@ -55,7 +55,10 @@ class PercentVsPoints(Rule):
     A sentence that states a lead over a model ("surpasses Y by 1.3%") is checked
     the same way against the table that holds both models: the lead is flagged
     when it equals their gap in points on a benchmark the clause speaks of and
-    not their relative gap.
+    not their relative gap. So is a lead whose rival's score the paragraph
+    states beside its name ("Y (18.1%) ... 21.7%, a 3.6% improvement over Y"),
+    and a change the table after the sentence writes beside the score ("a
+    16.7% improvement on average" and a cell "48.9 (+16.7)").
 
     **Assumptions.** The two scores are the nearest pair in the sentence
     ("from x to y", or two percentages); a change marked "relative",
@@ -68,8 +71,43 @@ class PercentVsPoints(Rule):
     reads = ("document",)
 
     def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
-        yield from self._sentences(source)
-        yield from self._against_tables(source, ctx)
+        said: set[int | None] = set()
+        for f in (*self._sentences(source), *self._against_tables(source, ctx)):
+            said.add(f.location.line)
+            yield f
+        yield from self._document_leads(source, said)
+
+    def _document_leads(self, source: Source, said: set[int | None]) -> Iterator[Finding]:
+        """A lead whose two scores the paragraph states ("X (18.1%)" ... "21.7%, a 3.6%
+        improvement over X"), or whose change the table after it writes ("48.9 (+16.7)")."""
+        from benchaudit.claims.access import document_of
+        from benchaudit.claims.percent_leads import paragraph_leads, table_written_leads
+        from benchaudit.finding import Confidence, Location
+
+        doc = document_of(source)
+        if doc is None:
+            return
+        for lead in (*paragraph_leads(doc), *table_written_leads(doc)):
+            if lead.line in said:
+                continue
+            said.add(lead.line)
+            rel = f"relative to {lead.base} it is {abs(lead.relative):.1f}%"
+            message = (
+                f"the {lead.stated}% change is the +{lead.stated} that {lead.rival} writes beside "
+                f"{lead.score}, a difference in points from {lead.base}; {rel}"
+                if lead.in_table
+                else f"the {lead.stated}% lead over {lead.rival} is the difference in points "
+                f"({lead.score} vs {lead.base}); {rel}"
+            )
+            yield self.finding(
+                Location(source.path, lead.line, None, lead.block.page),
+                message,
+                claim=lead.sentence,
+                suggestion=f"{signed(lead.points)} points ({signed(lead.relative)}% relative)",
+                evidence={"stated": lead.stated, "score": lead.score, "base": lead.base,
+                          "points": round(lead.points, 6), "relative_percent": round(lead.relative, 6)},
+                confidence=Confidence.MEDIUM,
+            )
 
     def _against_tables(self, source: Source, ctx: Context) -> Iterator[Finding]:
         """ "X outperforms Y by 1.3%" where the table gives the two scores: the stated lead is
