@@ -38,6 +38,8 @@ _NOT_SCORE = re.compile(
 _RATING = re.compile(r"\b(?:elo|rating|codeforces)\b", re.I)
 _BENCH_CORNER = re.compile(r"^\s*(?:datasets?|benchmarks?|tasks?|metrics?|evaluations?|categor(?:y|ies))\b", re.I)
 _MODEL_CORNER = re.compile(r"^\s*(?:models?|methods?|systems?|approach(?:es)?|baselines?)\b", re.I)
+#: A column of a benchmark-per-row table that holds a setting, not a model's scores.
+_SETTING_COLUMN = re.compile(r"^\W*(?:#\s*)?(?:shots?|n[-_ ]?shots?|few[- ]shot|params?|metrics?|setting)\W*$", re.I)
 _AGGREGATE = re.compile(r"^\s*(?:avg\.?|average|mean|overall|total|all|sum|rank)\b", re.I)
 
 
@@ -242,7 +244,11 @@ def _by_rows(
         if len(row) <= key + 1:
             continue
         label = " ".join(c.text for c in row[: key + 1] if c.text)
-        pairs = [(header[j], row[j], "") for j in range(key + 1, min(len(row), len(header)))]
+        pairs = [
+            (header[j], row[j], "")
+            for j in range(key + 1, min(len(row), len(header)))
+            if not _SETTING_COLUMN.search(header[j])  # "#shots", "Params": a setting, not a model
+        ]
         line = _line(label, _mentions(row[key].text, registry), pairs, registry, counts)
         if line is not None:
             line.section = section if key else (table.groups[i] if i < len(table.groups) else "")

@@ -55,6 +55,9 @@ class Table:
     document_single: str = ""
     pm_declared: str = ""
     document_single_where: str = ""
+    #: Item counts the document's prose states for benchmarks the registry lacks ("USACO
+    #: contains 307 problems"), by folded name (:mod:`benchaudit.claims.stated_counts`).
+    counts: dict[str, int] = field(default_factory=dict)
 
     def line_of(self, i: int) -> int | None:
         return self.row_lines[i] if i < len(self.row_lines) else None
@@ -355,8 +358,13 @@ def _cell_claim(
     if float(value) > (1 if unit == "proportion" else 100):
         return None
     header_n = _header_n(label)
+    prose_n = None
     if not mention and header_n is None:
-        return None
+        from benchaudit.claims.stated_counts import count_for
+
+        prose_n = count_for(label, table.counts)
+        if prose_n is None:
+            return None
     if mention and getattr(mention[0].benchmark, "metric", "binary") == "rating":
         return None  # an Elo or Codeforces rating (or its percentile) is not a score
     line = table.line_of(i)
@@ -382,6 +390,10 @@ def _cell_claim(
             claim.n, claim.n_source = b.n, "registry"
     if header_n is not None and claim.n_source != "configuration":
         claim.n, claim.n_source = header_n, "text"
+    elif prose_n is not None:
+        # Stated in the prose for a name the column shares: which set the column is on is
+        # read, not certain ("prose" is no "text" premise).
+        claim.n, claim.n_source = prose_n, "prose"
     own = protocols_in(label) or protocols_in(model)
     protos = own or _for_row(table_protocols, table.context, model)
     if protos:

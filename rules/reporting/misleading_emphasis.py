@@ -105,9 +105,8 @@ class MisleadingEmphasis(Rule):
             yield from self._only_own_bold(source.path, st, outside)
 
     def _only_own_bold(self, path: str, st: ScoreTable, outside: set[str]) -> Iterator[Finding]:
-        """A table whose only bold is one model's cells in every line, most of them not the best.
-
-        One finding for the table (the cause is shared): readers take the bold for the best."""
+        """A table whose only bold is one model's cells in every line: each line where another
+        model is ahead is flagged at the bold cell, for readers take the bold for the best."""
         if len(st.highlighted) != 1 or len(st.lines) < 5:
             return
         (own,) = st.highlighted
@@ -123,23 +122,27 @@ class MisleadingEmphasis(Rule):
             top = max(cells, key=lambda c: sign * c.value)
             if sign * top.value > sign * mine.value:
                 beaten.append((line, mine, top))
-        if len(beaten) * 2 <= len(st.lines):
-            return  # mostly the best: the bold reads as a best mark and the line checks apply
         said = bool(_OWN_BOLD_SAID.search(st.table.framing_text()))
-        listed = "; ".join(f"{line.label} {m.text} vs {t.model} {t.text}" for line, m, t in beaten[:6])
-        more = f" and {len(beaten) - 6} more" if len(beaten) > 6 else ""
-        first = beaten[0][1]
-        yield self.finding(
-            Location(path, first.line, first.column, first.page),
-            f"the table sets {own}'s values in bold in every line, but they are not the best in "
-            f"{len(beaten)} of {len(st.lines)} lines ({listed}{more}); readers take bold for the best",
-            claim=f"{own} | {len(beaten)} lines",
-            suggestion=f"Mark {own}'s column another way (a shaded column, an 'ours' label) and keep "
-            "bold for the best value of each line, or say in the caption what the bold marks",
-            evidence={"model": own, "beaten": [(line.label, m.value, t.model, t.value) for line, m, t in beaten]},
-            severity=Severity.INFO if said else None,
-            confidence=Confidence.MEDIUM,
-        )
+        # One finding per line where another model is ahead, each at its cell (a reader meets
+        # the bold there). Mostly the best, the bold reads as a best mark; mostly not, it marks
+        # the model's column, which readers still take for the best.
+        mostly = len(beaten) * 2 <= len(st.lines)
+        share = f"{len(st.lines) - len(beaten)} of {len(st.lines)}"
+        for line, mine, top in beaten:
+            why = (
+                f"as in every line of the table, where it is the best in {share}"
+                if mostly
+                else f"as in every line of the table, though it is the best in only {share}"
+            )
+            yield self._finding(
+                path, line, mine,
+                f"{mine.text} for {own} on {line.label} is set in bold ({why}), but {top.model} has "
+                f"{top.text} and is not; readers take bold for the best",
+                f"Bold the best value on {line.label} ({top.model} {top.text}), or mark {own}'s "
+                "column another way (a shaded column, an 'ours' label) and say so in the caption",
+                {"bold": mine.value, "better": [(top.model, top.value)], "model": own},
+                severity=Severity.INFO if said else None,
+            )
 
     def _line(
         self,
