@@ -261,11 +261,16 @@ def _bold_agreement(lines: list[ScoreLine]) -> tuple[int, int]:
     best = total = 0
     for line in lines:
         sign = 1 if line.higher_is_better else -1
-        top = max(sign * c.value for c in line.cells)
+        # With labelled row groups ("Closed-Source Models", "Open-Source Models") a bold cell
+        # may be the best of its group.
+        top: dict[str, float] = {}
+        for c in line.cells:
+            top[c.group] = max(top.get(c.group, sign * c.value), sign * c.value)
+        overall = max(top.values(), default=0.0)
         for c in line.cells:
             if c.bold:
                 total += 1
-                best += sign * c.value == top
+                best += sign * c.value in (top[c.group], overall)
     return best, total
 
 
@@ -338,7 +343,6 @@ def _finish(st: ScoreTable) -> ScoreTable | None:
     for line in st.lines:
         for c in line.cells:
             per_model.setdefault(c.model, []).append(c.bold)
-    st.bold_best_share = _bold_best_share(st, references(st))
     need = min(3, len(st.lines))
     candidates = {m for m, flags in per_model.items() if len(flags) >= max(2, need) and all(flags)}
     # A model bold in every column because it is the best in every column is not a highlight,
@@ -348,9 +352,15 @@ def _finish(st: ScoreTable) -> ScoreTable | None:
     st.highlighted = {
         m for m in candidates if row_marked or not all(_best_in_group(line, m) for line in st.lines)
     }
+    # A highlighted row labelled as the authors' own ("DeepCoder-14B (ours)") is bold as a row
+    # mark, not as a best value: it says nothing of what the bold elsewhere means. Unlabelled,
+    # a row bold throughout may be the best of its (unlabelled) size group, and it counts.
+    own_rows = {m for m in st.highlighted if _OWN_ROW.search(m)}
+    st.bold_best_share = _bold_best_share(st, references(st) | own_rows)
     return st
 
 
+_OWN_ROW = re.compile(r"\(\s*ours\s*\)|\bours\b", re.I)
 _ROW_MARK_SAID = re.compile(
     r"\b(?:model|row|setting|configuration|variant|checkpoint)\b[^.]{0,60}?\b(?:is|are)\s+"
     r"(?:highlighted|shaded|marked)\b|\bhighlighted\s+in\s+(?:gr[ae]y|blue|green|yellow|colou?r)",

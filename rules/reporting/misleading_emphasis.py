@@ -107,6 +107,9 @@ class MisleadingEmphasis(Rule):
     def _only_own_bold(self, path: str, st: ScoreTable, outside: set[str]) -> Iterator[Finding]:
         """A table whose only bold is one model's cells in every line: each line where another
         model is ahead is flagged at the bold cell, for readers take the bold for the best."""
+        if len(st.highlighted) > 1:
+            yield from self._only_own_rows_bold(path, st, outside)
+            return
         if len(st.highlighted) != 1 or len(st.lines) < 5:
             return
         (own,) = st.highlighted
@@ -143,6 +146,42 @@ class MisleadingEmphasis(Rule):
                 {"bold": mine.value, "better": [(top.model, top.value)], "model": own},
                 severity=Severity.INFO if said else None,
             )
+
+    def _only_own_rows_bold(self, path: str, st: ScoreTable, outside: set[str]) -> Iterator[Finding]:
+        """Bold only on several rows, each bold throughout (the authors' models): a plain cell
+        ahead of every bold one on a line shows that the bold there is no best of anything,
+        whatever groups the rows fall in."""
+        if any(c.bold for line in st.lines for c in line.cells if c.model not in st.highlighted):
+            return
+        said = bool(_OWN_BOLD_SAID.search(st.table.framing_text()))
+        for line in st.lines:
+            sign = 1 if line.higher_is_better else -1
+            cells = [c for c in line.cells if c.model not in outside]
+            bold = [c for c in cells if c.model in st.highlighted]
+            plain = [c for c in cells if c.model not in st.highlighted]
+            if not bold or not plain:
+                continue
+            best = max(bold, key=lambda c: sign * c.value)
+            ahead = [p for p in plain if sign * p.value > sign * best.value]
+            if ahead:
+                yield self._ahead_of_own_rows(path, st, line, best, ahead, said)
+
+    def _ahead_of_own_rows(
+        self, path: str, st: ScoreTable, line: ScoreLine, best: ScoreCell, ahead: list[ScoreCell], said: bool
+    ) -> Finding:
+        sign = 1 if line.higher_is_better else -1
+        top = max(ahead, key=lambda c: sign * c.value)
+        message = (
+            f"{best.text} for {best.model} on {line.label} is the best of the bold cells (the "
+            f"table bolds {len(st.highlighted)} rows throughout), but {top.model} has "
+            f"{top.text}{_others(ahead, top)}, plain: readers take bold for the best"
+        )
+        fix = (
+            f"Bold the best value on {line.label} ({top.model} {top.text}), or mark the authors' "
+            "rows another way and say so in the caption"
+        )
+        evidence = {"bold": best.value, "better": [(p.model, p.value) for p in ahead]}
+        return self._finding(path, line, best, message, fix, evidence, Severity.INFO if said else None)
 
     def _line(
         self,
@@ -222,6 +261,19 @@ class MisleadingEmphasis(Rule):
                     "bold marks",
                     {"bold": b.value, "better": [(p.model, p.value) for p in better]},
                     severity=Severity.INFO if unsure else None,
+                )
+                continue
+            above = [o for o in bold if sign * o.value > sign * b.value] if grouped else []
+            if above and len(cells) >= 3:
+                # Within one labelled group two different values are both set as its best.
+                top = max(above, key=lambda o: sign * o.value)
+                yield self._finding(
+                    path, line, b,
+                    f"{b.text} for {b.model} on {line.label} is bold as the best of its group "
+                    f"({b.group or 'the table'}), but {top.model}'s {top.text} in the same group is "
+                    "bold too and is ahead: two different values are marked as the best",
+                    f"Bold only the best value of the group on {line.label} ({top.model} {top.text})",
+                    {"bold": b.value, "better": [(o.model, o.value) for o in above]},
                 )
                 continue
             ties = [p for p in plain if p.value == b.value]
