@@ -38,6 +38,8 @@ _NOT_SCORE = re.compile(
 _RATING = re.compile(r"\b(?:elo|rating|codeforces)\b", re.I)
 _BENCH_CORNER = re.compile(r"^\s*(?:datasets?|benchmarks?|tasks?|metrics?|evaluations?|categor(?:y|ies))\b", re.I)
 _MODEL_CORNER = re.compile(r"^\s*(?:models?|methods?|systems?|approach(?:es)?|baselines?)\b", re.I)
+#: A row group label naming its metric: "eng → kalam (ChrF)", "kalam → eng (BLEURT)".
+_GROUP_METRIC = re.compile(r"\(\s*(?:chrf\+*|bleu(?:rt)?|rouge[-\w]*|comet|meteor|f1|acc(?:uracy)?|em|wer|cer)\s*\)", re.I)
 #: A column of a benchmark-per-row table that holds a setting, not a model's scores.
 _SETTING_COLUMN = re.compile(r"^\W*(?:#\s*)?(?:shots?|n[-_ ]?shots?|few[- ]shot|params?|metrics?|setting)\W*$", re.I)
 _AGGREGATE = re.compile(r"^\s*(?:avg\.?|average|mean|overall|total|all|sum|rank)\b", re.I)
@@ -283,6 +285,8 @@ def read_score_table(
     (:mod:`benchaudit.claims.stated_counts`)."""
     if not table.rows or table.width < 2:
         return None
+    if len({g for g in table.groups if _GROUP_METRIC.search(g)}) > 1:
+        return None  # row groups on different metrics ("(ChrF)", "(BLEURT)"): each column mixes them
     header = table.header()
     by_header = sum(1 for h in header[1:] if _mentions(h, registry))
     key = 1 if table.width > 3 and sum(1 for r in table.rows if len(r) > 1 and _mentions(r[1].text, registry)) > sum(

@@ -43,10 +43,13 @@ class MisleadingEmphasis(Rule):
     themselves when the bold follows them. A model bold in every line is a
     highlighted row or column (the authors' model): where bold also marks the
     best values elsewhere, each of its cells that is not the best is flagged;
-    where it is the only bold and is not the best in most lines, one finding
-    for the table says so. Either is information when the table says its bold
-    marks "ours"; with fewer than four lines such a row may be the best of an
-    unlabelled group and is information.
+    where it is the only bold, each line where another model is ahead is
+    flagged at its cell; where several such rows are the only bold, a line
+    where a plain cell is ahead of every bold one is flagged. Any of these is
+    information when the table says its bold marks "ours"; with fewer than
+    four lines such a row may be the best of an unlabelled group and is
+    information. Within one labelled row group, two different bold values
+    are flagged: only one of them is the group's best.
 
     **Why.** Readers take bold as "the best result" and read no further. A
     bold cell that is not the best, or a tie shown as a win, states a ranking
@@ -153,7 +156,9 @@ class MisleadingEmphasis(Rule):
         whatever groups the rows fall in."""
         if any(c.bold for line in st.lines for c in line.cells if c.model not in st.highlighted):
             return
-        said = bool(_OWN_BOLD_SAID.search(st.table.framing_text()))
+        # Rows whose names are bold too are visibly marked as rows (the authors' models), which
+        # a reader sees before reading the bold as a best mark: information only.
+        said = bool(_OWN_BOLD_SAID.search(st.table.framing_text())) or _names_bold(st)
         for line in st.lines:
             sign = 1 if line.higher_is_better else -1
             cells = [c for c in line.cells if c.model not in outside]
@@ -320,6 +325,14 @@ class MisleadingEmphasis(Rule):
             severity=severity,
             confidence=Confidence.MEDIUM,
         )
+
+
+def _names_bold(st: ScoreTable) -> bool:
+    """Whether the highlighted rows' name cells are bold and no other row's name is."""
+    if st.transposed:
+        return False
+    bold_names = {r[0].text.strip() for r in st.table.rows if r and r[0].bold}
+    return bool(bold_names) and bold_names <= st.highlighted and st.highlighted <= bold_names
 
 
 def _scale(lines: list[ScoreLine]) -> int:
