@@ -38,6 +38,10 @@ _NOT_SCORE = re.compile(
 _RATING = re.compile(r"\b(?:elo|rating|codeforces)\b", re.I)
 _BENCH_CORNER = re.compile(r"^\s*(?:datasets?|benchmarks?|tasks?|metrics?|evaluations?|categor(?:y|ies))\b", re.I)
 _MODEL_CORNER = re.compile(r"^\s*(?:models?|methods?|systems?|approach(?:es)?|baselines?)\b", re.I)
+#: A row group label naming its metric: "eng → kalam (ChrF)", "kalam → eng (BLEURT)".
+_GROUP_METRIC = re.compile(r"\(\s*(?:chrf\+*|bleu(?:rt)?|rouge[-\w]*|comet|meteor|f1|acc(?:uracy)?|em|wer|cer)\s*\)", re.I)
+#: A column of a benchmark-per-row table that holds a setting, not a model's scores.
+_SETTING_COLUMN = re.compile(r"^\W*(?:#\s*)?(?:shots?|n[-_ ]?shots?|few[- ]shot|params?|metrics?|setting)\W*$", re.I)
 _AGGREGATE = re.compile(r"^\s*(?:avg\.?|average|mean|overall|total|all|sum|rank)\b", re.I)
 
 
@@ -301,7 +305,11 @@ def _by_rows(
         if len(row) <= key + 1:
             continue
         label = " ".join(c.text for c in row[: key + 1] if c.text)
-        pairs = [(header[j], row[j], "") for j in range(key + 1, min(len(row), len(header)))]
+        pairs = [
+            (header[j], row[j], "")
+            for j in range(key + 1, min(len(row), len(header)))
+            if not _SETTING_COLUMN.search(header[j])  # "#shots", "Params": a setting, not a model
+        ]
         line = _line(label, _mentions(row[key].text, registry), pairs, registry, counts)
         if line is not None:
             line.section = section if key else (table.groups[i] if i < len(table.groups) else "")
@@ -314,11 +322,16 @@ def _bold_agreement(lines: list[ScoreLine]) -> tuple[int, int]:
     best = total = 0
     for line in lines:
         sign = 1 if line.higher_is_better else -1
-        top = max(sign * c.value for c in line.cells)
+        # With labelled row groups ("Closed-Source Models", "Open-Source Models") a bold cell
+        # may be the best of its group.
+        top: dict[str, float] = {}
+        for c in line.cells:
+            top[c.group] = max(top.get(c.group, sign * c.value), sign * c.value)
+        overall = max(top.values(), default=0.0)
         for c in line.cells:
             if c.bold:
                 total += 1
-                best += sign * c.value == top
+                best += sign * c.value in (top[c.group], overall)
     return best, total
 
 
@@ -331,6 +344,8 @@ def read_score_table(
     (:mod:`benchaudit.claims.stated_counts`)."""
     if not table.rows or table.width < 2:
         return None
+    if len({g for g in table.groups if _GROUP_METRIC.search(g)}) > 1:
+        return None  # row groups on different metrics ("(ChrF)", "(BLEURT)"): each column mixes them
     header = table.header()
     by_header = sum(1 for h in header[1:] if _mentions(h, registry))
     key = 1 if table.width > 3 and sum(1 for r in table.rows if len(r) > 1 and _mentions(r[1].text, registry)) > sum(
@@ -396,7 +411,6 @@ def _finish(st: ScoreTable) -> ScoreTable | None:
     for line in st.lines:
         for c in line.cells:
             per_model.setdefault(c.model, []).append(c.bold)
-    st.bold_best_share = _bold_best_share(st, references(st))
     need = min(3, len(st.lines))
     candidates = {m for m, flags in per_model.items() if len(flags) >= max(2, need) and all(flags)}
     # A model bold in every column because it is the best in every column is not a highlight,
@@ -406,9 +420,15 @@ def _finish(st: ScoreTable) -> ScoreTable | None:
     st.highlighted = {
         m for m in candidates if row_marked or not all(_best_in_group(line, m) for line in st.lines)
     }
+    # A highlighted row labelled as the authors' own ("DeepCoder-14B (ours)") is bold as a row
+    # mark, not as a best value: it says nothing of what the bold elsewhere means. Unlabelled,
+    # a row bold throughout may be the best of its (unlabelled) size group, and it counts.
+    own_rows = {m for m in st.highlighted if _OWN_ROW.search(m)}
+    st.bold_best_share = _bold_best_share(st, references(st) | own_rows)
     return st
 
 
+_OWN_ROW = re.compile(r"\(\s*ours\s*\)|\bours\b", re.I)
 _ROW_MARK_SAID = re.compile(
     r"\b(?:model|row|setting|configuration|variant|checkpoint)\b[^.]{0,60}?\b(?:is|are)\s+"
     r"(?:highlighted|shaded|marked)\b|\bhighlighted\s+in\s+(?:gr[ae]y|blue|green|yellow|colou?r)",

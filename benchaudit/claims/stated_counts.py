@@ -51,16 +51,88 @@ def stated_counts(doc: Document) -> dict[str, int]:
                     key = fold(name)
                     if len(key) >= 3 and _BENCHMARK_LIKE.search(name):
                         seen.setdefault(key, set()).add(n)
+    for key, n in _label_counts(doc):
+        seen.setdefault(key, set()).add(n)
     return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
+
+
+#: One count of scored things in a sentence: "210 human-curated problems", "133 distinct coding tasks".
+_ONE_COUNT = re.compile(r"(?<![\d.,])" + _COUNT + r"\s+(?:[a-z-]+\s+){0,2}?" + _UNIT + r"\b")
+#: A sentence that speaks of the benchmark the sentence before it named.
+_ANAPHOR = re.compile(r"^\s*(?:this|the|that)\s+(?:benchmark|dataset|suite|test\s+set)\b", re.I)
+
+
+#: A programming language labels a benchmark's subset, whose size depends on the benchmark.
+_LANGUAGE = re.compile(
+    r"(?:python|java|javascript|typescript|php|ruby|rust|swift|kotlin|scala|julia|racket|perl|"
+    r"haskell|bash|shell|html|css|sql|lua|c\+\+|c#|cpp|go|golang)$",
+    re.I,
+)
+
+
+def _label_name(label: str) -> str:
+    """A label's leading capitalised words: "Aider tries=2" -> "Aider"; "SWE-Bench Lite" stays
+    whole (it is not "SWE-Bench")."""
+    words = re.sub(r"\s*\([^()]*\)", " ", label).split()
+    end = next((i for i, w in enumerate(words) if not w[0].isupper() and not w[0].isdigit()), len(words))
+    return " ".join(words[:end]).rstrip("'’:,")
+
+
+def _label_counts(doc: Document) -> list[tuple[str, int]]:
+    """Counts for the names the document's tables use as column or row labels.
+
+    A sentence that names one such label (or begins "This benchmark ..." right after a
+    sentence that named it) and holds exactly one count of problems, tasks or questions
+    gives that label its count: "Aider's code editing benchmark ... completing 133 distinct
+    coding tasks". A sentence naming two labels gives none: which one the count is of is a
+    guess."""
+    labels: dict[str, re.Pattern[str]] = {}
+    for table in doc.tables():
+        names = [p.strip() for h in table.header() for p in h.split(" / ")]
+        names += [r[0].text.strip() for r in table.rows if r]
+        for name in names:
+            name = _label_name(name)
+            if len(fold(name)) < 3 or not name[0].isupper() or _ONE_COUNT.search(name) or _LANGUAGE.match(name):
+                continue
+            # A name like a benchmark's ("USACO", "Defects4J") counts wherever it stands; a plain
+            # word ("Aider", but also "Python", "Average") only as "Aider's code editing benchmark".
+            tail = "" if _BENCHMARK_LIKE.search(name) else r"(?:['’]s)?\s+(?:[\w-]+\s+){0,2}?(?:benchmark|dataset|suite)(?![a-z])"
+            labels.setdefault(fold(name), re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-]){tail}"))
+    if not labels:
+        return []
+    out = []
+    for block in doc.blocks():
+        if block.kind in ("code", "heading", "caption"):
+            continue
+        named_before: list[str] = []
+        for sentence in re.split(r"(?<=[a-z0-9)\]])\.\s+(?=[A-Z])", " ".join(block.text.split())):
+            named = [k for k, pat in labels.items() if pat.search(sentence)]
+            if not named and _ANAPHOR.match(sentence):
+                named = named_before
+            counts = _ONE_COUNT.findall(sentence)
+            if len(named) == 1 and len(counts) == 1:
+                out.append((named[0], int(counts[0].replace(",", ""))))
+            named_before = named
+    return out
 
 
 def count_for(label: str, counts: dict[str, int]) -> int | None:
     """The stated count of a table label ("USACO", "Defects4J", "LiveCodeBench / USACO")."""
     if not counts:
         return None
-    last = label.split(" / ")[-1]
-    for text in (last, label):
+    parts = label.split(" / ")
+    for text in (parts[-1], label):
         key = fold(re.sub(r"\s*[↑↓]|\s*\([^()]*\)\s*$", "", text))
         if key in counts:
             return counts[key]
+    # "Aider tries=2", "MHPP / pass@1": the name before a setting or a metric. Above a subset
+    # ("NCB (en) / Python") the name's count is the whole benchmark's, not the column's.
+    names = [parts[-1], *parts[:-1]] if _METRIC.match(parts[-1]) else [parts[-1]]
+    for text in names:
+        key = fold(_label_name(text))
+        if len(key) >= 3 and key in counts:
+            return counts[key]
     return None
+
+
+_METRIC = re.compile(r"\s*(?:pass@\d+|acc(?:uracy)?|em|exact match|score|resolved|solved)\s*(?:\(%\))?\s*$", re.I)

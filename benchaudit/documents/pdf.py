@@ -1058,6 +1058,20 @@ def _side_labels(rows: list[_Row], cols: list[list[float]], region: _TableRegion
             r.group = min(same, key=lambda lb: abs(lb[0] - r.line.base))[1] if same else ""
 
 
+def _repeats_header(row: list[Cell], header: list[Cell]) -> bool:
+    """A body row that is a second header: a table printed as two stacked halves repeats its
+    key columns ("#TP", "#AP") above the second half's own column names, and holds no number."""
+    texts = [c.text.strip() for c in row]
+    if not texts or texts[0] not in ("", header[0].text.strip() if header else ""):
+        return False
+    if any(t and _is_numeric(t) for t in texts) or sum(1 for t in texts if t) * 2 < len(texts):
+        return False
+    same = sum(
+        1 for c, h in zip(texts[1:], header[1:]) if c and c == h.text.strip()
+    )
+    return same >= 2 and same < sum(1 for t in texts[1:] if t)
+
+
 def _join_header(a: str, b: str) -> str:
     if a.endswith("-") and b[:1].isalnum():
         return a + b
@@ -1125,6 +1139,9 @@ class _Assembler:
         self.margins: dict[tuple[int, int], float] = {}
         self.item_x0: dict[int, float] = {}
         self.notes: set[int] = set()
+        #: Tables printed as stacked halves under one caption (the second half with its own
+        #: header row): their caption, lead-in and notes are shared.
+        self.halves: list[tuple[Table, Table]] = []
         self.joins: list[tuple[Block, int, str, str]] = []  # words joined over a line-end hyphen
 
     def build(self, streams: list[list[_Line | _TableRegion]]) -> Document:
@@ -1151,6 +1168,11 @@ class _Assembler:
                 else:
                     self._line(e, id(e) in foot)
         self._frame()
+        for a, b in self.halves:
+            for t, other in ((a, b), (b, a)):
+                t.caption = t.caption or other.caption
+                t.lead_in = t.lead_in or other.lead_in
+                t.notes = t.notes or list(other.notes)
         self._rehyphenate()
         return self.doc
 
@@ -1376,9 +1398,16 @@ class _Assembler:
             elif row.kind == "body":
                 body.append(row.cells)
                 groups.append(row.group)
-        table = Table(header, body, "pdf", line=first, page=page, section=self.section, groups=groups)
-        region.table = table
-        self.doc.items.append(table)
+        cuts = [i for i, row in enumerate(body) if header and _repeats_header(row, header[-1])]
+        starts = [0, *cuts]
+        tables = []
+        for a, b in zip(starts, [*cuts, len(body)]):
+            head, rows = (header, body[a:b]) if a == 0 else ([body[a]], body[a + 1 : b])
+            line = first if a == 0 else next((c.line for c in body[a] if c.line is not None), first)
+            tables.append(Table(head, rows, "pdf", line=line, page=page, section=self.section, groups=groups[a + (a > 0) : b]))
+        self.halves.extend(zip(tables, tables[1:]))
+        region.table = tables[-1]
+        self.doc.items.extend(tables)
         self.block = None
         self.prev = None
 

@@ -233,10 +233,16 @@ def blocks_from_document(doc: Document, registry: Registry) -> tuple[list[Block]
     scope_of = scopes(doc)
     blocks: list[Block] = []
     tables: list[Table] = []
+    counts: dict[str, int] | None = None
     for item in doc.items:
         scope = scope_of[id(item)]
         if isinstance(item, DocTable):
+            if counts is None:
+                from benchaudit.claims.stated_counts import stated_counts
+
+                counts = stated_counts(doc)
             tables.append(from_document(item, table_context(item, scope), scope))
+            tables[-1].counts = counts
             continue
         if item.kind == "code" or not item.lines or in_claim_free_section(item):
             continue

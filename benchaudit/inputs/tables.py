@@ -55,6 +55,9 @@ class Table:
     document_single: str = ""
     pm_declared: str = ""
     document_single_where: str = ""
+    #: Item counts the document's prose states for benchmarks the registry lacks ("USACO
+    #: contains 307 problems"), by folded name (:mod:`benchaudit.claims.stated_counts`).
+    counts: dict[str, int] = field(default_factory=dict)
 
     def line_of(self, i: int) -> int | None:
         return self.row_lines[i] if i < len(self.row_lines) else None
@@ -249,6 +252,7 @@ def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim
             # average, under which the scores are possible, wins.
             table_protocols = [p for p in table_protocols if p.protocol != "single"]
         proportion_cols = _proportion_columns(table)
+        python_of = None if transposed else _caption_python_benchmark(table, tables, ctx.benchmarks)
         rows = _left_padded(table) if transposed else table.rows
         for i, row in enumerate(rows):
             for j, cell in enumerate(row):
@@ -257,6 +261,8 @@ def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim
                 label = row[key] if transposed else table.header[j]
                 model = table.header[j] if transposed else row[0]
                 mention = marks[i] if transposed else marks[j]
+                if not mention and python_of and clean_cell(label).lower() == "python":
+                    mention = python_of
                 if _AGGREGATE.match(clean_cell(label)) or _NON_SCORE_HEADER.search(label):
                     continue
                 if transposed and _NON_SCORE_HEADER.search(table.header[j]):
@@ -292,6 +298,28 @@ def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim
                         extra.fields.update({k: v for k, v in claim.fields.items() if k.startswith("protocol")})
                         out.append(extra)
     return out
+
+
+#: Benchmarks whose items are Python problems: in a table of languages under their name
+#: ("Performance on HumanEval and MBPP": Python, Java, C++ ...) the Python column is the
+#: benchmark itself; the other languages are translations with counts of their own.
+_PYTHON_SETS = ("HumanEval", "HumanEval+", "MBPP", "MBPP+")
+
+
+def _caption_python_benchmark(table: Table, tables: list[Table], registry: Registry) -> list[Mention]:
+    """The one Python benchmark the caption names that no column names, or ``[]``; the columns
+    of every table under the same caption count (a table printed as two stacked halves)."""
+    caption_block = getattr(table.doc, "caption", None)
+    caption = getattr(caption_block, "text", "") or ""
+    if not caption:
+        return []
+    headers = [h for t in tables if getattr(t.doc, "caption", None) is caption_block for h in t.header[1:]]
+    named = {m[0].benchmark.name.rstrip("+") for h in headers if (m := _header_mentions(clean_cell(h), registry))}
+    found = [m for m in find_benchmarks(caption, registry) if m.benchmark.name.rstrip("+") not in named]
+    names = {m.benchmark.name for m in found}
+    if len(names) != 1 or next(iter(names)) not in _PYTHON_SETS:
+        return []
+    return found[:1]
 
 
 #: "HumanEval (+)", "MBPP(+)": a header whose cells hold the base score and, in parentheses,
@@ -355,8 +383,13 @@ def _cell_claim(
     if float(value) > (1 if unit == "proportion" else 100):
         return None
     header_n = _header_n(label)
+    prose_n = None
     if not mention and header_n is None:
-        return None
+        from benchaudit.claims.stated_counts import count_for
+
+        prose_n = count_for(label, table.counts)
+        if prose_n is None:
+            return None
     if mention and getattr(mention[0].benchmark, "metric", "binary") == "rating":
         return None  # an Elo or Codeforces rating (or its percentile) is not a score
     line = table.line_of(i)
@@ -382,6 +415,10 @@ def _cell_claim(
             claim.n, claim.n_source = b.n, "registry"
     if header_n is not None and claim.n_source != "configuration":
         claim.n, claim.n_source = header_n, "text"
+    elif prose_n is not None:
+        # Stated in the prose for a name the column shares: which set the column is on is
+        # read, not certain ("prose" is no "text" premise).
+        claim.n, claim.n_source = prose_n, "prose"
     own = protocols_in(label) or protocols_in(model)
     protos = own or _for_row(table_protocols, table.context, model)
     if protos:

@@ -43,10 +43,13 @@ class MisleadingEmphasis(Rule):
     themselves when the bold follows them. A model bold in every line is a
     highlighted row or column (the authors' model): where bold also marks the
     best values elsewhere, each of its cells that is not the best is flagged;
-    where it is the only bold and is not the best in most lines, one finding
-    for the table says so. Either is information when the table says its bold
-    marks "ours"; with fewer than four lines such a row may be the best of an
-    unlabelled group and is information.
+    where it is the only bold, each line where another model is ahead is
+    flagged at its cell; where several such rows are the only bold, a line
+    where a plain cell is ahead of every bold one is flagged. Any of these is
+    information when the table says its bold marks "ours"; with fewer than
+    four lines such a row may be the best of an unlabelled group and is
+    information. Within one labelled row group, two different bold values
+    are flagged: only one of them is the group's best.
 
     **Why.** Readers take bold as "the best result" and read no further. A
     bold cell that is not the best, or a tie shown as a win, states a ranking
@@ -105,9 +108,11 @@ class MisleadingEmphasis(Rule):
             yield from self._only_own_bold(source.path, st, outside)
 
     def _only_own_bold(self, path: str, st: ScoreTable, outside: set[str]) -> Iterator[Finding]:
-        """A table whose only bold is one model's cells in every line, most of them not the best.
-
-        One finding for the table (the cause is shared): readers take the bold for the best."""
+        """A table whose only bold is one model's cells in every line: each line where another
+        model is ahead is flagged at the bold cell, for readers take the bold for the best."""
+        if len(st.highlighted) > 1:
+            yield from self._only_own_rows_bold(path, st, outside)
+            return
         if len(st.highlighted) != 1 or len(st.lines) < 5:
             return
         (own,) = st.highlighted
@@ -123,23 +128,65 @@ class MisleadingEmphasis(Rule):
             top = max(cells, key=lambda c: sign * c.value)
             if sign * top.value > sign * mine.value:
                 beaten.append((line, mine, top))
-        if len(beaten) * 2 <= len(st.lines):
-            return  # mostly the best: the bold reads as a best mark and the line checks apply
         said = bool(_OWN_BOLD_SAID.search(st.table.framing_text()))
-        listed = "; ".join(f"{line.label} {m.text} vs {t.model} {t.text}" for line, m, t in beaten[:6])
-        more = f" and {len(beaten) - 6} more" if len(beaten) > 6 else ""
-        first = beaten[0][1]
-        yield self.finding(
-            Location(path, first.line, first.column, first.page),
-            f"the table sets {own}'s values in bold in every line, but they are not the best in "
-            f"{len(beaten)} of {len(st.lines)} lines ({listed}{more}); readers take bold for the best",
-            claim=f"{own} | {len(beaten)} lines",
-            suggestion=f"Mark {own}'s column another way (a shaded column, an 'ours' label) and keep "
-            "bold for the best value of each line, or say in the caption what the bold marks",
-            evidence={"model": own, "beaten": [(line.label, m.value, t.model, t.value) for line, m, t in beaten]},
-            severity=Severity.INFO if said else None,
-            confidence=Confidence.MEDIUM,
+        # One finding per line where another model is ahead, each at its cell (a reader meets
+        # the bold there). Mostly the best, the bold reads as a best mark; mostly not, it marks
+        # the model's column, which readers still take for the best.
+        mostly = len(beaten) * 2 <= len(st.lines)
+        share = f"{len(st.lines) - len(beaten)} of {len(st.lines)}"
+        for line, mine, top in beaten:
+            why = (
+                f"as in every line of the table, where it is the best in {share}"
+                if mostly
+                else f"as in every line of the table, though it is the best in only {share}"
+            )
+            yield self._finding(
+                path, line, mine,
+                f"{mine.text} for {own} on {line.label} is set in bold ({why}), but {top.model} has "
+                f"{top.text} and is not; readers take bold for the best",
+                f"Bold the best value on {line.label} ({top.model} {top.text}), or mark {own}'s "
+                "column another way (a shaded column, an 'ours' label) and say so in the caption",
+                {"bold": mine.value, "better": [(top.model, top.value)], "model": own},
+                severity=Severity.INFO if said else None,
+            )
+
+    def _only_own_rows_bold(self, path: str, st: ScoreTable, outside: set[str]) -> Iterator[Finding]:
+        """Bold only on several rows, each bold throughout (the authors' models): a plain cell
+        ahead of every bold one on a line shows that the bold there is no best of anything,
+        whatever groups the rows fall in."""
+        if any(c.bold for line in st.lines for c in line.cells if c.model not in st.highlighted):
+            return
+        # Rows whose names are bold too are visibly marked as rows (the authors' models), which
+        # a reader sees before reading the bold as a best mark: information only.
+        said = bool(_OWN_BOLD_SAID.search(st.table.framing_text())) or _names_bold(st)
+        for line in st.lines:
+            sign = 1 if line.higher_is_better else -1
+            cells = [c for c in line.cells if c.model not in outside]
+            bold = [c for c in cells if c.model in st.highlighted]
+            plain = [c for c in cells if c.model not in st.highlighted]
+            if not bold or not plain:
+                continue
+            best = max(bold, key=lambda c: sign * c.value)
+            ahead = [p for p in plain if sign * p.value > sign * best.value]
+            if ahead:
+                yield self._ahead_of_own_rows(path, st, line, best, ahead, said)
+
+    def _ahead_of_own_rows(
+        self, path: str, st: ScoreTable, line: ScoreLine, best: ScoreCell, ahead: list[ScoreCell], said: bool
+    ) -> Finding:
+        sign = 1 if line.higher_is_better else -1
+        top = max(ahead, key=lambda c: sign * c.value)
+        message = (
+            f"{best.text} for {best.model} on {line.label} is the best of the bold cells (the "
+            f"table bolds {len(st.highlighted)} rows throughout), but {top.model} has "
+            f"{top.text}{_others(ahead, top)}, plain: readers take bold for the best"
         )
+        fix = (
+            f"Bold the best value on {line.label} ({top.model} {top.text}), or mark the authors' "
+            "rows another way and say so in the caption"
+        )
+        evidence = {"bold": best.value, "better": [(p.model, p.value) for p in ahead]}
+        return self._finding(path, line, best, message, fix, evidence, Severity.INFO if said else None)
 
     def _line(
         self,
@@ -221,6 +268,19 @@ class MisleadingEmphasis(Rule):
                     severity=Severity.INFO if unsure else None,
                 )
                 continue
+            above = [o for o in bold if sign * o.value > sign * b.value] if grouped else []
+            if above and len(cells) >= 3:
+                # Within one labelled group two different values are both set as its best.
+                top = max(above, key=lambda o: sign * o.value)
+                yield self._finding(
+                    path, line, b,
+                    f"{b.text} for {b.model} on {line.label} is bold as the best of its group "
+                    f"({b.group or 'the table'}), but {top.model}'s {top.text} in the same group is "
+                    "bold too and is ahead: two different values are marked as the best",
+                    f"Bold only the best value of the group on {line.label} ({top.model} {top.text})",
+                    {"bold": b.value, "better": [(o.model, o.value) for o in above]},
+                )
+                continue
             ties = [p for p in plain if p.value == b.value]
             if ties:
                 yield self._finding(
@@ -265,6 +325,14 @@ class MisleadingEmphasis(Rule):
             severity=severity,
             confidence=Confidence.MEDIUM,
         )
+
+
+def _names_bold(st: ScoreTable) -> bool:
+    """Whether the highlighted rows' name cells are bold and no other row's name is."""
+    if st.transposed:
+        return False
+    bold_names = {r[0].text.strip() for r in st.table.rows if r and r[0].bold}
+    return bool(bold_names) and bold_names <= st.highlighted and st.highlighted <= bold_names
 
 
 def _scale(lines: list[ScoreLine]) -> int:

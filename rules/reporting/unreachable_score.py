@@ -155,7 +155,7 @@ class UnreachableScore(Rule):
                 yield from (f for _, f in members)
                 continue
             first = members[0][1]
-            listed = "; ".join(f"{c.model or '?'} | {c.fields.get('column_label')}: {c.value}" for c, _ in members[:12])
+            listed = "; ".join(f"{c.model or '?'} | {c.fields.get('column_label')}: {S.as_written(c, S.written(c))}" for c, _ in members[:12])
             more = f" and {len(members) - 12} more" if len(members) > 12 else ""
             reasons = sorted({str(f.evidence.get("uncertain", "")) for _, f in members} - {""})
             message = (

@@ -187,3 +187,19 @@ def test_wide_table_over_two_columns():
     report = audit([str(PDF / "two_column_table.pdf")], Config(select=["within-noise"]))
     [f] = report.findings
     assert "3 of 4" in f.message and "registry" in f.message and f.location.page == 1
+
+
+def test_a_second_header_row_inside_a_table_starts_its_second_half():
+    """A long table printed as two stacked halves repeats its key columns ("#TP", "#AP")
+    above the second half's own column names; a row of numbers or of group labels does not."""
+    from benchaudit.documents.model import Cell
+    from benchaudit.documents.pdf import _repeats_header
+
+    def row(*texts: str) -> list[Cell]:
+        return [Cell(t) for t in texts]
+
+    header = row("", "#TP", "#AP", "Python", "Java", "Bash")
+    assert _repeats_header(row("", "#TP", "#AP", "Swift", "R", "Average"), header)
+    assert not _repeats_header(row("Codestral", "22B", "22B", "78.1%", "71.5%", "47.5%"), header)
+    assert not _repeats_header(row("Open-Source Models", "", "", "", "", ""), header)
+    assert not _repeats_header(row("", "#TP", "#AP", "Python", "Java", "Bash"), header)  # a repeat of the same header
