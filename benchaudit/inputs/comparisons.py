@@ -276,7 +276,9 @@ _EQUIV = lazy(
     r"negligible|nearly identical|virtually identical|"
     r"(?:preserv\w+|retain\w*|maintain\w*)(?=\s+(?:[\w-]+\s+){0,3}?(?:performance|accuracy|quality|scores?|results|reasoning|"
     r"capabilit(?:y|ies)|abilit(?:y|ies)|skills?)\b)|"
-    r"no worse than|as good as|lossless|identical|(?:does|do|did)(?: not|n't) matter)\b",
+    r"no worse than|as good as|lossless|identical|(?:does|do|did)(?: not|n't) matter|"
+    # A null result read as "nothing lost": "so quantization costs nothing", "safe to ship".
+    r"costs? (?:us )?nothing|at no cost|(?:is|are|was|were) safe to (?:ship|deploy|release|swap))\b",
     re.I,
 )
 _NOT_SIG = lazy(
@@ -626,7 +628,7 @@ _MULTI_SIG = lazy(
 _OUT_OF = lazy(
     r"\bout of ("
     + _WORDNUM
-    + r")\s+(?:\w+\s+){0,2}?(?:benchmarks|tasks|datasets|comparisons|tests|subjects|"
+    + r")\s+(?:[\w-]+\s+){0,2}?(?:benchmarks|tasks|datasets|comparisons|tests|subjects|"
     r"languages)\b[^.;]{0,60}?(?:\b(?:on|in)\s+|,\s*)(" + _WORDNUM + r")\b[^.;]{0,40}?(?:p\s*<|significan)",
     re.I,
 )
@@ -634,7 +636,10 @@ _OUT_OF = lazy(
 _TRIED_SIG = lazy(
     r"\b(?:tested|compared|tried|evaluated|ran|screened)\s+(" + _WORDNUM + r")\s+(?:[\w-]+\s+){0,2}?"
     r"(?:variants|prompts|configurations|settings|methods|strategies|interventions|ablations|"
-    r"hyperparameters|recipes|templates)\b[^.;]{0,80}?\b(" + _WORDNUM + r")\s+(?:of\s+(?:them|these|those)\s+)?"
+    # "we ran 57 t-tests; 9 subjects improved significantly": the tests themselves, and the
+    # clause after a semicolon that counts the significant ones.
+    r"hyperparameters|recipes|templates|(?:t-|z-)?tests)\b(?:[^.;]|;\s){0,80}?\b(" + _WORDNUM + r")\s+"
+    r"(?:of\s+(?:them|these|those)\s+)?"
     r"(?:\w+\s+){0,2}?(?:significant\w*|reach\w* significance)",
     re.I,
 )

@@ -189,6 +189,7 @@ class MisleadingEmphasis(Rule):
                     {"bold": h.value, "better": [(p.model, p.value) for p in better]},
                     severity=Severity.INFO if said else None,
                 )
+        yield from self._second_best(path, line, cells, sign)
         # Bold on several different values of one line, with no row groups seen: the bold may
         # mark the best of groups the table does not label (model sizes, settings). Only a plain
         # cell beating every bold one contradicts that reading.
@@ -244,6 +245,27 @@ class MisleadingEmphasis(Rule):
                         "document's own rule says",
                         {"bold": b.value, "gap": gap, "near": [(p.model, p.value) for p in near]},
                     )
+
+    def _second_best(
+        self, path: str, line: ScoreLine, cells: list[ScoreCell], sign: int
+    ) -> Iterator[Finding]:
+        """Beside bold for the best, underline marks the second best: an underlined cell that a
+        plain one beats is not the runner-up it is shown as."""
+        under = [c for c in cells if c.underline and not c.bold]
+        plain = [c for c in cells if not c.underline and not c.bold]
+        for u in under:
+            better = [p for p in plain if sign * p.value > sign * u.value]
+            if not better:
+                continue
+            top = max(better, key=lambda p: sign * p.value)
+            yield self._finding(
+                path, line, u,
+                f"{u.text} for {u.model} on {line.label} is underlined as the second best (bold "
+                f"marks the best), but {top.model} has {top.text}{_others(better, top)} and is not",
+                f"Underline the second best value on {line.label} ({top.model} {top.text}), or say "
+                "what the underline marks",
+                {"underlined": u.value, "better": [(p.model, p.value) for p in better]},
+            )
 
     def _finding(
         self,
