@@ -18,6 +18,8 @@ from benchaudit.claims.scoretable import (
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
 
+#: A sentence saying what the underline marks.
+_UNDERLINE_SAID = re.compile(r"[^.\n]{0,80}\bunderlin\w*[^.\n]{0,80}", re.I)
 #: A caption or note saying the bold marks the authors' own model ("ours in bold").
 _OWN_BOLD_SAID = re.compile(
     r"\b(?:ours|our (?:models?|method|results?)|this work|proposed)\b[^.]{0,40}\b(?:bold|highlighted|shaded)"
@@ -75,6 +77,9 @@ class MisleadingEmphasis(Rule):
     code = "BA601"
     name = "misleading-emphasis"
     severity = Severity.WARNING
+    #: Whether the document being checked leaves the underline its usual meaning (second
+    #: best); set for each document by on_document before its tables are read.
+    _underline_second = True
     reads = ("document",)
 
     def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
@@ -85,6 +90,13 @@ class MisleadingEmphasis(Rule):
         # scores says nothing of 1-10 judge ratings). A rule in the body text governs all.
         body = None if any(framed) else same_level_threshold(full_text(source))
         stated_on = [(_scale(st.lines), r) for st, r in zip(tables, framed) if r is not None]
+        # Underline read as the second best unless the document gives it another meaning
+        # ("underlined denotes open-source SOTA").
+        # The raw lines too: a note in an HTML block ("<sup>• … underlined denotes …</sup>")
+        # is in no paragraph of the document model.
+        raw = "\n".join(source.lines or []) if "underlin" in "".join(source.lines or []).lower() else ""
+        said = [m.group(0) for m in _UNDERLINE_SAID.finditer(full_text(source) + "\n" + raw)]
+        self._underline_second = not said or any("second" in t.lower() for t in said)
         for st, stated in zip(tables, framed):
             outside = references(st)
             for line in st.lines:
@@ -251,6 +263,8 @@ class MisleadingEmphasis(Rule):
     ) -> Iterator[Finding]:
         """Beside bold for the best, underline marks the second best: an underlined cell that a
         plain one beats is not the runner-up it is shown as."""
+        if not self._underline_second:
+            return
         under = [c for c in cells if c.underline and not c.bold]
         plain = [c for c in cells if not c.underline and not c.bold]
         for u in under:
