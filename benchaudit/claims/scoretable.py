@@ -416,7 +416,12 @@ def _finish(st: ScoreTable) -> ScoreTable | None:
     # A model bold in every column because it is the best in every column is not a highlight,
     # unless the caption says a row is marked ("the model used in our final experiments is
     # highlighted in gray"): then its emphasis marks the row, whatever its values.
-    row_marked = bool(_ROW_MARK_SAID.search(st.table.framing_text()))
+    framing = st.table.framing_text()
+    row_marked = bool(_ROW_MARK_SAID.search(framing))
+    # "best in bold": the table says what its bold marks, so a row bold throughout claims the
+    # best value in every line and is checked cell by cell, not excused as a highlight.
+    if _BOLD_BEST_SAID.search(framing) and not row_marked:
+        candidates = set()
     st.highlighted = {
         m for m in candidates if row_marked or not all(_best_in_group(line, m) for line in st.lines)
     }
@@ -429,6 +434,14 @@ def _finish(st: ScoreTable) -> ScoreTable | None:
 
 
 _OWN_ROW = re.compile(r"\(\s*ours\s*\)|\bours\b", re.I)
+
+_BOLD_BEST_SAID = re.compile(
+    r"\bbest\s+(?:results?\s+|scores?\s+|values?\s+|numbers?\s+)?(?:(?:is|are)\s+)?(?:in|set in|shown in|marked in)\s+bold"
+    r"|\bbold(?:face|ed)?\s*(?:font\s+)?(?::|=|marks|denotes|indicates|shows|highlights)\s+(?:the\s+)?best\b",
+    re.I,
+)
+
+
 _ROW_MARK_SAID = re.compile(
     r"\b(?:model|row|setting|configuration|variant|checkpoint)\b[^.]{0,60}?\b(?:is|are)\s+"
     r"(?:highlighted|shaded|marked)\b|\bhighlighted\s+in\s+(?:gr[ae]y|blue|green|yellow|colou?r)",

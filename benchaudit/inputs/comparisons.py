@@ -276,7 +276,9 @@ _EQUIV = lazy(
     r"negligible|nearly identical|virtually identical|"
     r"(?:preserv\w+|retain\w*|maintain\w*)(?=\s+(?:[\w-]+\s+){0,3}?(?:performance|accuracy|quality|scores?|results|reasoning|"
     r"capabilit(?:y|ies)|abilit(?:y|ies)|skills?)\b)|"
-    r"no worse than|as good as|lossless|identical|(?:does|do|did)(?: not|n't) matter)\b",
+    r"no worse than|as good as|lossless|identical|(?:does|do|did)(?: not|n't) matter|"
+    # A null result read as "nothing lost": "so quantization costs nothing", "safe to ship".
+    r"costs? (?:us )?nothing|at no cost|(?:is|are|was|were) safe to (?:ship|deploy|release|swap))\b",
     re.I,
 )
 _NOT_SIG = lazy(
@@ -626,7 +628,7 @@ _MULTI_SIG = lazy(
 _OUT_OF = lazy(
     r"\bout of ("
     + _WORDNUM
-    + r")\s+(?:\w+\s+){0,2}?(?:benchmarks|tasks|datasets|comparisons|tests|subjects|"
+    + r")\s+(?:[\w-]+\s+){0,2}?(?:benchmarks|tasks|datasets|comparisons|tests|subjects|"
     r"languages)\b[^.;]{0,60}?(?:\b(?:on|in)\s+|,\s*)(" + _WORDNUM + r")\b[^.;]{0,40}?(?:p\s*<|significan)",
     re.I,
 )
@@ -634,7 +636,10 @@ _OUT_OF = lazy(
 _TRIED_SIG = lazy(
     r"\b(?:tested|compared|tried|evaluated|ran|screened)\s+(" + _WORDNUM + r")\s+(?:[\w-]+\s+){0,2}?"
     r"(?:variants|prompts|configurations|settings|methods|strategies|interventions|ablations|"
-    r"hyperparameters|recipes|templates)\b[^.;]{0,80}?\b(" + _WORDNUM + r")\s+(?:of\s+(?:them|these|those)\s+)?"
+    # "we ran 57 t-tests; 9 subjects improved significantly": the tests themselves, and the
+    # clause after a semicolon that counts the significant ones.
+    r"hyperparameters|recipes|templates|(?:t-|z-)?tests)\b(?:[^.;]|;\s){0,80}?\b(" + _WORDNUM + r")\s+"
+    r"(?:of\s+(?:them|these|those)\s+)?"
     r"(?:\w+\s+){0,2}?(?:significant\w*|reach\w* significance)",
     re.I,
 )
@@ -652,6 +657,32 @@ _LEVEL_AFTER = lazy(
     r"\s*(?:CI|C\.I\.|conf\w*|credible|interval|level|bootstrap|of (?:the )?(?:time|cases|pairs))",
     re.I,
 )
+
+
+#: "achieves 57.3 pass@1 and surpasses Claude-Plus (+6.8), Bard (+15.3)": the own score once,
+#: then leads in parentheses after the rivals a verb of superiority names.
+_OWN_PASS = lazy(r"(?<![\w.])(\d{1,2}\.\d)\s*%?\s*(?:pass@1|accuracy)\b", re.I)
+_PAREN_LEAD = lazy(
+    r"\b(?:outperform\w*|surpass\w*|beat\w*|exceed\w*)\s+[^()]{1,80}?\(\s*\+\s*(\d{1,2}(?:\.\d)?)\s*\)", re.I
+)
+_PAREN_MORE = lazy(r"\(\s*\+\s*(\d{1,2}(?:\.\d)?)\s*\)")
+
+
+def _paren_leads(
+    text: str, a_val: str | None, b_val: str | None, delta: str | None, how: str | None
+) -> tuple[str | None, str | None, str | None, str | None]:
+    """The own score and the rival's implied by the smallest parenthesised lead, when the
+    sentence states one own score ("57.3 pass@1") and leads only as "(+6.8)"."""
+    own = _OWN_PASS.findall(text)
+    first = _PAREN_LEAD.search(text)
+    if len(set(own)) != 1 or first is None:
+        return a_val, b_val, delta, how
+    leads = [first.group(1)] + _PAREN_MORE.findall(text, first.end())
+    lead = min(leads, key=float)
+    rival = float(own[0]) - float(lead)
+    if rival < 0:
+        return a_val, b_val, delta, how
+    return own[0], f"{rival:.{_decimals(own[0])}f}", lead, "value-delta"
 
 
 def _values_pct(text: str) -> list[str]:
@@ -813,8 +844,17 @@ def _intervals(text: str) -> list[_StatedInterval]:
         out.append({"lo": lo, "hi": hi, "level": "", "pos": m.start()})
     for m in _PLUSMINUS.finditer(text):
         out.append({"value": m.group(1), "pm": m.group(2), "pos": m.start()})
+    for m in _ASYMMETRIC.finditer(text):
+        # "1287 (95% CI +9/−8)": a rating's interval as the distances above and below it.
+        v, up, down = float(m.group(1)), float(m.group(2)), float(m.group(3))
+        out.append({"lo": f"{v - down:g}", "hi": f"{v + up:g}", "level": "95", "pos": m.start()})
     out.sort(key=lambda d: d["pos"])
     return out
+
+
+_ASYMMETRIC = lazy(
+    r"(?<![\w.])(\d{3,4}(?:\.\d+)?)\s*\((?:95\s*%\s*CI:?\s*)?\+(\d+(?:\.\d+)?)\s*/\s*[−–-](\d+(?:\.\d+)?)\)"
+)
 
 
 _ARROW = lazy(r"(?<![\d.])(" + _UNUM + r")\s*%?\s*(?:→|->|=>|⟶|⇒)\s*(" + _UNUM + r")\s*%?")
@@ -946,6 +986,10 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
             before = float(vals[0]) - float(delta)
             if before >= 0:
                 a_val, b_val, how = vals[0], f"{before:.{_decimals(vals[0])}f}", "value-delta"
+    if dm is None and a_val is None:
+        a_val, b_val, delta, how = _paren_leads(text, a_val, b_val, delta, how)
+        if how == "value-delta":
+            delta_unit = "points"
     not_sig = _NOT_SIG.search(text)
     sig = None
     if not_sig:

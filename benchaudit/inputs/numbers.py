@@ -312,11 +312,13 @@ _CHANGE_AFTER = re.compile(
 )
 _CHANGE_BEFORE = re.compile(
     r"(?:\bby|(?:improvement|increase|gain|boost|jump|rise|drop|decrease|decline|reduction|lift"
-    r"|uplift|margin|difference|delta|change)s?\s+of|\bup|\bdown|\bimproves?|\bimproved|\bgains?|\bgained|\badds?|\bboosts?)\s+(?:about\s+|roughly\s+|nearly\s+|almost\s+|over\s+|around\s+|~\s*)?$",
+    r"|uplift|margin|difference|delta|change|lead|advantage|edge|gap)s?\s+of|\bup|\bdown|\bimproves?|\bimproved|\bgains?|\bgained|\badds?|\bboosts?)\s+(?:about\s+|roughly\s+|nearly\s+|almost\s+|over\s+|around\s+|~\s*)?$",
     re.I,
 )
 _LEVEL_AFTER = re.compile(
-    r"\s*(?:CI\b|C\.I\.|conf|confidence|credible|interval|bootstrap|prediction interval|level)",
+    r"\s*(?:(?:Wald|Wilson|Clopper[- ]Pearson|Agresti[- ]Coull|exact|binomial|normal|bootstrapped"
+    r"|two[- ]sided)\s+)?"
+    r"(?:CI\b|C\.I\.|conf|confidence|credible|interval|bootstrap|prediction interval|level)",
     re.I,
 )
 _NOT_SCORE_AFTER = re.compile(

@@ -188,6 +188,9 @@ _SCORE_BEFORE = re.compile(
 )
 
 
+_PM_WITH_LEVEL = re.compile(r"\s*±\s*\d+(?:\.\d+)?\s*\(\s*\d{2}(?:\.\d)?\s*%\s*(?:CI|confidence)\b")
+
+
 def _is_plain_score(s: Sentence, num: Number, masked: str) -> str | None:
     """The unit of a bare number that reads as a score, or None."""
     if num.kind != "plain" or num.signed:
@@ -200,6 +203,9 @@ def _is_plain_score(s: Sentence, num: Number, masked: str) -> str | None:
         _adjacent_after(s.text, num.end, s.mentions)
         or _adjacent_before(s.text, num.start, s.mentions)
         or _SCORE_BEFORE.search(before)
+        # "On GSM8K ... we obtain 82.4 ± 0.3 (95% CI)": a ± with a stated level is a score's
+        # interval when the sentence names one benchmark.
+        or (len(s.mentions) == 1 and _PM_WITH_LEVEL.match(masked, num.end))
     ):
         return None
     if 0 < v <= 1 and not num.is_integer:

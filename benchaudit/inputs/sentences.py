@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from benchaudit.finding import Location
 from benchaudit.inputs import numbers as nums
+from benchaudit.inputs.notation import normalise
 from benchaudit.inputs.numbers import Number
 from benchaudit.inputs.protocols import Protocol, protocols_in
 
@@ -169,7 +170,8 @@ def sentences_of(
             anchors.append((pos, doc_line, start + w.start() + 1))
             parts.append(w.group())
             pos += len(w.group())
-    text = "".join(parts)
+    # LaTeX, decimal commas and spaced thousands read as the number grammar expects (same length).
+    text = normalise("".join(parts))
     cuts = [0]
     for m in _BOUNDARY.finditer(text):
         if _ABBREV.search(text[max(0, m.start() - 8) : m.start() + 1]):

@@ -100,7 +100,8 @@ class IntervalMismatch(Rule):
         if v.consistent:
             return None
         conf = level or 0.95
-        wald_lo, wald_hi = v.expected["wald"]
+        # A "± 1 SE" is checked against the standard error alone: its table has no Wald row.
+        wald_lo, wald_hi = v.expected.get("wald") or v.expected["se"]
         half = (wald_hi - wald_lo) / 2
         lvl = f"{round(conf * 100)}%"
         narrow = (v.stated[1] - v.stated[0]) / 2 < half

@@ -18,6 +18,8 @@ from benchaudit.claims.scoretable import (
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Rule
 
+#: A sentence saying what the underline marks.
+_UNDERLINE_SAID = re.compile(r"[^.\n]{0,80}\bunderlin\w*[^.\n]{0,80}", re.I)
 #: A caption or note saying the bold marks the authors' own model ("ours in bold").
 _OWN_BOLD_SAID = re.compile(
     r"\b(?:ours|our (?:models?|method|results?)|this work|proposed)\b[^.]{0,40}\b(?:bold|highlighted|shaded)"
@@ -78,6 +80,9 @@ class MisleadingEmphasis(Rule):
     code = "BA601"
     name = "misleading-emphasis"
     severity = Severity.WARNING
+    #: Whether the document being checked leaves the underline its usual meaning (second
+    #: best); set for each document by on_document before its tables are read.
+    _underline_second = True
     reads = ("document",)
 
     def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
@@ -88,6 +93,13 @@ class MisleadingEmphasis(Rule):
         # scores says nothing of 1-10 judge ratings). A rule in the body text governs all.
         body = None if any(framed) else same_level_threshold(full_text(source))
         stated_on = [(_scale(st.lines), r) for st, r in zip(tables, framed) if r is not None]
+        # Underline read as the second best unless the document gives it another meaning
+        # ("underlined denotes open-source SOTA").
+        # The raw lines too: a note in an HTML block ("<sup>• … underlined denotes …</sup>")
+        # is in no paragraph of the document model.
+        raw = "\n".join(source.lines or []) if "underlin" in "".join(source.lines or []).lower() else ""
+        said = [m.group(0) for m in _UNDERLINE_SAID.finditer(full_text(source) + "\n" + raw)]
+        self._underline_second = not said or any("second" in t.lower() for t in said)
         for st, stated in zip(tables, framed):
             outside = references(st)
             for line in st.lines:
@@ -236,6 +248,7 @@ class MisleadingEmphasis(Rule):
                     {"bold": h.value, "better": [(p.model, p.value) for p in better]},
                     severity=Severity.INFO if said else None,
                 )
+        yield from self._second_best(path, line, cells, sign)
         # Bold on several different values of one line, with no row groups seen: the bold may
         # mark the best of groups the table does not label (model sizes, settings). Only a plain
         # cell beating every bold one contradicts that reading.
@@ -304,6 +317,29 @@ class MisleadingEmphasis(Rule):
                         "document's own rule says",
                         {"bold": b.value, "gap": gap, "near": [(p.model, p.value) for p in near]},
                     )
+
+    def _second_best(
+        self, path: str, line: ScoreLine, cells: list[ScoreCell], sign: int
+    ) -> Iterator[Finding]:
+        """Beside bold for the best, underline marks the second best: an underlined cell that a
+        plain one beats is not the runner-up it is shown as."""
+        if not self._underline_second:
+            return
+        under = [c for c in cells if c.underline and not c.bold]
+        plain = [c for c in cells if not c.underline and not c.bold]
+        for u in under:
+            better = [p for p in plain if sign * p.value > sign * u.value]
+            if not better:
+                continue
+            top = max(better, key=lambda p: sign * p.value)
+            yield self._finding(
+                path, line, u,
+                f"{u.text} for {u.model} on {line.label} is underlined as the second best (bold "
+                f"marks the best), but {top.model} has {top.text}{_others(better, top)} and is not",
+                f"Underline the second best value on {line.label} ({top.model} {top.text}), or say "
+                "what the underline marks",
+                {"underlined": u.value, "better": [(p.model, p.value) for p in better]},
+            )
 
     def _finding(
         self,

@@ -216,18 +216,23 @@ def fresh2_results(tmp_path_factory):
     return _audit_entries(_fresh2(), tmp_path_factory.mktemp("fresh2"), Config(), WHOLE_DOCUMENT)
 
 
-def test_the_third_set_is_large_enough_and_sourced():
+def _assert_sourced(entries: list[dict], total: int, real: int) -> None:
+    """At least ``total`` entries, ``real`` of them quoted, each sourced; 30-50% with a problem;
+    only known rules expected."""
     from benchaudit.registry import all_rules
 
-    entries = _fresh2()
-    assert len(entries) >= 150
+    assert len(entries) >= total
     assert all(e.get("source") for e in entries)
-    real = [e for e in entries if not str(e["source"]).startswith("constructed")]
-    assert len(real) >= 75
+    quoted = [e for e in entries if not str(e["source"]).startswith("constructed")]
+    assert len(quoted) >= real
     problems = [e for e in entries if e.get("expect")]
     assert 0.3 <= len(problems) / len(entries) <= 0.5
     unknown = {r for e in entries for r in e.get("expect") or []} - set(all_rules())
     assert not unknown, unknown
+
+
+def test_the_third_set_is_large_enough_and_sourced():
+    _assert_sourced(_fresh2(), 150, 75)
 
 
 def test_third_set_recall_and_specificity(fresh2_results):
@@ -236,3 +241,36 @@ def test_third_set_recall_and_specificity(fresh2_results):
     # (tests/data/claims_eval/PROVENANCE.md).
     assert recall >= 0.95, missed
     assert specificity >= 0.98, noisy
+
+
+# ---------------------------------------------------------------- the fourth set, every rule
+
+
+@pytest.fixture(scope="module")
+def fresh3_results(tmp_path_factory):
+    entries = yaml.safe_load((DATA / "fresh3.yaml").read_text(encoding="utf-8"))["claims"]
+    return _audit_entries(entries, tmp_path_factory.mktemp("fresh3"), Config(), WHOLE_DOCUMENT)
+
+
+def test_the_fourth_set_is_large_enough_and_sourced():
+    entries = yaml.safe_load((DATA / "fresh3.yaml").read_text(encoding="utf-8"))["claims"]
+    _assert_sourced(entries, 150, 100)
+    assert sum("document" in e for e in entries) >= 8
+
+
+def test_fourth_set_recall_and_specificity(fresh3_results):
+    tp, fp, fn = Counter(), Counter(), Counter()
+    for _, want, got in fresh3_results:
+        for r in want | got:
+            tp[r] += r in want and r in got
+            fp[r] += r not in want and r in got
+            fn[r] += r in want and r not in got
+    print("\nfourth set, per rule (tp/fp/fn):")
+    for r in sorted(tp.keys() | fp.keys() | fn.keys()):
+        print(f"  {r:24s} {tp[r]}/{fp[r]}/{fn[r]}")
+    recall, specificity, missed, noisy = _line_scores(fresh3_results, "fourth set, every rule")
+    # First pass, before any change was made for this set: 42/59 = 0.712 and 131/135 = 0.970
+    # (tests/data/claims_eval/PROVENANCE.md). The floors hold today's figures; they rise to
+    # fresh2's (0.95 and 0.98) as the misses named there are fixed.
+    assert recall >= 0.85, missed
+    assert specificity >= 0.97, noisy
