@@ -137,7 +137,8 @@ def test_unpaired_and_paired_tests_named(ctx):
 @pytest.mark.parametrize(
     "text,k,what",
     [
-        ("We report best-of-5 accuracy on MATH-500.", 5, "candidates"),
+        ("We report best of 5 accuracy on MATH-500.", 5, "candidates"),
+        ("We report the best-of-5 checkpoints on MATH-500.", 5, "checkpoints"),
         ("We tried 20 prompts and report the best one.", 20, "prompts"),
         ("We evaluated ten checkpoints and report the highest.", 10, "checkpoints"),
         ("Numbers are the best of 3 seeds.", 3, "seeds"),
@@ -147,6 +148,13 @@ def test_unpaired_and_paired_tests_named(ctx):
 def test_selection(text, k, what, ctx):
     c = one(text, ctx, "selection")
     assert c.fields["k"] == k and c.fields["what"] == what
+
+
+def test_bare_best_of_n_is_sampling_not_selection(ctx):
+    # "best-of-5" with no candidates named is a per-problem choice among samples.
+    text = "We report best-of-5 accuracy on MATH-500."
+    got = extract_sentence(Sentence(text, Location("t.md", 1)), ctx)
+    assert not [c for c in got if c.kind == "selection"]
 
 
 def test_selection_on_validation(ctx):
