@@ -400,6 +400,22 @@ def wide_models(
     return models, left_out
 
 
+#: Suffixes that a wide file's model columns may share (``gpt-4o_correct``): the score's
+#: name, not part of the model's.
+SCORE_SUFFIXES = ("_is_correct", "_correct", "_passed", "_pass", "_acc", "_accuracy", "_score")
+
+
+def model_labels(columns: Sequence[str]) -> list[str]:
+    """The models of a wide file's columns: a score suffix that every column shares is
+    dropped (``a_correct``, ``b_correct`` -> ``a``, ``b``) when the names stay distinct."""
+    for suffix in SCORE_SUFFIXES:
+        if columns and all(norm(c).endswith(suffix) and len(c) > len(suffix) for c in columns):
+            cut = [c[: -len(suffix)].rstrip("_ -.") for c in columns]
+            if all(cut) and len(set(cut)) == len(cut):
+                return cut
+    return list(columns)
+
+
 # --- task names and rival columns ------------------------------------------------------
 
 #: lm-evaluation-harness group prefixes that precede a benchmark's own name.

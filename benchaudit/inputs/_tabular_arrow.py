@@ -23,7 +23,13 @@ import pyarrow.compute as pc
 from benchaudit.errors import InputError
 from benchaudit.inputs import file_delimiter
 from benchaudit.inputs._columns import FALSE_WORDS as _FALSE
-from benchaudit.inputs._columns import MISSING_WORDS, OPTIONAL, decimal_comma, find_columns
+from benchaudit.inputs._columns import (
+    MISSING_WORDS,
+    OPTIONAL,
+    decimal_comma,
+    find_columns,
+    model_labels,
+)
 from benchaudit.inputs._columns import TRUE_WORDS as _TRUE
 from benchaudit.inputs._columns import norm as _norm
 from benchaudit.inputs._label_table import Collision, LabelTable
@@ -1279,7 +1285,7 @@ def _wide(
     # An empty cell is a missing (model, item) result, not a zero.
     return ResultSet(
         path=display,
-        model=Coded(codes=model_codes[present], labels=list(models)),
+        model=Coded(codes=model_codes[present], labels=model_labels(models)),
         item=Coded(codes=item_codes[present], labels=item1.labels),
         score=scores[present],
         line=lines[present],

@@ -1,0 +1,134 @@
+"""Shapes from a third independent pass over issue #13: one table holding several tasks
+(one analysis per task, on the numpy-free and the Arrow sizes), wide model columns that
+share a ``_correct`` suffix, inspect logs whose scorers disagree. Expected numbers are
+counted from the rows written here; McNemar p-values come from scipy's binomial test."""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import random
+from pathlib import Path
+
+import pytest
+from scipy.stats import binomtest
+
+from benchaudit.api import audit
+from benchaudit.errors import InputError
+
+MODELS = {"atlas-1b": 0.45, "borealis-3b": 0.62, "cygnus-8b": 0.7}
+
+
+def _truth(n: int, seed: int) -> dict[str, list[int]]:
+    rnd = random.Random(seed)
+    return {m: [int(rnd.random() < p) for _ in range(n)] for m, p in MODELS.items()}
+
+
+def _mcnemar(a: list[int], b: list[int]) -> float:
+    only_a = sum(1 for x, y in zip(a, b) if x and not y)
+    only_b = sum(1 for x, y in zip(a, b) if y and not x)
+    return float(binomtest(only_a, only_a + only_b, 0.5).pvalue) if only_a + only_b else 1.0
+
+
+def _write(path: Path, header: list[str], rows: list[list[object]]) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        w.writerows(rows)
+    return path
+
+
+def _check(models: list[dict], comparisons: list[dict], truth: dict[str, list[int]]) -> None:
+    got = {r["model"]: r for r in models}
+    assert set(got) == set(truth)
+    for m, row in got.items():
+        assert row["n_items"] == len(truth[m])
+        assert row["score"] == pytest.approx(sum(truth[m]) / len(truth[m]), abs=1e-12)
+    pairs = {(c["a"], c["b"]): c for c in comparisons}
+    assert len(pairs) == 3
+    for a, b in itertools.combinations(truth, 2):
+        c = pairs.get((a, b)) or pairs[(b, a)]
+        assert c["test"] == "mcnemar-exact"
+        assert c["p_value"] == pytest.approx(_mcnemar(truth[a], truth[b]), rel=1e-9, abs=1e-300)
+
+
+@pytest.mark.parametrize("n", [40, 4000])  # numpy-free size and Arrow size
+def test_a_task_column_gives_one_analysis_per_task(tmp_path, n):
+    tasks = {"arith": _truth(n, 1), "logic": _truth(n, 2)}
+    rows = [
+        [m, task, i, truth[m][i]] for task, truth in tasks.items() for m in truth for i in range(n)
+    ]
+    path = _write(tmp_path / "r.csv", ["model", "task", "item", "correct"], rows)
+    report = audit([str(path)], fail_on="never")
+    res = report.results
+    assert {m["task"] for m in res["models"]} == set(tasks)
+    for task, truth in tasks.items():
+        _check(
+            [m for m in res["models"] if m["task"] == task],
+            [c for c in res["comparisons"] if c["task"] == task],
+            truth,
+        )
+    assert not any(f.code == "BA301" for f in report.findings)  # no "items twice"
+
+
+def test_a_single_task_column_reads_as_before(tmp_path):
+    truth = _truth(30, 3)
+    rows = [[m, "arith", i, truth[m][i]] for m in truth for i in range(30)]
+    path = _write(tmp_path / "r.csv", ["model", "benchmark", "item", "correct"], rows)
+    res = audit([str(path)], fail_on="never").results
+    _check(res["models"], res["comparisons"], truth)
+
+
+@pytest.mark.parametrize("n", [60, 8000])
+def test_wide_model_columns_lose_a_shared_correct_suffix(tmp_path, n):
+    truth = _truth(n, 4)
+    header = ["item", *(f"{m}_correct" for m in truth), *(f"{m}_latency_ms" for m in truth)]
+    rows = [[i, *(truth[m][i] for m in truth), *(300 + i % 7 for _ in truth)] for i in range(n)]
+    res = audit([str(_write(tmp_path / "w.csv", header, rows))], fail_on="never").results
+    _check(res["models"], res["comparisons"], truth)
+
+
+def _inspect_log(path: Path, model: str, verdicts: list[tuple[str, str]]) -> Path:
+    log = {
+        "version": 2,
+        "status": "success",
+        "eval": {"task": "digits", "task_id": "t", "run_id": model, "model": model},
+        "plan": {},
+        "samples": [
+            {
+                "id": f"n-{i:02d}",
+                "epoch": 1,
+                "scores": {"match": {"value": a}, "includes": {"value": b}},
+            }
+            for i, (a, b) in enumerate(verdicts)
+        ],
+    }
+    path.write_text(json.dumps(log), encoding="utf-8")
+    return path
+
+
+def test_inspect_scorers_that_disagree_are_two_readings(tmp_path):
+    rnd = random.Random(5)
+    logs = []
+    truth = {}
+    for model in ("mock/orion", "mock/lynx"):
+        v = [(rnd.choice("CI"), rnd.choice("CI")) for _ in range(30)]
+        logs.append(_inspect_log(tmp_path / f"{model[5:]}.json", model, v))
+        truth[model] = v
+    with pytest.raises(InputError, match=r"--column score=match or --column score=includes"):
+        audit([str(p) for p in logs])
+    for k, scorer in enumerate(("match", "includes")):
+        res = audit([str(p) for p in logs], fail_on="never", columns={"score": scorer}).results
+        got = {m["model"]: m["score"] for m in res["models"]}
+        for model, v in truth.items():
+            assert got[model] == pytest.approx(sum(x[k] == "C" for x in v) / 30)
+        a, b = (truth[m] for m in ("mock/orion", "mock/lynx"))
+        p = _mcnemar([int(x[k] == "C") for x in a], [int(x[k] == "C") for x in b])
+        assert res["comparisons"][0]["p_value"] == pytest.approx(p, abs=1e-12)
+
+
+def test_inspect_scorers_that_agree_keep_the_first(tmp_path):
+    v = [("C", "C"), ("I", "I"), ("C", "C")]
+    res = audit([str(_inspect_log(tmp_path / "a.json", "mock/a", v))], fail_on="never").results
+    assert res["models"][0]["score"] == pytest.approx(2 / 3)
