@@ -132,3 +132,56 @@ def test_inspect_scorers_that_agree_keep_the_first(tmp_path):
     v = [("C", "C"), ("I", "I"), ("C", "C")]
     res = audit([str(_inspect_log(tmp_path / "a.json", "mock/a", v))], fail_on="never").results
     assert res["models"][0]["score"] == pytest.approx(2 / 3)
+
+
+def _evalplus(path: Path, base: list[int], plus: list[int], legacy: bool = False) -> Path:
+    ev: dict[str, object] = {}
+    for i, (b, p) in enumerate(zip(base, plus)):
+        t = f"HumanEval/{i}"
+        if legacy:  # evalplus < 0.2: statuses as [status, details] lists, "success" a pass
+            ev[t] = {
+                "nfiles": 1,
+                "base": [["success" if b else "failure", []]],
+                "plus": [["success" if p else "failure", []]],
+            }
+        else:
+            ev[t] = [
+                {
+                    "task_id": t,
+                    "solution": "",
+                    "base_status": "pass" if b else "fail",
+                    "plus_status": "pass" if p else "fail",
+                    "base_fail_tests": [],
+                    "plus_fail_tests": [],
+                }
+            ]
+    path.write_text(json.dumps({"date": "2026-12-02 04:00", "hash": "0", "eval": ev}))
+    return path
+
+
+def test_evalplus_results_are_two_benchmarks_paired_across_runs(tmp_path):
+    rnd = random.Random(8)
+    runs = {}
+    for name, pb in (("small", 0.5), ("large", 0.8)):
+        base = [int(rnd.random() < pb) for _ in range(30)]
+        plus = [int(b and rnd.random() < 0.8) for b in base]
+        runs[name] = (base, plus)
+    _evalplus(tmp_path / "small_eval_results.json", *runs["small"])
+    _evalplus(tmp_path / "large.eval_results.json", *runs["large"], legacy=True)
+    res = audit([str(tmp_path)], fail_on="never").results
+    got = {(m["task"], m["model"]): m["score"] for m in res["models"]}
+    for k, task in enumerate(("HumanEval", "HumanEval+")):
+        for name, v in runs.items():
+            assert got[(task, name)] == pytest.approx(sum(v[k]) / 30)
+        (c,) = [c for c in res["comparisons"] if c["task"] == task]
+        p = _mcnemar(runs[c["a"]][k], runs[c["b"]][k])
+        assert c["test"] == "mcnemar-exact" and c["p_value"] == pytest.approx(p, abs=1e-12)
+
+
+def test_one_evalplus_file_names_both_benchmarks(tmp_path):
+    path = _evalplus(tmp_path / "eval_results.json", [1, 1, 0, 1], [1, 0, 0, 1])
+    res = audit([str(path)], fail_on="never").results
+    assert {(m["task"], m["score"]) for m in res["models"]} == {
+        ("HumanEval", 0.75),
+        ("HumanEval+", 0.5),
+    }
