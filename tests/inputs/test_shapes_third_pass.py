@@ -185,3 +185,72 @@ def test_one_evalplus_file_names_both_benchmarks(tmp_path):
         ("HumanEval", 0.75),
         ("HumanEval+", 0.5),
     }
+
+
+def _long_rows(truth: dict[str, list[int]], cell=lambda v: v) -> list[list[object]]:
+    return [[m, f"it{i:04d}", cell(v)] for m, vs in truth.items() for i, v in enumerate(vs)]
+
+
+@pytest.mark.parametrize("n", [40, 7000])
+@pytest.mark.parametrize(
+    ("header", "cell"),
+    [
+        (["llm_name", "question", "outcome"], lambda v: "correct" if v else "wrong"),
+        (["model_name", "sample", "is_correct"], lambda v: str(v)),  # sample: the only id
+    ],
+)
+def test_more_spellings_read_exactly(tmp_path, n, header, cell):
+    truth = _truth(n, 6)
+    path = _write(tmp_path / "r.csv", header, _long_rows(truth, cell))
+    res = audit([str(path)], fail_on="never").results
+    _check(res["models"], res["comparisons"], truth)
+
+
+@pytest.mark.parametrize("n", [40, 7000])
+def test_a_prompt_id_beside_question_text_is_the_item(tmp_path, n):
+    truth = _truth(n, 7)
+    rows = [
+        [m, f"p{i}", f'Line {k}\r\nsecond, "quoted"', "TRUE" if v else "FALSE"]
+        for k, (m, i, v) in enumerate(
+            (m, i, v) for m, vs in truth.items() for i, v in enumerate(vs)
+        )
+    ]
+    path = tmp_path / "r.csv"
+    with open(path, "w", newline="", encoding="utf-8-sig") as fh:
+        w = csv.writer(fh, lineterminator="\r\n")
+        w.writerow(["Model", "Prompt ID", "Question", "Is Correct"])
+        w.writerows(rows)
+    res = audit([str(path)], fail_on="never").results
+    _check(res["models"], res["comparisons"], truth)
+
+
+@pytest.mark.parametrize("index", ["", "Unnamed: 0"])
+def test_a_written_index_is_the_item_of_a_wide_file(tmp_path, index):
+    truth = _truth(50, 9)
+    rows = [[f"q{i}", *(truth[m][i] for m in truth)] for i in range(50)]
+    res = audit([str(_write(tmp_path / "w.csv", [index, *truth], rows))], fail_on="never").results
+    _check(res["models"], res["comparisons"], truth)
+
+
+def test_wide_settings_and_partitions_are_no_models(tmp_path):
+    truth = _truth(50, 10)
+    header = ["row", "example", "tokens_in", "price", "duration_ms", "temperature", "shard", *truth]
+    rows = [
+        [i, f"e{i}", 100 + i, 0.001, 250, 0.0, i % 2, *(truth[m][i] for m in truth)]
+        for i in range(50)
+    ]
+    res = audit([str(_write(tmp_path / "w.csv", header, rows))], fail_on="never").results
+    _check(res["models"], res["comparisons"], truth)
+    left = res["sources"][0].detection.left_out
+    assert left["temperature"] == left["shard"] == "a setting or partition"
+
+
+def test_judge_rating_is_a_1_to_7_scale(tmp_path):
+    rnd = random.Random(11)
+    ratings = {m: [rnd.randint(1, 7) for _ in range(30)] for m in MODELS}
+    rows = [[m, i, r] for m, rs in ratings.items() for i, r in enumerate(rs)]
+    report = audit(
+        [str(_write(tmp_path / "r.csv", ["model", "item", "judge_rating"], rows))], fail_on="never"
+    )
+    means = {r["model"]: r["mean"] for r in report.results["scale_means"]}
+    assert means == pytest.approx({m: sum(v) / 30 for m, v in ratings.items()}, abs=1e-4)
