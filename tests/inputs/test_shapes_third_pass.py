@@ -254,3 +254,32 @@ def test_judge_rating_is_a_1_to_7_scale(tmp_path):
     )
     means = {r["model"]: r["mean"] for r in report.results["scale_means"]}
     assert means == pytest.approx({m: sum(v) / 30 for m, v in ratings.items()}, abs=1e-4)
+
+
+PUBLIC = Path(__file__).parents[1] / "data" / "harness" / "public"
+
+
+def test_alpacaeval_zero_preference_is_a_draw():
+    """Real file: AlpacaEval reads a preference of 0 as a draw (1.5) and drops nulls."""
+    path = PUBLIC / "alpaca-lmcocktail" / "annotations.json"
+    prefs = [r["preference"] for r in json.loads(path.read_text(encoding="utf-8"))]
+    kept = [1.5 if p == 0 else p for p in prefs if p is not None]
+    report = audit([str(path)], fail_on="never")
+    (row,) = report.results["preferences"]
+    assert row["items"] == len(kept) == 31
+    assert row["win_rate"] == pytest.approx(sum(p - 1 for p in kept) / len(kept), abs=1e-6)
+
+
+def test_human_eval_samples_beside_their_results_are_left_out(tmp_path):
+    truth = _truth(12, 12)
+    for m, vs in truth.items():
+        rows = [{"task_id": f"HumanEval/{i}", "completion": "pass"} for i in range(12)]
+        (tmp_path / f"{m}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        res = [
+            dict(r, result="passed" if v else "failed", passed=bool(v)) for r, v in zip(rows, vs)
+        ]
+        (tmp_path / f"{m}.jsonl_results.jsonl").write_text(
+            "".join(json.dumps(r) + "\n" for r in res)
+        )
+    report = audit([str(tmp_path)], fail_on="never")
+    _check(report.results["models"], report.results["comparisons"], truth)
