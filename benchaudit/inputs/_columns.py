@@ -400,8 +400,9 @@ def wide_models(
         kind = value_type([r[j] for r in rows if j < len(r)])
         if is_scoreish(kind):
             kinds[n] = kind
-        elif kind != "empty":
-            left_out[n] = f"{kind} values"
+        else:
+            # An empty column is said too: it may be a model whose run wrote nothing.
+            left_out[n] = "no values" if kind == "empty" else f"{kind} values"
     models = list(kinds)
     if models:
         # One scale for all models: 0/1 and graded 0-1 share the unit scale.

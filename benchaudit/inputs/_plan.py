@@ -102,7 +102,8 @@ def plan(
             out["layout"], out["models"] = "wide", models
             return out
         if "score" in cols:
-            if not overrides:
+            if not {"model", "sample", "seed", "item"} & set(overrides):
+                # (Naming only the score leaves the model question open.)
                 _unnamed_model(names, rows, cols, display)
             out["layout"] = "single"
             return out

@@ -283,3 +283,23 @@ def test_human_eval_samples_beside_their_results_are_left_out(tmp_path):
         )
     report = audit([str(tmp_path)], fail_on="never")
     _check(report.results["models"], report.results["comparisons"], truth)
+
+
+def test_naming_only_the_score_leaves_the_model_question_open(tmp_path):
+    truth = _truth(20, 13)
+    path = _write(tmp_path / "r.csv", ["run_name", "item_id", "exact_match"], _long_rows(truth))
+    with pytest.raises(InputError, match=r"--column model=run_name or --column sample=run_name"):
+        audit([str(path)], columns={"score": "exact_match"})
+    cols = {"score": "exact_match", "model": "run_name"}
+    res = audit([str(path)], fail_on="never", columns=cols).results
+    _check(res["models"], res["comparisons"], truth)
+
+
+def test_an_empty_wide_column_is_said(tmp_path):
+    truth = _truth(30, 14)
+    rows = [[i, *(truth[m][i] for m in truth), ""] for i in range(30)]
+    report = audit(
+        [str(_write(tmp_path / "w.csv", ["id", *truth, "delta-2b"], rows))], fail_on="never"
+    )
+    _check(report.results["models"], report.results["comparisons"], truth)
+    assert report.results["sources"][0].detection.left_out["delta-2b"] == "no values"
