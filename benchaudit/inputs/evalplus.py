@@ -66,13 +66,13 @@ def _statuses(task: str, entry: Any, display: str) -> list[tuple[str, str | None
     raise InputError(display, f"eval[{task!r}]: expected a list of samples")
 
 
-def read(path: Path, display: str, doc: dict[str, Any]) -> list[Source]:
+def read(path: Path, display: str, doc: dict[str, Any], samples_data: Any) -> list[Source]:
     """One pass@k source for the base tests, and one for base + extra tests when the run
-    has them."""
+    has them. ``samples_data`` is the samples reader's :class:`SamplesData` (passed in, so
+    that this module does not import the reader that calls it)."""
     import numpy as np
 
     from benchaudit.evidence import Source
-    from benchaudit.inputs.samples import SamplesData
 
     text = path.read_text(encoding="utf-8-sig")
     problems: list[str] = []
@@ -99,7 +99,7 @@ def read(path: Path, display: str, doc: dict[str, Any]) -> list[Source]:
             break
         # "HumanEval/0" -> "HumanEval+/0": the "+" tests are a benchmark of their own.
         ids = [_plus_id(p) for p in problems] if plus else list(problems)
-        data = SamplesData(
+        data = samples_data(
             path=display,
             problems=ids,
             n=np.asarray(n, dtype=np.int64),

@@ -154,7 +154,7 @@ def _evalplus(path: Path, display: str) -> list[Source] | None:
         doc = json.loads(path.read_text(encoding="utf-8-sig"))
     except json.JSONDecodeError:
         return None
-    return evalplus.read(path, display, doc) if evalplus.looks_like(doc) else None
+    return evalplus.read(path, display, doc, SamplesData) if evalplus.looks_like(doc) else None
 
 
 def _ks_option(value: Any) -> list[int]:
