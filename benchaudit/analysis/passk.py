@@ -18,6 +18,7 @@ def report_results(data: SamplesData, ctx: RunContext) -> dict[str, list[dict[st
     from benchaudit.stats.passk import estimate
 
     rows = []
+    named = {"task": data.task} if data.task else {}  # a file of several benchmarks
     for k in data.requested_ks(ctx):
         if k > data.samples_min:
             continue  # undefined for some problem; the rule says so
@@ -25,6 +26,7 @@ def report_results(data: SamplesData, ctx: RunContext) -> dict[str, list[dict[st
         rows.append(
             {
                 "file": data.path,
+                **named,
                 "k": k,
                 "estimate": est.estimate,
                 "ci_low": est.ci_low,
@@ -49,6 +51,7 @@ def report_results(data: SamplesData, ctx: RunContext) -> dict[str, list[dict[st
         out["models"] = [
             {
                 "file": data.path,
+                **named,
                 "model": data.model,
                 "n_items": m,
                 "score": solved / m,

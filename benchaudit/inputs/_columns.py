@@ -26,6 +26,7 @@ ROLES: dict[str, tuple[str, ...]] = {
         "system",
         "system_name",
         "llm",
+        "llm_name",
         "agent",
         "checkpoint",
         "name",
@@ -45,6 +46,7 @@ ROLES: dict[str, tuple[str, ...]] = {
         "qid",
         "uid",
         "idx",
+        "example",
         "prob",
         "task",
     ),
@@ -67,8 +69,10 @@ ROLES: dict[str, tuple[str, ...]] = {
         "points",
         "rating",
         "judge_score",
+        "judge_rating",
         "grader_score",
         "f1",
+        "outcome",
         "score_pct",
         "percent_correct",
     ),
@@ -172,7 +176,8 @@ OPTIONAL = (
     "variant",
 )
 #: Score columns whose name allows a wider scale (a rating, points, a percentage).
-SCALED_SCORES = {"score", "points", "rating", "judge_score", "grader_score", "f1"} | {
+SCALED_SCORES = {"score", "points", "rating", "judge_score", "judge_rating", "grader_score"} | {
+    "f1",
     "score_pct",
     "percent_correct",
 }
@@ -181,7 +186,7 @@ SCALED_SCORES = {"score", "points", "rating", "judge_score", "grader_score", "f1
 UNIT_SCORES = set(ROLES["score"]) - SCALED_SCORES
 
 TRUE_WORDS = ("true", "1", "yes", "y", "t", "1.0", "pass", "passed", "correct")
-FALSE_WORDS = ("false", "0", "no", "n", "f", "0.0", "fail", "failed", "incorrect")
+FALSE_WORDS = ("false", "0", "no", "n", "f", "0.0", "fail", "failed", "incorrect", "wrong")
 #: Cell values that mean "no result here": a missing cell, never a zero.
 MISSING_WORDS = ("", "na", "n/a", "nan", "null", "none", "-", "#n/a")
 _NUMERIC = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
@@ -201,6 +206,10 @@ NOT_OUTPUTS = (
     ),
     (re.compile(r"(^|_)(len|length|chars|words)($|_)"), "a length"),
     (re.compile(r"cost|price|usd|dollars"), "a cost"),
+    (
+        re.compile(r"(^|_)(temperature|temp|top_p|top_k|max_tokens|shard|fold|split|batch)($|_)"),
+        "a setting or partition",
+    ),
     (re.compile(r"(^|_)(id|idx|index|row|line|step|epoch|seed|turn|rank|year|k)($|_)"), "an index"),
 )
 
@@ -271,10 +280,13 @@ def find_columns(
                 out[role] = actual
                 used.add(actual)
                 break
+    if "item" not in out and "item" not in (overrides or {}) and names and _index_name(names[0]):
+        # A table written with its index (pandas ``to_csv()``): the unnamed first column.
+        out["item"] = names[0]
     if "item" not in out and "item" not in (overrides or {}) and out.get("sample") is not None:
         # inspect_ai and OpenAI evals call the dataset item ``sample_id``: with no other
         # item column it can only be the item (a generation index needs an item beside it).
-        if norm(out["sample"]) == "sample_id" and "sample" not in (overrides or {}):
+        if norm(out["sample"]) in ("sample_id", "sample") and "sample" not in (overrides or {}):
             out["item"] = out.pop("sample")
     if "score" not in out:
         nested = [n for n in names if _nested_score(norm(n)) and n not in used]
@@ -296,6 +308,11 @@ def find_columns(
         # A 0/1 column next to points: points decide the score.
         out["score"] = out["points"]
     return out
+
+
+def _index_name(name: str) -> bool:
+    """The header a written index gets: empty, or pandas' ``Unnamed: 0``."""
+    return re.fullmatch(r"\s*(unnamed:?\s*0)?\s*", str(name).lower()) is not None
 
 
 # --- values ----------------------------------------------------------------------------
@@ -383,8 +400,9 @@ def wide_models(
         kind = value_type([r[j] for r in rows if j < len(r)])
         if is_scoreish(kind):
             kinds[n] = kind
-        elif kind != "empty":
-            left_out[n] = f"{kind} values"
+        else:
+            # An empty column is said too: it may be a model whose run wrote nothing.
+            left_out[n] = "no values" if kind == "empty" else f"{kind} values"
     models = list(kinds)
     if models:
         # One scale for all models: 0/1 and graded 0-1 share the unit scale.
@@ -398,6 +416,22 @@ def wide_models(
                 left_out[n] = f"on another scale ({kinds[n]})"
                 models.remove(n)
     return models, left_out
+
+
+#: Suffixes that a wide file's model columns may share (``gpt-4o_correct``): the score's
+#: name, not part of the model's.
+SCORE_SUFFIXES = ("_is_correct", "_correct", "_passed", "_pass", "_acc", "_accuracy", "_score")
+
+
+def model_labels(columns: Sequence[str]) -> list[str]:
+    """The models of a wide file's columns: a score suffix that every column shares is
+    dropped (``a_correct``, ``b_correct`` -> ``a``, ``b``) when the names stay distinct."""
+    for suffix in SCORE_SUFFIXES:
+        if columns and all(norm(c).endswith(suffix) and len(c) > len(suffix) for c in columns):
+            cut = [c[: -len(suffix)].rstrip("_ -.") for c in columns]
+            if all(cut) and len(set(cut)) == len(cut):
+                return cut
+    return list(columns)
 
 
 # --- task names and rival columns ------------------------------------------------------

@@ -12,6 +12,7 @@ from typing import Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs._columns import (
+    WEAK_SPELLINGS,
     find_columns,
     names_tasks,
     rival_columns,
@@ -101,7 +102,8 @@ def plan(
             out["layout"], out["models"] = "wide", models
             return out
         if "score" in cols:
-            if not overrides:
+            if not {"model", "sample", "seed", "item"} & set(overrides):
+                # (Naming only the score leaves the model question open.)
                 _unnamed_model(names, rows, cols, display)
             out["layout"] = "single"
             return out
@@ -155,7 +157,24 @@ def _free_text_variant(names: list[str], rows: Rows, cols: Cols, overrides: Cols
     values = [v.strip() for v in _column(names, rows, variant)]
     distinct = len(set(values))
     items = len(set(_column(names, rows, cols["item"]))) if "item" in cols else len(values)
-    return cols.pop("variant") if distinct > 3 and 2 * distinct > max(items, 1) else None
+    item = cols.get("item")
+    if (
+        item is not None
+        and "model" in cols
+        and "item" not in overrides
+        and _norm(item) in WEAK_SPELLINGS
+        and _norm(variant).endswith("_id")
+        and distinct > 3
+    ):
+        # ``Prompt ID`` beside a ``Question`` text: an id that each model has once per
+        # row names the item; the text is the item's wording.
+        pairs = list(zip(_column(names, rows, cols["model"]), values))
+        if len(set(pairs)) == len(pairs):
+            cols["item"] = cols.pop("variant")
+            return item
+    if not (distinct > 3 and 2 * distinct > max(items, 1)):
+        return None
+    return cols.pop("variant")
 
 
 def _seed_or_model(names: list[str], rows: Rows, cols: Cols, overrides: Cols, display: str) -> None:

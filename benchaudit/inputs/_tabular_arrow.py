@@ -23,7 +23,13 @@ import pyarrow.compute as pc
 from benchaudit.errors import InputError
 from benchaudit.inputs import file_delimiter
 from benchaudit.inputs._columns import FALSE_WORDS as _FALSE
-from benchaudit.inputs._columns import MISSING_WORDS, OPTIONAL, decimal_comma, find_columns
+from benchaudit.inputs._columns import (
+    MISSING_WORDS,
+    OPTIONAL,
+    decimal_comma,
+    find_columns,
+    model_labels,
+)
 from benchaudit.inputs._columns import TRUE_WORDS as _TRUE
 from benchaudit.inputs._columns import norm as _norm
 from benchaudit.inputs._label_table import Collision, LabelTable
@@ -289,17 +295,27 @@ def _read_csv(
     names = _header(data, delim, display)
     cols = find_columns(names, overrides)
     types = {cols[r]: pa.string() for r in CATEGORICAL if r in cols}
+    convert = pcsv.ConvertOptions(
+        column_types=types,
+        strings_can_be_null=True,
+        true_values=["true", "True", "TRUE"],
+        false_values=["false", "False", "FALSE"],
+    )
     try:
-        table = pcsv.read_csv(
-            pa.BufferReader(data),  # type: ignore[arg-type]  # pyarrow-stubs leave out the NativeFile/Buffer inputs read_csv takes
-            parse_options=pcsv.ParseOptions(delimiter=delim),
-            convert_options=pcsv.ConvertOptions(
-                column_types=types,
-                strings_can_be_null=True,
-                true_values=["true", "True", "TRUE"],
-                false_values=["false", "False", "FALSE"],
-            ),
-        )
+        try:
+            table = pcsv.read_csv(
+                pa.BufferReader(data),  # type: ignore[arg-type]  # pyarrow-stubs leave out the NativeFile/Buffer inputs read_csv takes
+                parse_options=pcsv.ParseOptions(delimiter=delim),
+                convert_options=convert,
+            )
+        except pa.ArrowInvalid:
+            # A quoted field holding a line break (a question's text): parse again with
+            # line breaks allowed in values (slower, so not the first try).
+            table = pcsv.read_csv(
+                pa.BufferReader(data),  # type: ignore[arg-type]  # as above
+                parse_options=pcsv.ParseOptions(delimiter=delim, newlines_in_values=True),
+                convert_options=convert,
+            )
     except pa.ArrowInvalid as exc:
         raise _csv_diagnosis(data, display, delim, len(names), exc) from None
     lines = _record_lines(data, skip_header=True)
@@ -1279,7 +1295,7 @@ def _wide(
     # An empty cell is a missing (model, item) result, not a zero.
     return ResultSet(
         path=display,
-        model=Coded(codes=model_codes[present], labels=list(models)),
+        model=Coded(codes=model_codes[present], labels=model_labels(models)),
         item=Coded(codes=item_codes[present], labels=item1.labels),
         score=scores[present],
         line=lines[present],

@@ -170,6 +170,7 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     order: list[int] = []
     unscored = 0
     scorers: dict[str, None] = {}  # every scorer seen, in order (a note names the others)
+    disagree: dict[str, int] = {}  # samples on which another scorer's verdict differs
     for i, (where, sample) in enumerate(samples):
         if not isinstance(sample, dict) or "id" not in sample:
             raise InputError(display, f"{where}: a sample needs an 'id'")
@@ -202,6 +203,12 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
                 f"{where}: score {scorer!r} is {flat[scorer]!r}, "
                 "expected C/I/P/N, a number or a boolean",
             )
+        for other in flat:
+            # Verdicts (0/1) of two scorers that differ: on other scales a difference
+            # is not a disagreement on the sample (a 1-5 rubric beside a match).
+            theirs = letter_or_number(flat[other])
+            if other != scorer and {value, theirs} == {0.0, 1.0}:
+                disagree[other] = disagree.get(other, 0) + 1
         epoch = sample.get("epoch", 1)
         items.append(str(sid))
         epochs.append(str(epoch))
@@ -212,6 +219,16 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     if unscored:
         notes.append(f"{display}: {unscored} sample(s) without a {scorer} score left out")
     others = [k for k in scorers if k != scorer]
+    if disagree and not wanted:
+        # Two scorers that disagree are two readings of the log: which one is "the" score
+        # decides the comparison, so the user chooses.
+        other, n = next(iter(disagree.items()))
+        raise InputError(
+            display,
+            f"scorers {scorer} and {other} disagree on {n} of {len(scores)} scored samples: "
+            f"two readings of the log; choose with --column score={scorer} or "
+            f"--column score={other}",
+        )
     if others and not wanted:
         notes.append(
             f"{display}: score is {scorer} (the first scorer); the log also holds "

@@ -431,8 +431,17 @@ def _read_annotations(
         data.output_len.append(str(len(rec.get("output_2", ""))))
         data.lines.append(no)
         data.baseline = data.baseline or rec.get("generator_1") or None
-    if data.preference and min(data.preference) < 1.0 < max(data.preference):
-        raise InputError(display, "preferences mix the 0-1 and the 1-2 scale")
+    below = [p for p in data.preference if p < 1.0]
+    if below and max(data.preference) > 1.0:
+        if any(p != 0.0 for p in below):
+            raise InputError(display, "preferences mix the 0-1 and the 1-2 scale")
+        # On the 1-2 scale a 0 is AlpacaEval's older code for a draw (its win rate
+        # reads 0 as 1.5), not a loss.
+        data.preference = [1.5 if p == 0.0 else p for p in data.preference]
+        notes.append(
+            f"{display}: {len(below)} preference(s) of 0 read as draws (1.5), as AlpacaEval "
+            "reads its older draw code"
+        )
     if not data.preference:
         raise InputError(display, "no annotations with a preference")
     if missing:

@@ -74,6 +74,8 @@ class SamplesData:
     set then reports the per-model row)."""
     run_name: str | None = None
     """The run's name when the folder cannot give it (several results files in one)."""
+    task: str | None = None
+    """The benchmark, when the file holds more than one (EvalPlus: HumanEval, HumanEval+)."""
 
     @property
     def model(self) -> str:
@@ -145,6 +147,16 @@ def _summary(path: Path, display: str) -> Source[PassAtKSummary] | None:
     )
 
 
+def _evalplus(path: Path, display: str) -> list[Source] | None:
+    from benchaudit.inputs import evalplus
+
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8-sig"))
+    except json.JSONDecodeError:
+        return None
+    return evalplus.read(path, display, doc, SamplesData) if evalplus.looks_like(doc) else None
+
+
 def _ks_option(value: Any) -> list[int]:
     if value is None:
         return []
@@ -202,6 +214,9 @@ def read(path: Path, display: str, ctx: Context) -> Source[SamplesData] | Source
         summary = _summary(path, display)
         if summary is not None:
             return summary
+        evalplus = _evalplus(path, display)
+        if evalplus is not None:
+            return evalplus  # type: ignore[return-value]  # base and "+" sources
     keys, rows = read_records(path, display, suffix)
     if not rows:
         raise InputError(display, "no rows")
@@ -359,6 +374,10 @@ def sniff(p: Probe) -> float:
             doc = None
         if isinstance(doc, dict) and doc and all(_PASSK_COL.match(str(k)) for k in doc):
             return 0.9  # {"pass@1": ..., "pass@10": ...}
+        from benchaudit.inputs.evalplus import looks_like
+
+        if looks_like(doc):
+            return 0.95  # EvalPlus eval_results.json
     recs = _head_records(p)
     if not recs:
         return 0.0

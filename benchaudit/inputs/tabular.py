@@ -165,12 +165,16 @@ def _parquet_head(pf: Any, names: list[str]) -> list[list[str]]:
 # --- reading ---------------------------------------------------------------------------
 
 
-def read(path: Path, display: str, ctx: Context) -> Source:
+def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     from benchaudit.evidence import Source
     from benchaudit.inputs._tabular_small import read_small
 
     overrides = dict(getattr(getattr(ctx, "config", None), "columns", {}) or {})
     max_rows = getattr(getattr(ctx, "config", None), "max_rows", None)
+    per_task = _per_task(path, display, overrides, max_rows, ctx)
+    if per_task is not None:
+        return per_task
+    overrides.pop("task", None)
     notes: list[str] = []  # what was left out, on the source for the report
     # A small plain file is read without importing pyarrow (most of a hook's start-up).
     rs = read_small(path, display, overrides, ctx) if max_rows is None else None
@@ -179,7 +183,14 @@ def read(path: Path, display: str, ctx: Context) -> Source:
 
         rs = tabular_arrow.read_resultset(path, display, overrides, max_rows, ctx, notes)
     _pooled_tasks(path, display, rs, overrides)
-    meta = {
+    meta = _meta(rs)
+    kind = getattr(rs, "source_kind", "results")  # ratings: a ScaledResults
+    return Source(path=display, kind=kind, data=rs, meta=meta, notes=notes)
+
+
+def _meta(rs: Any) -> dict[str, Any]:
+    """What the report says of the file's reading."""
+    return {
         "layout": rs.layout,
         "columns": dict(rs.columns),
         "scale": rs.meta.get("scale"),
@@ -187,8 +198,36 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         "left_out": rs.meta.get("left_out", {}),
         "missing_cells": rs.meta.get("missing_cells", 0),
     }
-    kind = getattr(rs, "source_kind", "results")  # ratings: a ScaledResults
-    return Source(path=display, kind=kind, data=rs, meta=meta, notes=notes)
+
+
+def _names(path: Path, display: str) -> list[str]:
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return list(pq.ParquetFile(path).schema_arrow.names)
+    from benchaudit.inputs import probe
+
+    return _header_and_rows(probe(path, display), limit=20)[0]
+
+
+def _per_task(
+    path: Path, display: str, overrides: dict[str, str], max_rows: int | None, ctx: Context
+) -> list[Source] | None:
+    """A table whose ``task`` column names several tasks: one source (analysis) per task."""
+    from benchaudit.evidence import Source
+    from benchaudit.inputs._tasks import read_by_task, task_column
+
+    task = task_column(_names(path, display), overrides)
+    if task is None:
+        return None
+    parts = read_by_task(path, display, overrides, max_rows, ctx, task)
+    if parts is None:
+        return None
+    out = []
+    for name, rs, notes in parts:
+        meta = {**_meta(rs), "task": name}
+        out.append(Source(path=display, kind="results", data=rs, meta=meta, notes=notes))
+    return out
 
 
 def _pooled_tasks(path: Path, display: str, rs: Any, overrides: dict[str, str]) -> None:

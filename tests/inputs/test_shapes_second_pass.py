@@ -154,19 +154,6 @@ def test_a_prompt_text_column_is_not_a_variant(tmp_path):
     )
 
 
-def test_tasks_with_overlapping_item_ids_are_not_pooled(tmp_path):
-    truth = _truth()
-    rows = [
-        [m, task, i, truth[m][i] if task == "arith" else truth[m][(7 * i) % N]]
-        for task in ("arith", "logic")
-        for m in truth
-        for i in range(N)
-    ]
-    path = _write(tmp_path / "r.csv", ["name", "task", "item", "correct"], rows)
-    with pytest.raises(InputError, match=r"column 'task' names tasks"):
-        audit([str(path)])
-
-
 def test_unknown_table_names_the_column_flags(tmp_path):
     path = _long(tmp_path / "r.csv", ["engine", "case", "mark"])
     with pytest.raises(InputError, match=r"--column model=NAME --column item=NAME"):
