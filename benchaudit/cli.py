@@ -37,8 +37,27 @@ def _pairs(values: Iterable[str], flag: str) -> dict[str, str]:
     return out
 
 
+#: Commands that live with their subsystem: name -> (module, attribute). Each is imported
+#: when it is named or the commands are listed, so ``check`` never pays for the others.
+_OPTIONAL_COMMANDS = {"contamination": ("benchaudit.contamination.cli", "contamination")}
+
+
 class _Group(click.Group):
     """Turns every exception into one line and exit 2."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._attach_optional()
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:  # an optional one, or a typo ("did you mean" lists all)
+            self._attach_optional()
+        return super().get_command(ctx, cmd_name)
+
+    def _attach_optional(self) -> None:
+        for name in _OPTIONAL_COMMANDS:
+            if name not in self.commands:
+                _attach_optional_command(self, name)
 
     def make_context(
         self,
@@ -322,18 +341,15 @@ def mcp_cmd() -> None:
     serve()
 
 
-def _attach_optional_commands() -> None:
-    """Commands that live with their subsystem register here if present."""
+def _attach_optional_command(group: click.Group, name: str) -> None:
+    """Add the command ``name`` of a subsystem to ``group``; nothing when it is not installed."""
     import importlib
 
-    for module_name, attr in (("benchaudit.contamination.cli", "contamination"),):
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name and module_name.startswith(exc.name):
-                continue
-            raise
-        main.add_command(getattr(module, attr))
-
-
-_attach_optional_commands()
+    module_name, attr = _OPTIONAL_COMMANDS[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and module_name.startswith(exc.name):
+            return
+        raise
+    group.add_command(getattr(module, attr))

@@ -8,7 +8,6 @@ but the CLI can filter or grade it differently.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -16,6 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.plain import SUPPRESSED_BY
 from benchaudit.plain import jsonable as _jsonable
+
+try:  # the digest without hashlib, whose first import (OpenSSL's) costs a tenth of a card check
+    from _sha256 import sha256  # type: ignore[import-not-found]  # Python 3.11
+except ImportError:  # pragma: no cover - 3.12 renamed it; builds without it have hashlib's
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found]
+    except ImportError:
+        from hashlib import sha256
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -143,7 +150,7 @@ def assign_fingerprints(findings: Iterable[Finding]) -> None:
         key = f.content_key()
         nth = seen.get(key, 0)
         seen[key] = nth + 1
-        f.fingerprint = hashlib.sha256(
+        f.fingerprint = sha256(
             f"{key}\x1f{nth}".encode("utf-8", "surrogateescape")  # file names may hold any byte
         ).hexdigest()[:16]
 

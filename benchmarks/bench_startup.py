@@ -15,17 +15,19 @@ filled by the warm-up runs as a user's first check fills theirs, and a card chec
 an empty cache folder each time (what the very first check after an install costs) is
 timed beside them.
 
-Which command: ``--fresh-venv`` builds a virtual environment in a temporary folder and
-pip-installs this checkout into it (not editable, as a user installs it; if pip cannot
-resolve the dependencies, the checkout alone and a ``.pth`` line naming this
-interpreter's site-packages); ``--venv DIR`` uses that environment's command; else the
-``benchaudit`` on ``PATH``.
+Which command: by default (``--fresh-venv``) a virtual environment is built in a temporary
+folder and this checkout pip-installed into it (not editable, as a user installs it; if pip
+cannot resolve the dependencies, the checkout alone and a ``.pth`` line naming this
+interpreter's site-packages); ``--venv DIR`` uses that environment's command;
+``--on-path`` the ``benchaudit`` on ``PATH``.
 
-The commands run alternately (machine load hits them alike) and the medians are
-compared. Wall time and CPU time (user + system of the child) are both printed: on
-a shared machine the CPU figure is the steadier one.
+The commands run alternately (machine load hits them alike). Each ratio is taken round by
+round (a check against the bare run beside it) and printed as the median with its
+quartiles, so a noisy machine shows as a wide spread rather than a wrong median. Wall time
+and CPU time (user + system of the child) are both printed: on a shared machine the CPU
+figure is the steadier one.
 
-    python benchmarks/bench_startup.py [--runs 21] [--card FILE] [--fresh-venv | --venv DIR]
+    python benchmarks/bench_startup.py [--runs 21] [--card FILE] [--fresh-venv | --venv DIR | --on-path]
 """
 
 from __future__ import annotations
@@ -143,11 +145,23 @@ def fresh_venv(folder: Path) -> tuple[str, str]:
     return str(folder / "bin" / "benchaudit"), how
 
 
+def _quartiles(values: list[float]) -> tuple[float, float, float]:
+    """Median, first and third quartile."""
+    values = sorted(values)
+    q1, _, q3 = statistics.quantiles(values, n=4) if len(values) > 1 else values * 3
+    return statistics.median(values), q1, q3
+
+
 def _stats(runs: list[tuple[float, float]], which: int) -> tuple[float, float, float]:
     """Median and quartiles (ms) of one column of the runs."""
-    values = sorted(r[which] * 1000 for r in runs)
-    q1, q2, q3 = statistics.quantiles(values, n=4) if len(values) > 1 else values * 3
-    return statistics.median(values), q1, q3
+    return _quartiles([r[which] * 1000 for r in runs])
+
+
+def _ratio(
+    runs: list[tuple[float, float]], base: list[tuple[float, float]], which: int
+) -> tuple[float, float, float]:
+    """Median and quartiles of the round-by-round ratio of ``runs`` to ``base``."""
+    return _quartiles([r[which] / max(b[which], 1e-9) for r, b in zip(runs, base)])
 
 
 def main() -> None:
@@ -158,18 +172,19 @@ def main() -> None:
     )
     where = ap.add_mutually_exclusive_group()
     where.add_argument(
-        "--fresh-venv", action="store_true", help="build a venv and install this checkout"
+        "--fresh-venv", action="store_true", help="build a venv and install this checkout (default)"
     )
     where.add_argument("--venv", default=None, help="use the benchaudit command of this venv")
+    where.add_argument("--on-path", action="store_true", help="use the benchaudit on PATH")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:  # away from any project configuration
-        if args.fresh_venv:
-            exe, via = fresh_venv(Path(tmp) / "venv")
-        elif args.venv:
+        if args.venv:
             exe, via = str(Path(args.venv) / "bin" / "benchaudit"), f"console script of {args.venv}"
-        else:
+        elif args.on_path:
             found = shutil.which("benchaudit")
             exe, via = found or "", "console script on PATH"
+        else:
+            exe, via = fresh_venv(Path(tmp) / "venv")
         command = [exe] if exe else [sys.executable, "-m", "benchaudit"]
         if not exe:
             via = "python -m benchaudit (no console script on PATH)"
@@ -209,17 +224,18 @@ def main() -> None:
     for name in jobs:
         wall, cpu = _stats(times[name], 0)[0], _stats(times[name], 1)
         print(f"{name:22} {wall:9.1f} {cpu[0]:9.1f}   {cpu[1]:5.1f}-{cpu[2]:5.1f}")
-    base_w, base_c = _stats(times["python -c pass"], 0)[0], _stats(times["python -c pass"], 1)[0]
-    card_w, card_c = (
-        _stats(times["check model card"], 0)[0],
-        _stats(times["check model card"], 1)[0],
-    )
-    cold_c = _stats(times["card, empty cache"], 1)[0]
+    bare_runs = times["python -c pass"]
+    warm_w = _ratio(times["check model card"], bare_runs, 0)
+    warm_c = _ratio(times["check model card"], bare_runs, 1)
+    cold_c = _ratio(times["card, empty cache"], bare_runs, 1)
     csv_w, csv_c = _stats(times["check 2x10 CSV"], 0)[0], _stats(times["check 2x10 CSV"], 1)[0]
     print(
-        f"model card / bare python: {card_w / base_w:5.2f}x wall, "
-        f"{card_c / max(base_c, 1e-9):5.2f}x CPU  (budget 6x; "
-        f"{cold_c / max(base_c, 1e-9):.2f}x CPU with an empty regex cache)"
+        f"model card / bare python: {warm_c[0]:5.2f}x CPU (quartiles {warm_c[1]:.2f}-{warm_c[2]:.2f}), "
+        f"{warm_w[0]:5.2f}x wall (quartiles {warm_w[1]:.2f}-{warm_w[2]:.2f}); budget 6x"
+    )
+    print(
+        f"  with an empty cache:    {cold_c[0]:5.2f}x CPU (quartiles {cold_c[1]:.2f}-{cold_c[2]:.2f})"
+        " (the first check after an install)"
     )
     print(
         f"2x10 CSV end to end:      {csv_w / 1000:5.3f} s wall, {csv_c / 1000:5.3f} s CPU  (budget 0.35 s)"

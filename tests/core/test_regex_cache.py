@@ -159,3 +159,65 @@ def test_programs_no_run_uses_are_dropped(cache_file, monkeypatch):
         "changing-4",
         "changing-5",
     ]
+
+
+DATACLASS = '''
+from dataclasses import dataclass, field
+
+@dataclass(frozen=True, order=True)
+class Probe:
+    name: str
+    n: int = 0
+    tags: tuple[str, ...] = field(default=())
+'''
+
+
+def _probe_class(exec_: object) -> type:
+    import dataclasses
+
+    namespace: dict[str, object] = {"__name__": __name__}
+    dataclasses.exec = exec_  # type: ignore[attr-defined]
+    try:
+        exec(DATACLASS, namespace)
+    finally:
+        del dataclasses.exec  # type: ignore[attr-defined]
+    return namespace["Probe"]  # type: ignore[return-value]
+
+
+def test_dataclass_methods_read_back_from_the_code_cache_behave_the_same(tmp_path):
+    import builtins
+
+    path = str(tmp_path / regex_cache.source_file_name())
+    first = regex_cache.SourceCache(path, builtins.exec)
+    made = _probe_class(first.exec)
+    assert first.added >= 4  # __init__, __repr__, __eq__, the order and frozen methods
+    first.save()
+    again = regex_cache.SourceCache(path, builtins.exec)
+    kept = _probe_class(again.exec)
+    assert again.added == 0 and again.used  # every method came from the file
+    a, b = made("x", 2, ("t",)), kept("x", 2, ("t",))
+    assert repr(a) == repr(b) == "Probe(name='x', n=2, tags=('t',))"
+    assert (a.name, a.n, a.tags) == (b.name, b.n, b.tags) and hash(a) == hash(b)
+    assert kept("a") < kept("b") and kept("a") == kept("a", 0, ())
+    with pytest.raises(AttributeError):
+        b.n = 3  # type: ignore[misc]  # frozen
+
+
+def test_install_serves_dataclasses_from_the_code_cache_and_uninstall_restores_it(
+    monkeypatch, tmp_path
+):
+    import dataclasses
+
+    monkeypatch.setenv("BENCHAUDIT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(regex_cache, "_INSTALLED", None)
+    monkeypatch.setattr(regex_cache, "_SOURCES", None)
+    regex_cache.install()
+    try:
+        assert "exec" in vars(dataclasses)
+        namespace: dict[str, object] = {"__name__": __name__}
+        exec(DATACLASS, namespace)
+        assert repr(namespace["Probe"]("y")) == "Probe(name='y', n=0, tags=())"  # type: ignore[operator]
+    finally:
+        regex_cache.uninstall()
+    assert "exec" not in vars(dataclasses)
+    assert os.path.exists(os.path.join(str(tmp_path), regex_cache.source_file_name()))
