@@ -241,72 +241,7 @@ def remembered(name: str, text: str, parse: Callable[[str], Any]) -> Any:
     return value
 
 
-class SourceCache:
-    """Code objects by source text; :meth:`exec` stands in for :func:`exec` in :mod:`dataclasses`.
-
-    Each dataclass writes its ``__init__``, ``__repr__``, ``__eq__`` ... as Python source and
-    compiles it at import time, a few hundred compilations in a card check. The code object
-    depends only on the text and the interpreter, so it is kept like a regex program: compiled
-    as ``exec`` compiles a string (file ``<string>``, no inherited future flags), then run in the
-    namespaces the caller gave. An entry no run used in :data:`KEEP_SAVES` saves is dropped.
-    """
-
-    def __init__(self, path: str | None, original: Callable[..., Any]) -> None:
-        self.path = path
-        self.original = original
-        self.codes: dict[str, Any] = {}
-        self.last_used: dict[str, int] = {}
-        self.generation = 0
-        self.used: set[str] = set()
-        self.added = 0
-        data = _read(path) if path else None
-        if isinstance(data, tuple) and len(data) == 3 and isinstance(data[0], int):
-            generation, codes, last_used = data
-            if isinstance(codes, dict) and isinstance(last_used, dict) and len(codes) <= MAX_ENTRIES:
-                self.generation, self.codes, self.last_used = generation, codes, last_used
-
-    def exec(self, source: Any, globals: Any = None, locals: Any = None, /, **kwargs: Any) -> None:
-        if globals is None:  # what exec would use: the caller's namespaces
-            frame = sys._getframe(1)
-            globals, locals = frame.f_globals, frame.f_locals if locals is None else locals
-        if isinstance(source, str):
-            code = self.codes.get(source)
-            if code is None:
-                code = compile(source, "<string>", "exec", dont_inherit=True)
-                if len(self.codes) < MAX_ENTRIES:
-                    self.codes[source] = code
-                    self.added += 1
-            self.used.add(source)
-            source = code
-        self.original(source, globals, locals, **kwargs)
-
-    def save(self) -> None:
-        """Write the code objects when this run added any (as :meth:`ProgramCache.save`)."""
-        if not self.added or not self.path:
-            return
-        generation = self.generation + 1
-        last_used = {k: g for k, g in self.last_used.items() if k in self.codes}
-        last_used.update(dict.fromkeys(self.used, generation))
-        codes = {k: v for k, v in self.codes.items() if last_used.get(k, 0) > generation - KEEP_SAVES}
-        last_used = {k: last_used[k] for k in codes}
-        if _write(self.path, (generation, codes, last_used)):
-            self.generation, self.codes, self.last_used = generation, codes, last_used
-            self.added = 0
-
-
-def source_file_name() -> str:
-    """The code cache's file name: one per interpreter build, optimisation level and release."""
-    import importlib.util
-
-    magic = importlib.util.MAGIC_NUMBER.hex()
-    return (
-        f"code-v1-{sys.implementation.name}-{sys.hexversion:x}-{magic}-O{sys.flags.optimize}"
-        f"-{__version__}.marshal"
-    )
-
-
 _INSTALLED: ProgramCache | None = None
-_SOURCES: SourceCache | None = None
 
 
 def install() -> ProgramCache | None:
@@ -327,39 +262,14 @@ def install() -> ProgramCache | None:
 
     atexit.register(cache.save)
     _INSTALLED = cache
-    _install_sources(folder)
     return cache
-
-
-def _install_sources(folder: str) -> None:
-    """Serve the compiling of dataclass methods from :class:`SourceCache` (CPython only: the
-    code objects are marshalled, which only the interpreter that wrote them reads back)."""
-    global _SOURCES
-    if sys.implementation.name != "cpython":
-        return  # pragma: no cover
-    import atexit
-    import builtins
-    import dataclasses  # imported by every run anyway (the configuration is one)
-
-    if "exec" in vars(dataclasses):
-        return  # pragma: no cover - something else already stands in for exec there
-    sources = SourceCache(os.path.join(folder, source_file_name()), builtins.exec)
-    dataclasses.exec = sources.exec  # type: ignore[attr-defined]  # shadows the builtin there
-    atexit.register(sources.save)
-    _SOURCES = sources
 
 
 def uninstall() -> None:
     """Put the ordinary compiler back (and save what was added)."""
-    global _INSTALLED, _SOURCES
+    global _INSTALLED
     if _INSTALLED is None:
         return
     _compiler.compile = _INSTALLED.original
     _INSTALLED.save()
     _INSTALLED = None
-    if _SOURCES is not None:
-        import dataclasses
-
-        vars(dataclasses).pop("exec", None)
-        _SOURCES.save()
-        _SOURCES = None
