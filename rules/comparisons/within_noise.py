@@ -260,7 +260,7 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
 
     for comp, st, pair in linked_pairs(source, ctx, "superior", loose=True):
         a, rivals, spoken = pair
-        if not spoken and _QUALIFIED.search(comp.scope):
+        if not spoken and _QUALIFIED.search(comp.scope, comp.verb_at):
             continue  # "on all Chinese benchmarks": a class of lines the table does not label
         if _AVERAGE.search(comp.scope):
             # "beats Y by 9.3% on average": the claim is the average line's, not each line's.
