@@ -213,16 +213,39 @@ def anchored(
     return found if len(found) == 1 else []
 
 
-def holds_claim(st: ScoreTable, comp: ModelComparison, named: set[str], resolve: Resolver) -> bool:
-    models = sorted({c.model for line in st.lines for c in line.cells})
-    a = resolve(comp.subjects[-1].text, models) if comp.subjects else None
-    rivals = [resolve(o.text, models) for o in comp.objects]
+def holds_claim(
+    st: ScoreTable, comp: ModelComparison, named: set[str], resolve: Resolver, loose: bool = False
+) -> bool:
+    a, rivals = pair_of(comp, st, resolve, loose)
     benches = {line.benchmark.name for line in st.lines if line.benchmark is not None}
-    return a is not None and any(r and r != a for r in rivals) and (not named or bool(benches & named))
+    return a is not None and bool(rivals) and (not named or bool(benches & named))
+
+
+def pair_of(
+    comp: ModelComparison, st: ScoreTable, resolve: Resolver, loose: bool = False
+) -> tuple[str | None, list[str]]:
+    """The subject's row and the rivals' rows of a pairwise claim in ``st``. ``loose`` also
+    reads the table's own labels in the sentence (a name with no digit, "DeepSeekMoE") and a
+    class of rivals ("all open-source models") where the name shapes found none."""
+    from benchaudit.claims.model_claims import resolve_label
+    from benchaudit.claims.rivals import rivals_in, subject_in
+
+    models = sorted({c.model for line in st.lines for c in line.cells})
+    find = resolve_label if loose else resolve
+    a = find(comp.subjects[-1].text, models) if comp.subjects else None
+    if a is None and loose and not _CONCESSIVE_START.match(comp.sentence):
+        a = subject_in(comp, models)
+    rivals = [r for r in (find(o.text, models) for o in comp.objects) if r and r != a]
+    if not rivals and loose and a is not None:
+        rivals = rivals_in(comp, st, a)
+    return a, rivals
+
+
+_CONCESSIVE_START = re.compile(r"\W*(?:while|whereas|although|though|despite)\b", re.I)
 
 
 def pairwise_tables(
-    comp: ModelComparison, tables: list[ScoreTable], doc: Document, named: set[str]
+    comp: ModelComparison, tables: list[ScoreTable], doc: Document, named: set[str], loose: bool = False
 ) -> list[ScoreTable]:
     """The table a claim about two models ("X outperforms Y", "X is on par with Y") is about:
     the one it names or introduces, the one whose cell it quotes, else, for a sentence far
@@ -233,12 +256,15 @@ def pairwise_tables(
     chosen = table_about(comp, tables, doc) or anchored(comp, tables, named, resolve)
     if not chosen and (named or comp.general) and not refers_to_table(comp):
         chosen = [st for st in tables if holds_claim(st, comp, named, resolve)]
+        if len(chosen) != 1 and loose:
+            # The models as the tables spell them, when the name shapes found no one table.
+            chosen = [st for st in tables if holds_claim(st, comp, named, resolve, loose)]
         chosen = chosen if len(chosen) == 1 else []
     return chosen
 
 
 def claimed_pair(
-    comp: ModelComparison, st: ScoreTable, named: set[str], registry: Registry
+    comp: ModelComparison, st: ScoreTable, named: set[str], registry: Registry, loose: bool = False
 ) -> tuple[str, list[str], list[ScoreLine]] | None:
     """The subject's row, its rivals' rows and the lines a pairwise claim speaks of in ``st``
     (an empty list: every line), or None when the table does not hold the claim.
@@ -247,9 +273,7 @@ def claimed_pair(
     Verified": Aider only), else those its paragraph names, else those it quotes."""
     from benchaudit.claims.model_claims import resolve
 
-    models = sorted({c.model for line in st.lines for c in line.cells})
-    a = resolve(comp.subjects[-1].text, models) if comp.subjects else None
-    rivals = [r for r in (resolve(o.text, models) for o in comp.objects) if r and r != a]
+    a, rivals = pair_of(comp, st, resolve, loose)
     if a is None or not rivals or quotes_elsewhere(comp, st, {a}):
         return None  # not both models, or the sentence quotes a score this table lacks
     governed = benchmark_keys(comp.scope, registry)
@@ -264,11 +288,16 @@ def claimed_pair(
 
 
 def linked_pairs(
-    source: Source, ctx: RunContext, kind: str, keep: Callable[[ModelComparison], bool] | None = None
+    source: Source,
+    ctx: RunContext,
+    kind: str,
+    keep: Callable[[ModelComparison], bool] | None = None,
+    loose: bool = False,
 ) -> Iterator[tuple[ModelComparison, ScoreTable, tuple[str, list[str], list[ScoreLine]]]]:
     """Each pairwise claim of ``kind`` ("superior", "equivalent") of a document with the table
     it is about and its pair (:func:`claimed_pair`): the subject's row, the rivals' rows and the
-    lines it speaks of. ``keep`` skips a claim before any table is looked at."""
+    lines it speaks of. ``keep`` skips a claim before any table is looked at; ``loose`` reads
+    the models as :func:`pair_of` does."""
     from benchaudit.claims.access import document_of, score_tables
     from benchaudit.claims.model_claims import comparisons
 
@@ -278,12 +307,12 @@ def linked_pairs(
         return
     registry = ctx.benchmarks
     for comp in comparisons(doc):
-        if comp.kind != kind or not comp.subjects or not comp.objects:
+        if comp.kind != kind or not loose and (not comp.subjects or not comp.objects):
             continue
         if keep is not None and not keep(comp):
             continue
         named = benchmark_keys(comp.block.text, registry)
-        for st in pairwise_tables(comp, tables, doc, named)[:1]:
-            pair = claimed_pair(comp, st, named, registry)
+        for st in pairwise_tables(comp, tables, doc, named, loose)[:1]:
+            pair = claimed_pair(comp, st, named, registry, loose)
             if pair is not None:
                 yield comp, st, pair

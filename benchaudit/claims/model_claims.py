@@ -274,6 +274,28 @@ def resolve(name: str, models: list[str]) -> str | None:
     return loose[0] if len(loose) == 1 else None
 
 
+def resolve_label(name: str, models: list[str]) -> str | None:
+    """:func:`resolve` on the table models' own names (:func:`label`): a row group or a
+    citation around the name does not hide it; where "X-RL" and "X-SFT" (or "X" and
+    "X-Instruct") both fit, the spelling as written decides."""
+    own = {label(m): m for m in models}
+    if len(own) < len(models):
+        return resolve(name, models)  # two rows share a name once the groups are dropped
+    found = resolve(name, list(own))
+    if found is None:
+        same = [m for m in own if core(m) == core(name) and fold(m) == fold(name)]
+        found = same[0] if len(same) == 1 else None
+    return own[found] if found is not None else None
+
+
+def label(model: str) -> str:
+    """A table model's own name: without the row group a two-level label puts before it
+    ("Open-Weights Models / DeepSeek-R1") and a citation after it ("Llemma-7B [5]")."""
+    name = re.sub(r"\s*\[[\d,\s–-]+\]\s*$", "", model)
+    last = name.rsplit(" / ", 1)[-1]
+    return last if len(fold(last)) >= 4 else name
+
+
 #: What may follow a model's name in a longer spelling of the same model: a date or version
 #: code, "instruct" and the like. A size or another family ("-Distill-Qwen-32B") is another model.
 _SAME_MODEL_TAIL = re.compile(rf"(?:\d{{3,8}}|v?\d(?:\d)?|{_SUFFIX_WORDS}|latest|turbo)*")

@@ -20,7 +20,8 @@ from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.registry import Note, Output, Rule
 
 if TYPE_CHECKING:
-    from benchaudit.claims.scoretable import ScoreCell, ScoreLine
+    from benchaudit.claims.model_claims import ModelComparison
+    from benchaudit.claims.scoretable import ScoreCell, ScoreLine, ScoreTable
     from benchaudit.engine import Context
     from benchaudit.evidence import Claim, Source
 
@@ -111,9 +112,14 @@ def _leaderboard(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
 
 
 def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Output]:
-    yield from _comparison_claims(rule, source, ctx)
+    said: set[int | None] = set()
+    for out in _comparison_claims(rule, source, ctx):
+        if isinstance(out, Finding):
+            said.add(out.location.line)
+        yield out
     yield from _bold_leads(rule, source, ctx)
-    yield from _prose_against_tables(rule, source, ctx)
+    # A sentence already checked against its table benchmark by benchmark is said once.
+    yield from (f for f in _prose_against_tables(rule, source, ctx) if f.location.line not in said)
     yield from _best_against_tables(rule, source, ctx)
 
 
@@ -250,61 +256,147 @@ def _bold_lead(
 def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
     """ "X outperforms Y (across benchmarks)" checked against the rows of X and Y in a table."""
     from benchaudit.claims.linking import linked_pairs
+    from benchaudit.claims.rivals import class_of_rivals
 
-    for comp, st, pair in linked_pairs(source, ctx, "superior"):
+    for comp, st, pair in linked_pairs(source, ctx, "superior", loose=True):
         a, rivals, spoken = pair
-        losses: list[str] = []
-        noisy: list[str] = []
-        checked = 0
-        rated = st.ratings if comp.general and not spoken else []
-        for line in (spoken or st.lines) + rated:
-            by = {c.model: c for c in line.cells}
-            if a not in by:
+        if not spoken and _QUALIFIED.search(comp.scope, comp.verb_at):
+            continue  # "on all Chinese benchmarks": a class of lines the table does not label
+        if _AVERAGE.search(comp.scope):
+            # "beats Y by 9.3% on average": the claim is the average line's, not each line's.
+            spoken = [line for line in spoken or st.lines if _AVERAGE.search(line.label)]
+            if not spoken:
                 continue
-            sign = 1 if line.higher_is_better else -1
-            for r in rivals:
-                if r not in by:
-                    continue
-                checked += 1
-                mine, theirs = by[a], by[r]
-                if sign * mine.value < sign * theirs.value:
-                    losses.append(f"{line.label} {mine.text} vs {r} {theirs.text}")
-                elif line.n and not line.proportion and sign * mine.value > sign * theirs.value:
-                    u = unpaired(mine.value, theirs.value, line.n, 1 - ctx.alpha)
-                    if u["lo"] <= 0 <= u["hi"]:
-                        noisy.append(
-                            f"{line.label} {mine.text} vs {theirs.text} ({signed(u['lo'])} to "
-                            f"{signed(u['hi'])}, n = {line.n:,})"
-                        )
-        clear = checked - len(losses) - len(noisy)
-        if not checked or (not losses and (clear > 0 or not noisy)):
-            continue  # some lead beyond the noise: "outperforms" has support
-        if _HEDGED.search(comp.sentence) and len(losses) * 4 <= checked:
-            continue  # "nearly all benchmarks": a loss or two does not contradict it
-        if losses:
-            message = (
-                f"the table at line {st.table.line} does not support '{comp.verb}': {a} is "
-                f"behind on {len(losses)} of {checked} comparison(s): {'; '.join(losses[:6])}"
-            )
-            if noisy:
-                message += f"; leads inside the noise (unpaired 95%): {'; '.join(noisy[:6])}"
-        else:
-            message = (
-                f"the table at line {st.table.line} does not show '{comp.verb}' beyond the "
-                f"noise: every lead of {a} is inside the unpaired 95% interval: "
-                f"{'; '.join(noisy[:6])}"
-            )
+        rated = st.ratings if comp.general and not spoken else []
+        # "outperforms all open-source models": on each line, against the strongest of them.
+        strongest = class_of_rivals(comp) is not None
+        got = _breakdown(a, rivals, (spoken or st.lines) + rated, ctx.alpha, strongest)
+        verdict = _unsupported(comp, got)
+        if verdict is None:
+            continue
         yield rule.finding(
             Location(source.path, comp.line, None, comp.block.page),
-            message,
+            f"the table at {_where(st)} does not show '{comp.verb}'{verdict}: " + _said(a, got),
             claim=comp.sentence,
             suggestion=(
                 f"Say where {a} leads and where it does not, benchmark by benchmark (e.g. "
-                f"'ahead of {', '.join(rivals)} on {checked - len(losses)} of {checked}')"
+                f"'ahead of {', '.join(rivals)} beyond the noise on {len(got['clear'])} of "
+                f"{got['checked']}'), and call a lead inside the noise a tie"
             ),
-            evidence={"model": a, "rivals": rivals, "losses": losses, "noisy": noisy},
+            evidence={"model": a, "rivals": rivals, **{k: v for k, v in got.items() if k != "checked"}},
             confidence=Confidence.MEDIUM,
         )
+
+
+def _where(st: ScoreTable) -> str:
+    return f"line {st.table.line}" if st.table.page is None else f"page {st.table.page}"
+
+
+def _breakdown(
+    a: str, rivals: list[str], lines: list[ScoreLine], alpha: float, strongest: bool = False
+) -> dict[str, Any]:
+    """Each comparison of ``a`` with a rival on the lines (with ``strongest``, only the best
+    rival of each line): a loss, a tie, a lead inside the noise of the line's n, a lead
+    beyond it, or a lead on a line whose n is not known (an average, a benchmark the registry
+    has no count for): that lead is not judged."""
+    got: dict[str, Any] = {"losses": [], "level": [], "noisy": [], "clear": [], "unknown": [], "checked": 0}
+    for line in lines:
+        by = {c.model: c for c in line.cells}
+        if a not in by:
+            continue
+        sign = 1 if line.higher_is_better else -1
+        scale = 100.0 if line.proportion else 1.0
+        present = [r for r in rivals if r in by]
+        if strongest and present:
+            present = [max(present, key=lambda r: sign * by[r].value)]
+        for r in present:
+            if r not in by:
+                continue
+            got["checked"] += 1
+            mine, theirs = by[a], by[r]
+            pair = f"{line.label} {mine.text} vs {r} {theirs.text}"
+            if sign * mine.value < sign * theirs.value:
+                got["losses"].append(pair)
+            elif mine.value == theirs.value:
+                got["level"].append(pair)
+            elif not line.n or line.rating or not (0 <= mine.value * scale <= 100 and 0 <= theirs.value * scale <= 100):
+                got["unknown"].append(line.label)
+            else:
+                u = unpaired(mine.value * scale, theirs.value * scale, line.n, 1 - alpha)
+                kind = "noisy" if u["lo"] <= 0 <= u["hi"] else "clear"
+                got[kind].append(f"{pair} ({signed(u['lo'])} to {signed(u['hi'])}, n = {line.n:,})")
+    return got
+
+
+def _unsupported(comp: ModelComparison, got: dict[str, Any]) -> str | None:
+    """Why the breakdown does not support the claim (words for the message), or None.
+
+    A loss or tie contradicts "outperforms" (a hedged "on most benchmarks" tolerates a
+    quarter); with none, the claim needs one lead beyond the noise, and a claim of a
+    large or "significant" margin (no test named) or of a lead "across" / "consistently"
+    needs most of its leads beyond it."""
+    checked = got["checked"]
+    behind = len(got["losses"]) + len(got["level"])
+    noisy, clear = len(got["noisy"]), len(got["clear"])
+    if not checked:
+        return None
+    hedged = bool(_HEDGED.search(comp.sentence))
+    if behind and not (hedged and behind * 4 <= checked):
+        return ""
+    if not noisy:
+        return None
+    if not clear and noisy >= len(got["unknown"]):
+        return " beyond the noise"
+    unknown = len(got["unknown"])
+    strong = _STRONG.search(comp.sentence)
+    if strong and not _TESTED.search(comp.sentence) and noisy > clear and noisy >= unknown:
+        return f" ('{strong.group(0)}', and no test is named)"
+    # A lead whose n is unknown may be beyond the noise: it counts on the claim's side.
+    if (comp.general or _CONSISTENT.search(comp.sentence)) and noisy + behind > clear + unknown:
+        return " beyond the noise on most of what it compares"
+    return None
+
+
+def _said(a: str, got: dict[str, Any]) -> str:
+    """The benchmark-by-benchmark breakdown, worst first."""
+    n = got["checked"]
+    parts = []
+    if got["losses"]:
+        parts.append(f"{a} is behind on {len(got['losses'])} of {n} comparison(s): {'; '.join(got['losses'][:6])}")
+    if got["level"]:
+        parts.append(f"level on {len(got['level'])}: {'; '.join(got['level'][:4])}")
+    if got["noisy"]:
+        parts.append(f"leads inside the unpaired 95% interval on {len(got['noisy'])} of {n}: {'; '.join(got['noisy'][:6])}")
+    parts.append(f"ahead beyond the noise on {len(got['clear'])} of {n}")
+    if got["unknown"]:
+        avg = [x for x in got["unknown"] if _AVERAGE.search(x)]
+        parts.append(
+            f"{len(got['unknown'])} lead(s) not judged, the item count is unknown"
+            + (" (an average's n is unknown)" if avg else "")
+            + f": {', '.join(dict.fromkeys(got['unknown']))}"
+        )
+    return "; ".join(parts)
+
+
+#: Lines named by a class ("Chinese benchmarks", "code generation tasks"), not every line.
+_QUALIFIED = re.compile(
+    r"\b(?:on|in|across|for)\s+(?:(?:all|most|many|the|every|each|several|both)\s+)*"
+    r"(?!(?:evaluated|other|these|those|standard|common|popular|various|multiple|different|"
+    r"key|major|mainstream|public|benchmark|selected|remaining|all|most)\b)"
+    r"[A-Za-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:benchmarks|tasks|datasets|evaluations|domains|categories|languages)\b",
+    re.I,
+)
+#: A claim of a large or significant margin.
+_STRONG = re.compile(
+    r"\b(?:significant(?:ly)?|substantial(?:ly)?|considerabl[ey]|clearly|distinctly|dramatically|markedly|"
+    r"by\s+(?:a\s+)?(?:large|wide|significant|substantial|notable|sizeable|clear|huge)\s+margins?|"
+    r"(?:large|wide|sizeable|notable|substantial)\s+margins?)\b",
+    re.I,
+)
+#: A test or interval named beside the claim: "significant" may then be a tested statement.
+_TESTED = re.compile(r"\bp\s*[<=≤]|\bp-value|\btest\b|\bconfidence\s+interval|\bCI\b|±|\bstd\b|standard\s+(?:error|deviation)", re.I)
+_CONSISTENT = re.compile(r"\bconsistent(?:ly)?\b|\bacross\b", re.I)
+_AVERAGE = re.compile(r"\b(?:avg|average|mean|overall)\b", re.I)
 
 
 def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:

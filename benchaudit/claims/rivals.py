@@ -1,0 +1,103 @@
+"""The table rows a comparison's own words name when its model names are not spelled like them.
+
+:mod:`benchaudit.claims.model_claims` finds model names by their shape (a capitalised word with
+a digit). Many claims name their models otherwise: a name with no digit ("DeepSeekMoE",
+"Kimi Linear", "SimPO"), a row label written the table's way, or a class of rows instead of
+a name ("outperforms all open-source models", "surpasses both baselines"). This module reads
+those against the labels of one table: the table says which names are models.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from benchaudit.claims.model_claims import fold, label
+
+if TYPE_CHECKING:
+    from benchaudit.claims.model_claims import ModelComparison
+    from benchaudit.claims.scoretable import ScoreTable
+
+#: The rivals named as a class right after the verb: "all (other) open-source models",
+#: "both baselines", "previous models", "existing open-source code LLMs".
+_CLASS = re.compile(
+    r"\s*(?:(?:all|both|the|other|previous|prior|existing|compared|remaining|leading)\s+){0,3}"
+    r"(?:(?P<kind>open[- ]?source|open[- ]?weights?|closed[- ]?source|closed[- ]?weights?|proprietary|"
+    r"commercial)\s+)?(?:[A-Za-z-]+\s+)?"
+    r"(?P<noun>models|baselines|methods|LLMs|counterparts|competitors|systems|approaches)\b",
+    re.I,
+)
+#: A class bounded by something the table does not label: size, era, a model family.
+_UNLABELLED = re.compile(
+    r"\b(?:comparable|similar(?:ly)?|same|its|their)\s+(?:size|scale|sized)|size|scale|~\s*\d|"
+    r"\d+(?:\.\d+)?\s*[BM]\b|smaller|larger|bigger|below|under|parameters?|except|excluding|"
+    r"other\s+than|apart\s+from|class\b",
+    re.I,
+)
+#: What may follow the class: the benchmarks, examples of it, the end of the clause. "models
+#: with similar architectures", "models trained on ..." bound the class in words a table lacks.
+_CLASS_END = re.compile(
+    r"\s*(?:$|[,.;:)(]|(?:on|in|across|at|by|for|and|such\s+as|including|like|as\s+well|even|"
+    r"listed|evaluated|compared|here|too)\b)",
+    re.I,
+)
+_OPEN = re.compile(r"open", re.I)
+_CLOSED = re.compile(r"closed|proprietary|commercial|api", re.I)
+
+
+def named_in(text: str, models: list[str]) -> list[str]:
+    """The table models whose own name (:func:`label`) ``text`` spells as a word, in the
+    order they first occur; a label shorter than four letters and digits never counts."""
+    found: list[tuple[int, str]] = []
+    for m in models:
+        own = label(m)
+        if len(fold(own)) < 4:
+            continue
+        parts = [re.escape(p) for p in re.split(r"[-\s_]+", own.strip()) if p]
+        hit = re.search(r"(?<![\w-])" + r"[-\s_]?".join(parts) + r"(?![\w-])", text, re.I)
+        if hit:
+            found.append((hit.start(), m))
+    return [m for _, m in sorted(found)]
+
+
+def class_of_rivals(comp: ModelComparison) -> re.Match[str] | None:
+    """The class of rivals the verb names ("all open-source models"), when it is one the
+    table's labels can bound (a size or "comparable scale" class is not)."""
+    after = comp.scope[comp.verb_at + len(comp.verb) :]
+    m = _CLASS.match(after)
+    if m is None or _UNLABELLED.search(after[: m.end() + 40]) or not _CLASS_END.match(after, m.end()):
+        return None
+    return m
+
+
+def subject_in(comp: ModelComparison, models: list[str]) -> str | None:
+    """The one table model named before the verb, when the sentence names exactly one."""
+    before = named_in(comp.sentence[: comp.verb_at], models)
+    return before[0] if len(set(before)) == 1 else None
+
+
+def rivals_in(comp: ModelComparison, st: ScoreTable, subject: str) -> list[str]:
+    """The rivals of ``subject`` in ``st``: the table models the verb's clause names, else
+    every model of the class it names (the row groups labelled open or closed for an
+    "open-source" class; every other group's rows otherwise)."""
+    models = sorted({c.model for line in st.lines for c in line.cells})
+    after = comp.scope[comp.verb_at + len(comp.verb) :]
+    named = [m for m in named_in(after, models) if m != subject]
+    if named:
+        return named
+    cls = class_of_rivals(comp)
+    if cls is None:
+        return []
+    group = {c.model: c.group or _prefix(c.model) for line in st.lines for c in line.cells}
+    mine = group.get(subject, "")
+    kind = cls.group("kind") or ""
+    if kind:
+        want = _OPEN if _OPEN.match(kind) else _CLOSED
+        # Which rows are open or closed only the table's row groups can say.
+        return sorted(m for m in models if m != subject and want.search(group.get(m, "")) and group[m] != mine)
+    return sorted(m for m in models if m != subject and (not mine or group.get(m, "") != mine))
+
+
+def _prefix(model: str) -> str:
+    """The row group a two-level label puts before the model ("Open-Weights Models / X")."""
+    return model.rsplit(" / ", 1)[0] if " / " in model else ""
