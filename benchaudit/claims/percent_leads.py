@@ -65,7 +65,7 @@ def _decimals(x: str) -> int:
 
 
 def _half_unit(x: str) -> float:
-    return 0.5 * 10 ** -_decimals(x)
+    return 0.5 * 10.0 ** -_decimals(x)
 
 
 def is_points(stated: str, score: str, base: str) -> bool:

@@ -1168,11 +1168,11 @@ class _Assembler:
                 else:
                     self._line(e, id(e) in foot)
         self._frame()
-        for a, b in self.halves:
-            for t, other in ((a, b), (b, a)):
-                t.caption = t.caption or other.caption
-                t.lead_in = t.lead_in or other.lead_in
-                t.notes = t.notes or list(other.notes)
+        for upper, lower in self.halves:
+            for half, other in ((upper, lower), (lower, upper)):
+                half.caption = half.caption or other.caption
+                half.lead_in = half.lead_in or other.lead_in
+                half.notes = half.notes or list(other.notes)
         self._rehyphenate()
         return self.doc
 

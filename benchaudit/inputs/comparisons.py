@@ -987,7 +987,8 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
             if before >= 0:
                 a_val, b_val, how = vals[0], f"{before:.{_decimals(vals[0])}f}", "value-delta"
     if dm is None and a_val is None:
-        a_val, b_val, delta, how = _paren_leads(text, a_val, b_val, delta, how)
+        a_val, b_val, delta, paren_how = _paren_leads(text, a_val, b_val, delta, how)
+        how = paren_how if paren_how is not None else how
         if how == "value-delta":
             delta_unit = "points"
     not_sig = _NOT_SIG.search(text)

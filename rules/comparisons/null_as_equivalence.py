@@ -124,6 +124,8 @@ def _parity_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable
                     if abs(diff) > stated[0] + slack:
                         gaps.append(f"{line.label} {by[a].text} vs {r} {by[r].text} ({signed(diff)})")
                     continue
+                if not line.n:
+                    continue  # unreachable: lines without n are skipped above when no margin is stated
                 u = unpaired(by[a].value, by[r].value, line.n, 1 - ctx.alpha)
                 if abs(u["diff"]) >= MARGIN and (u["lo"] > 0 or u["hi"] < 0):
                     gaps.append(
