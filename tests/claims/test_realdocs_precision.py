@@ -30,7 +30,7 @@ PRECISION_FLOOR = 0.9
 #: fixes (21 of 22). Batch 9 scored 0.93 at its first pass (43 of 46 right, 2 wrong, 1 debatable;
 #: Markdown 0 of 2, PDF 43 of 44, 40 of them one bold-lead pattern) and 1.00 after (60 of 60).
 #: Floors are the figures after the fixes of later rounds, a little below.
-HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9}
+HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9}
 
 
 @pytest.fixture(scope="module")
