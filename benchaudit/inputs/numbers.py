@@ -16,7 +16,9 @@ number in a piece of text with a ``kind``:
 ``multiplier`` (3x), ``identifier`` (GPT-4)
 
 Which percentages are scores (as opposed to "2.5% of the compute budget")
-is decided from the words around them by :func:`percent_role`.
+is decided from the words around them by :func:`percent_role`; which numbers are
+bounds, approximations or thresholds ("over 70%", "about 46%", "the 70% barrier") by
+:func:`bound_or_threshold`.
 """
 
 from __future__ import annotations
@@ -359,3 +361,23 @@ def percent_role(text: str, num: Number) -> str:
     if _NOT_SCORE_AFTER.match(after) or _NOT_SCORE_BEFORE.search(before):
         return "share"
     return "score"
+
+
+#: A bound or an approximation before a number ("over 70%", "about 46%", "~41%", "at
+#: least 80"): it states no exact share of items, so it is no score to check.
+_BOUND_BEFORE = re.compile(
+    r"(?:\b(?:about|around|approximately|approx\.|roughly|nearly|almost|circa|over|above|beyond"
+    r"|exceed(?:s|ed|ing)?|more\s+than|less\s+than|fewer\s+than|under|below|up\s+to"
+    r"|at\s+least|at\s+most|upwards\s+of|(?:break|cross|surpass|pass|exceed|top)(?:es|s|ed|ing)?"
+    r"\s+(?:the|a|an))|[~≈>≥<≤])\s*$",
+    re.I,
+)
+#: A threshold after a number ("the 70% barrier", "the 80% mark").
+_THRESHOLD_AFTER = re.compile(r"\s*%?\s*(?:barrier|mark|threshold|milestone|ceiling)\b", re.I)
+
+
+def bound_or_threshold(text: str, num: Number) -> bool:
+    """Whether ``num`` is a bound, an approximation or a threshold rather than an exact value
+    ("over 70%", "about 46%", "~41%", "the 70% barrier"): no exact share of items."""
+    before = text[max(0, num.start - 30) : num.start]
+    return bool(_BOUND_BEFORE.search(before) or _THRESHOLD_AFTER.match(text, num.end))

@@ -215,24 +215,6 @@ def _is_plain_score(s: Sentence, num: Number, masked: str) -> str | None:
     return None
 
 
-#: A bound or an approximation before a number ("over 70%", "about 46%", "~41%", "at
-#: least 80"): it states no exact share of items, so it is no score to check.
-_BOUND_BEFORE = re.compile(
-    r"(?:\b(?:about|around|approximately|approx\.|roughly|nearly|almost|circa|over|above|beyond"
-    r"|exceed(?:s|ed|ing)?|more\s+than|less\s+than|fewer\s+than|under|below|up\s+to"
-    r"|at\s+least|at\s+most|upwards\s+of|(?:break|cross|surpass|pass|exceed|top)(?:es|s|ed|ing)?"
-    r"\s+(?:the|a|an))|[~≈>≥<≤])\s*$",
-    re.I,
-)
-#: A threshold after a number ("the 70% barrier", "the 80% mark").
-_THRESHOLD_AFTER = re.compile(r"\s*%?\s*(?:barrier|mark|threshold|milestone|ceiling)\b", re.I)
-
-
-def _bound_or_threshold(masked: str, num: Number) -> bool:
-    before = masked[max(0, num.start - 30) : num.start]
-    return bool(_BOUND_BEFORE.search(before) or _THRESHOLD_AFTER.match(masked, num.end))
-
-
 def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
     """Score claims in one sentence: "87.3% on HumanEval", "MATH-500: 96.3 (pass@1)"."""
     text = s.text
@@ -247,7 +229,7 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
             p.position <= num.start < p.position + len(p.metric) for p in s.protocols()
         ):
             continue  # a range bound, or the 64 of "avg of 64"
-        if _bound_or_threshold(masked, num):
+        if nums.bound_or_threshold(masked, num):
             continue
         if num.kind == "percent":
             if num.signed or nums.percent_role(masked, num) != "score" or not 0 <= num.value <= 100:
