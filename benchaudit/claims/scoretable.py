@@ -80,6 +80,8 @@ class ScoreLine:
     #: The domain a benchmark row sits under ("Math", "Code"): a category column filled
     #: down, or the row group's label, when the table's rows are benchmarks.
     section: str = ""
+    #: An average or total of the other lines ("Avg.", "Overall"): ranked, never k/n.
+    aggregate: bool = False
 
     @property
     def unit(self) -> str:
@@ -99,6 +101,8 @@ class ScoreTable:
     bold_best_share: float | None = None
     #: Rating lines (Elo, Codeforces): compared for who is ahead, never for noise or reachability.
     ratings: list[ScoreLine] = field(default_factory=list)
+    #: Average and total lines: read for what the bold marks, never for noise or reachability.
+    aggregates: list[ScoreLine] = field(default_factory=list)
 
     @property
     def bold_means_best(self) -> bool:
@@ -190,9 +194,10 @@ def _line(
     registry: Registry,
     counts: dict[str, int] | None = None,
 ) -> ScoreLine | None:
-    if _AGGREGATE.match(label):
-        return None
     rating = bool(_RATING.search(label))
+    aggregate = bool(_AGGREGATE.match(label))
+    if aggregate and (rating or re.match(r"\s*rank", label, re.I)):
+        return None  # a rank column or an averaged rating: neither is a score to rank
     if _NOT_SCORE.search(label) and not rating:
         return None
     cells: list[ScoreCell] = []
@@ -215,6 +220,8 @@ def _line(
     proportion = all(c.value <= 1 and "." in c.text for c in cells)
     if not proportion and any(c.value > 100 or c.value < 0 for c in cells):
         return None  # ratings, counts, sizes: not a score on a 0–100 scale
+    if aggregate:
+        return ScoreLine(label, None, None, not _LOWER_BETTER.search(label), proportion, cells, aggregate=True)
     n = _n_of(label, bench, [c for _, c, _ in pairs], registry, counts)
     return ScoreLine(label, bench, n, not _LOWER_BETTER.search(label), proportion, cells)
 
@@ -321,6 +328,8 @@ def _bold_agreement(lines: list[ScoreLine]) -> tuple[int, int]:
     """How many bold cells are the best of their line, and how many bold cells there are."""
     best = total = 0
     for line in lines:
+        if line.aggregate:
+            continue  # the tables' axis is read from the benchmark lines, as before averages were kept
         sign = 1 if line.higher_is_better else -1
         # With labelled row groups ("Closed-Source Models", "Open-Source Models") a bold cell
         # may be the best of its group.
@@ -402,7 +411,8 @@ def _outside_emphasis(st: ScoreTable) -> set[str]:
 
 def _finish(st: ScoreTable) -> ScoreTable | None:
     st.ratings = [line for line in st.lines if line.rating]
-    st.lines = [line for line in st.lines if not line.rating]
+    st.aggregates = [line for line in st.lines if line.aggregate]
+    st.lines = [line for line in st.lines if not line.rating and not line.aggregate]
     if not st.lines:
         return None
     _underline_over_bold(st)

@@ -363,6 +363,9 @@ def _cell(inline: Token, line: int, column: int | None) -> Cell:
         elif tag == "em_close":
             depth["italic"] -= 1
         elif tag == "html_inline":
+            if re.match(r"<\s*(?:br|sub)\b", c.content, re.I):
+                # "Video-MME<sub>w sub</sub>", "GPQA<br>Diamond": the tag parts two words
+                plain.append(" ")
             m = re.match(r"<(/?)\s*(b|strong|u|ins|i|em|del|s|strike)\b", c.content, re.I)
             if m:
                 name = {

@@ -58,7 +58,7 @@ SCORE_COLS = (
 CI_COLS = ("95% ci", "ci", "95% ci (±)", "confidence interval", "interval", "ci (95%)")
 LOW_COLS = ("ci_low", "lower", "low", "ci_lower", "lower_bound")
 HIGH_COLS = ("ci_high", "upper", "high", "ci_upper", "upper_bound")
-SE_COLS = ("standard_error", "se", "stderr", "std_error", "sem")
+SE_COLS = ("standard_error", "se", "stderr", "std_error", "sem", "std error", "std. error", "standard error")
 #: Score columns of a ranked table that names no score column ("# | Model | ALL | FQA ..."):
 #: taken only when the table also has a rank column.
 OVERALL_COLS = ("all", "overall", "avg", "avg.", "average", "total")
@@ -221,7 +221,7 @@ def _se_column(header: list[str], score_name: str) -> int | None:
     cands = [
         k
         for k, h in enumerate(header)
-        if _norm(h) in SE_COLS or _norm(h).endswith("standard_error")
+        if _norm(h) in SE_COLS or _norm(h).endswith(("standard_error", "standard error"))
     ]
     lc_score = score_name.startswith(("length_controlled", "lc"))
     for k in cands:

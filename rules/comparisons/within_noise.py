@@ -142,8 +142,32 @@ def _bold_leads(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
                 continue  # a known benchmark without a count (versioned): its n is not guessed
             sign = 1 if line.higher_is_better else -1
             cells = [c for c in line.cells if c.model not in outside and c.model not in st.highlighted]
+            bound = _family_bound(line, ctx) if line.n is None and line.benchmark is None else None
             for pool in _pools(cells, sign):
-                yield from _bold_lead(rule, source, ctx, line, pool, sign)
+                yield from _bold_lead(rule, source, ctx, line, pool, sign, bound)
+
+
+def _family_bound(line: ScoreLine, ctx: Context) -> tuple[int, str] | None:
+    """An upper bound on the item count of a label that names a family of sets, not one.
+
+    "GPQA" alone is the Diamond, Main or Extended set: the table does not say which, but
+    its count is at most all of them together, and a lead inside the noise on more items
+    is inside it on fewer."""
+    from benchaudit.benchmarks import fold
+
+    key = fold(re.sub(r"\([^()]*\)", " ", line.label))
+    if len(key) < 3 or ctx.benchmarks.resolve(key) is not None:
+        return None
+    members = [
+        b
+        for b in ctx.benchmarks.entries
+        if len(words := re.split(r"[\s_-]+", b.name)) > 1 and fold(words[0]) == key
+    ]
+    if len(members) < 2 or any(b.metric != "binary" or not b.n for b in members):
+        return None
+    names = ", ".join(b.name for b in members)
+    total = sum(b.n or 0 for b in members)
+    return total, f" (at most: {line.label} alone may be any of {names}; {total:,} is all of them)"
 
 
 def _pools(cells: list[ScoreCell], sign: int) -> list[list[ScoreCell]]:
@@ -181,7 +205,13 @@ def _largest_n(line: ScoreLine) -> tuple[int, str]:
 
 
 def _bold_lead(
-    rule: Rule, source: Source, ctx: Context, line: ScoreLine, cells: list[ScoreCell], sign: int
+    rule: Rule,
+    source: Source,
+    ctx: Context,
+    line: ScoreLine,
+    cells: list[ScoreCell],
+    sign: int,
+    bound: tuple[int, str] | None = None,
 ) -> Iterable[Finding]:
     """One pool of cells (a line, or a row group of it): does its bold best lead in the noise?"""
     from benchaudit.stats.paired import mcnemar_floor
@@ -202,10 +232,10 @@ def _bold_lead(
     a_pts, r_pts = b.value * scale, r.value * scale
     if not (0 <= a_pts <= 100 and 0 <= r_pts <= 100) or a_pts == r_pts:
         return
-    if not line.n:
+    if not line.n and bound is None:
         yield from _tiny_lead(rule, source, ctx, line, b, r, a_pts, r_pts)
         return
-    n, unsure_split = _largest_n(line)
+    n, unsure_split = bound if bound is not None else _largest_n(line)
     u = unpaired(a_pts, r_pts, n, 1 - ctx.alpha)
     if not (u["lo"] <= 0 <= u["hi"]):
         return

@@ -102,7 +102,7 @@ class MisleadingEmphasis(Rule):
         self._underline_second = not said or any("second" in t.lower() for t in said)
         for st, stated in zip(tables, framed):
             outside = references(st)
-            for line in st.lines:
+            for line in [*st.lines, *st.aggregates]:
                 own_rule = stated or body
                 if own_rule is None and len(stated_on) == 1 and stated_on[0][0] == _scale([line]):
                     own_rule = stated_on[0][1]
