@@ -161,3 +161,28 @@ def test_echo_writes_what_click_echo_writes(monkeypatch, text, nl, tty):
 def test_a_stream_click_would_rewrap_goes_to_click(monkeypatch):
     monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
     assert fastpath.run(["check", "README.md"]) is False
+
+
+def test_the_fast_path_s_options_are_click_s_own():
+    # An option read here must mean to click what it means here: a string (or the same
+    # choices), taken once or many times as here, the same keyword; a flag a plain flag.
+    from benchaudit.cli import check
+
+    params = {opt: p for p in check.params for opt in p.opts}
+    for flag, dest in {**fastpath._MULTIPLE, **fastpath._SINGLE}.items():
+        p = params[flag]
+        assert p.name == dest and not getattr(p, "is_flag", False), flag
+        assert p.multiple == (flag in fastpath._MULTIPLE), flag
+        if flag in fastpath._CHOICES:
+            assert isinstance(p.type, click.Choice) and tuple(p.type.choices) == tuple(fastpath._CHOICES[flag])
+            assert p.type.case_sensitive
+        else:
+            assert p.type is click.STRING, flag
+        # no default (click 8.5 marks it with a sentinel), no environment variable, no callback
+        assert str(p.default) in ("None", "()", "Sentinel.UNSET"), flag
+        assert p.envvar is None and p.callback is None, flag
+    for flag, dest in fastpath._FLAGS.items():
+        p = params[flag]
+        assert p.name == dest and p.is_flag and not p.multiple and p.callback is None, flag
+    paths = next(p for p in check.params if p.name == "paths")
+    assert paths.nargs == -1 and paths.required and paths.type is click.STRING
