@@ -28,7 +28,7 @@ FILES = {
     'procedure.constant_score': 3310997268,
     'procedure.contamination': 3591929214,
     'procedure.judge_agreement': 1477657980,
-    'procedure.metric_mirage': 1435070084,
+    'procedure.metric_mirage': 2429901270,
     'procedure.position_bias': 430405465,
     'procedure.wrong_chance_level': 1126209476,
     'reporting.claim_without_evidence': 1927326283,

@@ -10,31 +10,18 @@ an unexpected failure also ends in one line and exit 2 (set
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from benchaudit import __version__
-from benchaudit.config import FAIL_ON, check_int
-from benchaudit.errors import BenchauditError, ConfigError
+from benchaudit.check_run import FORMATS as _FORMATS
+from benchaudit.check_run import guarded, log_line, refuse_inputs, run_check
+from benchaudit.check_run import pairs as _pairs
+from benchaudit.config import FAIL_ON
 
-if TYPE_CHECKING:
-    from benchaudit.finding import Report
-
-_FORMATS = ("text", "json", "markdown", "html", "sarif", "github")
-
-
-def _pairs(values: Iterable[str], flag: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for v in values:
-        if "=" not in v:
-            raise ConfigError(f"{flag} takes NAME=VALUE, got {v!r}")
-        k, val = v.split("=", 1)
-        out[k.strip()] = val.strip()
-    return out
+__all__ = ["main", "refuse_inputs"]
+_ = _pairs  # kept for callers of the old name
 
 
 #: Commands that live with their subsystem: name -> (module, attribute). Each is imported
@@ -76,56 +63,18 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
-        except BenchauditError as exc:
-            _fail(str(exc))
+            return guarded(
+                click.echo,
+                lambda: super(_Group, self).invoke(ctx),
+                passing=(click.ClickException, click.exceptions.Exit, click.exceptions.Abort),
+            )
         except click.ClickException as exc:
             exc.message = _log_line(exc.message)  # type: ignore[misc]  # Final in click; it may quote a file name
             raise
-        except (click.exceptions.Exit, click.exceptions.Abort):
-            raise
-        except KeyboardInterrupt:
-            _fail("interrupted", code=130)
-        except BrokenPipeError:
-            sys.stderr.close()
-            sys.exit(0)
-        except Exception as exc:  # noqa: BLE001 - the last line of defence
-            if os.environ.get("BENCHAUDIT_DEBUG"):
-                raise
-            where = getattr(exc, "benchaudit_file", None)
-            prefix = f"{where}: " if where else ""
-            detail = str(exc).splitlines()[0] if str(exc) else ""
-            _fail(
-                f"{prefix}internal error: {type(exc).__name__}: {detail} "
-                "(set BENCHAUDIT_DEBUG=1 for details)"
-            )
 
 
 def _log_line(message: str) -> str:
-    from benchaudit.render.escape import line
-
-    return line(message)
-
-
-def _fail(message: str, code: int = 2) -> None:
-    # Messages name files and models from the input: one line, nothing a terminal
-    # or a CI runner would act on.
-    click.echo(f"benchaudit: {_log_line(message)}", err=True)
-    sys.exit(code)
-
-
-def refuse_inputs(targets: Iterable[str], inputs: Iterable[str]) -> None:
-    """A one-line error before anything is written when a target is one of the inputs."""
-    from benchaudit.fs import same_file
-
-    named = [p for p in inputs if p]
-    for target in targets:
-        for p in named:
-            if same_file(target, p):
-                raise BenchauditError(
-                    f"{target}: is an input of this run ({p}); benchaudit never writes to its "
-                    "inputs, so choose another file"
-                )
+    return log_line(message)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -231,86 +180,31 @@ def check(
     pdf_max_content_bytes: int | None,
 ) -> None:
     """Audit claims, result files, leaderboards or battles in PATHS."""
-    from benchaudit import limits
-    from benchaudit.api import audit, build_config
-    from benchaudit.engine import exit_code
-
-    cfg = build_config(
-        config=config_path,
-        select=select or None,
-        ignore=ignore or None,
-        fail_on=fail_on,
-        baseline=baseline,
-        n={k: check_int(f"--n {k}", v, "n") for k, v in _pairs(n_overrides, "--n").items()},
-        seed=seed,
-        kind=kind,
-        columns=_pairs(columns, "--column"),
-        baseline_model=baseline_model,
-        max_rows=max_rows,
-        resamples=resamples,
-        skip_unknown=skip_unknown,
+    run_check(
+        click.echo,
+        paths,
+        formats,
+        outputs,
+        select,
+        ignore,
+        fail_on,
+        config_path,
+        baseline,
+        write_baseline,
+        n_overrides,
+        seed,
+        kind,
+        columns,
+        baseline_model,
+        max_rows,
+        resamples,
+        all_pairs,
+        skip_unknown,
+        pdf_max_pages,
+        pdf_max_chars_per_page,
+        pdf_max_stream_bytes,
+        pdf_max_content_bytes,
     )
-    caps = limits.with_flags(
-        limits.of(cfg),
-        pdf_max_pages=pdf_max_pages,
-        pdf_max_chars_per_page=pdf_max_chars_per_page,
-        pdf_max_stream_bytes=pdf_max_stream_bytes,
-        pdf_max_content_bytes=pdf_max_content_bytes,
-    )
-    cfg.limits = caps
-    fmts = list(formats) or cfg.formats
-    for f in fmts:
-        if f not in _FORMATS:
-            raise ConfigError(f"unknown format {f!r} (use {', '.join(_FORMATS)})")
-    if len(outputs) > len(fmts):
-        raise ConfigError("more --output files than --format options")
-
-    report = audit(list(paths), config=cfg, on_error="report")
-    report.all_pairs = all_pairs
-    targets = [o for o in outputs if o != "-"] + ([write_baseline] if write_baseline else [])
-    refuse_inputs(targets, [*paths, *report.files, cfg.source or "", cfg.baseline or ""])
-    if write_baseline:
-        from benchaudit.suppress import write_baseline as write
-
-        write(report.findings, write_baseline)
-    # Nothing could be read: the error lines alone say it (an empty report would not).
-    if report.errors and not report.files:
-        fmts = []
-    for i, fmt in enumerate(fmts):
-        to_file = i < len(outputs) and outputs[i] != "-"
-        # JSON is written in pieces: a report of 499,500 pairs never sits in memory whole.
-        text = _pieces(report, fmt, to_file)
-        if to_file:
-            _write_output(outputs[i], text)
-        else:
-            for piece in text:
-                click.echo(piece, nl=False)
-    # After the report, so that a file that cannot be read never hides the others' findings.
-    for line in report.input_errors:
-        click.echo(f"benchaudit: {_log_line(line)}", err=True)
-    sys.exit(exit_code(report, cfg.fail_on))
-
-
-def _pieces(report: Report, fmt: str, to_file: bool = False) -> Iterable[str]:
-    if fmt == "json":
-        from benchaudit.render.json import chunks
-
-        return chunks(report)
-    if fmt == "text":
-        from benchaudit.render.text import render, use_color
-
-        return [render(report, color=use_color(to_file))]
-    return [report.render(fmt)]
-
-
-def _write_output(path: str, text: Iterable[str]) -> None:
-    try:
-        # errors=: a file name that is not UTF-8 is written back as the bytes it was
-        with open(path, "w", encoding="utf-8", errors="surrogateescape") as fh:
-            for piece in text:
-                fh.write(piece)
-    except OSError as exc:
-        raise BenchauditError(f"{path}: cannot write report: {exc.strerror or exc}") from None
 
 
 @main.command("rules")

@@ -2,16 +2,23 @@
 
 The command line of :mod:`benchaudit.cli`, started with the compiled-regex cache of
 :mod:`benchaudit.regex_cache` in place before anything compiles a pattern, so the
-patterns of click, the Markdown parser and the claim reader all come from it.
+patterns of click, the Markdown parser and the claim reader all come from it. A plain
+``check`` line is run by :mod:`benchaudit.fastpath` without importing click.
 """
 
 from __future__ import annotations
+
+import sys
 
 
 def main() -> None:
     from benchaudit import regex_cache
 
     regex_cache.install()
+    from benchaudit import fastpath
+
+    if fastpath.run(sys.argv[1:]):
+        return  # pragma: no cover - the check exits
     from benchaudit.cli import main as command
 
     command()

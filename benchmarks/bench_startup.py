@@ -25,7 +25,8 @@ The commands run alternately (machine load hits them alike). Each ratio is taken
 round (a check against the bare run beside it) and printed as the median with its
 quartiles, so a noisy machine shows as a wide spread rather than a wrong median. Wall time
 and CPU time (user + system of the child) are both printed: on a shared machine the CPU
-figure is the steadier one.
+figure is the steadier one. Last, the number of modules a card check leaves loaded is
+printed beside bare Python's.
 
     python benchmarks/bench_startup.py [--runs 21] [--card FILE] [--fresh-venv | --venv DIR | --on-path]
 """
@@ -108,6 +109,27 @@ def _time(cmd: list[str], cwd: str, env: dict[str, str] | None = None) -> tuple[
     wall = time.perf_counter() - t0
     proc.returncode = 0  # reaped above; keep Popen from waiting again
     return wall, usage.ru_utime + usage.ru_stime
+
+
+#: Run by the command's interpreter: the console script as it runs, then how many modules
+#: ``sys.modules`` holds at exit (the interpreter's own start-up included).
+_COUNT = (
+    "import atexit, runpy, sys\n"
+    "atexit.register(lambda: sys.stderr.write('MODULES %d\\n' % len(sys.modules)))\n"
+    "sys.argv = sys.argv[1:]\n"
+    "runpy.run_path(sys.argv[0], run_name='__main__')\n"
+)
+
+
+def _modules(interpreter: str, cmd: list[str], cwd: str, env: dict[str, str]) -> int | None:
+    """Modules loaded by ``cmd`` (a console script and its arguments), or None."""
+    if not Path(cmd[0]).is_file():
+        return None
+    done = subprocess.run(
+        [interpreter, "-c", _COUNT, *cmd], cwd=cwd, env=env, capture_output=True, text=True
+    )
+    lines = [ln for ln in done.stderr.splitlines() if ln.startswith("MODULES ")]
+    return int(lines[-1].split()[1]) if lines else None
 
 
 def _interpreter(script: str | None) -> str:
@@ -214,6 +236,11 @@ def main() -> None:
                 if name == "card, empty cache":
                     env = {**_ENV, "BENCHAUDIT_CACHE_DIR": str(Path(tmp) / f"cold-{i}")}
                 times[name].append(_time(cmd, tmp, env))
+        modules = _modules(bare[0], check_card, tmp, warm_env)
+        done = subprocess.run(
+            [bare[0], "-c", "import sys; print(len(sys.modules))"], capture_output=True, text=True
+        )
+        bare_modules = int(done.stdout) if done.stdout.strip().isdigit() else None
     lines = (
         len(card.read_text(encoding="utf-8").splitlines()) if args.card else len(CARD.splitlines())
     )
@@ -237,6 +264,8 @@ def main() -> None:
         f"  with an empty cache:    {cold_c[0]:5.2f}x CPU (quartiles {cold_c[1]:.2f}-{cold_c[2]:.2f})"
         " (the first check after an install)"
     )
+    if modules is not None:
+        print(f"  modules loaded by the card check: {modules} (python -c pass: {bare_modules})")
     print(
         f"2x10 CSV end to end:      {csv_w / 1000:5.3f} s wall, {csv_c / 1000:5.3f} s CPU  (budget 0.35 s)"
     )

@@ -101,6 +101,8 @@ class MetricMirage(Rule):
     def on_run(self, sources: list[Source], ctx: Context) -> Iterable[Finding]:
         """The scaling curves of the run: scaling files, and harness summaries of one
         family at several sizes taken together."""
+        if not any(s.kind in ("scaling", "harness-summary") for s in sources):
+            return  # a document alone: no curve to build (and no scaling reader to import)
         from benchaudit.inputs.scaling import from_harness
 
         groups = [s.data for s in sources if s.kind == "scaling"]

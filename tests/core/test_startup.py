@@ -253,3 +253,13 @@ def test_the_lazy_commands_are_still_listed_and_run():
         timeout=120,
     )
     assert proc.returncode == 0 and "--corpus" in proc.stdout
+
+
+def test_a_plain_card_check_imports_neither_click_nor_the_scaling_reader(tmp_path):
+    # The console script reads a plain `check` line itself (benchaudit.fastpath), and the
+    # emergence rule builds scaling curves only when a scaling file or harness summary is given.
+    card = tmp_path / "README.md"
+    card.write_text("We reach 87.3% on HumanEval, up from 84.1%.\n", encoding="utf-8")
+    loaded, code = _run(card, ("click", "benchaudit.cli", "benchaudit.inputs.scaling"))
+    assert loaded == [], f"a card check imported {loaded}"
+    assert code in (0, 1)
