@@ -29,8 +29,12 @@ PRECISION_FLOOR = 0.9
 #: pass (21 of 28 right, 6 wrong, 1 debatable; Markdown 3 of 3, PDF 18 of 25) and 0.95 after its
 #: fixes (21 of 22). Batch 9 scored 0.93 at its first pass (43 of 46 right, 2 wrong, 1 debatable;
 #: Markdown 0 of 2, PDF 43 of 44, 40 of them one bold-lead pattern) and 1.00 after (60 of 60).
+#: Batch 11 (eight Markdown cards and READMEs) gave no error or warning at its first pass (strict
+#: and lenient 1.00 over nothing flagged, recall 0 of 10: its problems are prose claims, backed only by
+#: images or by leads of a few tenths over a leaderboard's second place), so its floor guards
+#: against new false alarms there.
 #: Floors are the figures after the fixes of later rounds, a little below.
-HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9}
+HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9, 11: 0.9}
 
 
 @pytest.fixture(scope="module")
