@@ -248,3 +248,42 @@ def test_hf_datasets_parquet_of_per_item_results(tmp_path):
     path = tmp_path / "train-00000-of-00001.parquet"
     pq.write_table(table, path)
     _check(audit([str(path)], fail_on="never"), truth)
+
+
+# --- real inspect_ai logs (JSON format, --limit, unscored) -------------------------------
+
+
+def test_real_inspect_json_logs_pair_the_two_models():
+    folder = PUBLIC / "inspect-json-and-limit"
+    report = audit(
+        [str(folder / "log_formats.json"), str(folder / "log_read_sample.json")], fail_on="never"
+    )
+    got = {r["model"]: (r["n_items"], r["score"]) for r in report.results["models"]}
+    assert got == {"ollama/llama3.1": (1, 0.0), "ollama/gemma3": (1, 1.0)}
+    (c,) = report.results["comparisons"]
+    assert c["test"] == "mcnemar-exact"
+    assert c["p_value"] == pytest.approx(float(binomtest(0, 1, 0.5).pvalue))
+
+
+def test_real_inspect_eval_with_limit_reads_its_scores_and_flags_the_limit():
+    import zipfile
+
+    path = (
+        PUBLIC
+        / "inspect-json-and-limit"
+        / ("2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval")
+    )
+    with zipfile.ZipFile(path) as z:
+        samples = [json.loads(z.read(n)) for n in z.namelist() if n.startswith("samples/")]
+    letters = [s["scores"]["match"]["value"] for s in samples]
+    report = audit([str(path)], fail_on="never")
+    (row,) = report.results["models"]
+    assert (row["model"], row["task"], row["n_items"]) == ("openai/gpt-4o-mini", "popularity", 10)
+    assert row["score"] == pytest.approx(letters.count("C") / len(letters)) == pytest.approx(0.8)
+    assert any(f.name == "harness-limit" for f in report.findings)
+
+
+def test_real_inspect_log_without_scores_is_an_input_error():
+    folder = PUBLIC / "inspect-unscored"
+    with pytest.raises(InputError, match="no sample carries a score"):
+        audit([str(folder)], fail_on="never")
