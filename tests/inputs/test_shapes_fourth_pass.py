@@ -287,3 +287,21 @@ def test_real_inspect_log_without_scores_is_an_input_error():
     folder = PUBLIC / "inspect-unscored"
     with pytest.raises(InputError, match="no sample carries a score"):
         audit([str(folder)], fail_on="never")
+
+
+def test_two_completions_per_task_are_samples_not_partial_credit():
+    """Real human-eval output with two completions per task: 216 of 328 passed over 164
+    tasks; the task's pass rate is a mean over its samples, not partial credit."""
+    folder = PUBLIC / "humaneval-one-folder"
+    name = "hEvalTest35_noExp_1dPro_1CPT_500Tkns_2SPT_Samples"
+    rows = [
+        json.loads(line)
+        for line in (folder / f"{name}.jsonl_results.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
+    report = audit([str(folder)], fail_on="never")
+    got = {r["model"]: r for r in report.results["models"]}
+    assert got[name]["n_items"] == len({r["task_id"] for r in rows}) == 164
+    assert got[name]["score"] == pytest.approx(sum(bool(r["passed"]) for r in rows) / len(rows))
+    assert not [f for f in report.findings if f.name == "partial-credit"]
+    assert any(f.name == "generations-as-items" for f in report.findings)
