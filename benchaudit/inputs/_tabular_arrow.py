@@ -85,6 +85,7 @@ def read_resultset(
         except _Fallback:
             streamed = None
         if streamed is not None:
+            _note_percent(_head_table(path, delim), _scored(streamed), display, notes)
             return _finish(streamed, streamed.columns, display, notes)
     table: _ParquetColumns | pa.Table
     lines: np.ndarray | None
@@ -156,9 +157,11 @@ def read_resultset(
 
 def _note_percent(table: Any, columns: list[str], display: str, notes: list[str] | None) -> None:
     """Say that percentage cells were read as proportions (``_words_to_float`` reads them)."""
-    if notes is None:
+    if notes is None or table is None:
         return
     for name in columns:
+        if name not in table.column_names:
+            continue
         col = table.column(name)
         if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
             continue
@@ -169,6 +172,29 @@ def _note_percent(table: Any, columns: list[str], display: str, notes: list[str]
                 "read as proportions (56% = 0.56)"
             )
             return
+
+
+def _head_table(path: Path, delim: str) -> Any:
+    """The first rows of a large CSV as a table (for what its cells look like)."""
+    import pyarrow.csv as pcsv
+
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 16)
+    head = head[: head.rfind(b"\n") + 1]
+    try:
+        return pcsv.read_csv(
+            io.BytesIO(head),
+            parse_options=pcsv.ParseOptions(delimiter=delim),
+            convert_options=pcsv.ConvertOptions(strings_can_be_null=False),
+        )
+    except (pa.ArrowInvalid, OSError):
+        return None  # a header longer than the head: the note is left out, not the file
+
+
+def _scored(rs: Any) -> list[str]:
+    """The columns that held scores: the score column, or a wide file's model columns."""
+    cols = getattr(rs, "columns", {}) or {}
+    return [cols["score"]] if "score" in cols else list(rs.models)
 
 
 def _drop_unjudged(rs: ResultSet, display: str, notes: list[str] | None) -> ResultSet:
