@@ -6,10 +6,12 @@ Each evidence class that has an analysis maps to it in :data:`ANALYSES`; an
 analysis is imported only when data of its class was read (a README imports
 none of them, nor numpy).
 
-Besides one analysis per source there is one across sources: several
+Besides one analysis per source there are two across sources: several
 lm-evaluation-harness results files of one model family given together make
 scaling curves (:func:`benchaudit.inputs.scaling.from_harness`), analysed as a
-scaling CSV is.
+scaling CSV is; models judged against the same baseline (AlpacaEval annotations of
+two models) are compared with each other, paired by instruction
+(:mod:`benchaudit.analysis.preference_pairs`).
 """
 
 from __future__ import annotations
@@ -93,6 +95,13 @@ def analyse(sources: list[Source], ctx: RunContext) -> Analysed:
             continue
         out.sources.append(source)
         out.sections.extend(got.items())
+    judged = [s.data for s in out.sources if s.kind == "judgments"]
+    if sum(len(set(getattr(d, "models", []))) for d in judged) > 1:
+        from benchaudit.analysis.preference_pairs import preference_pairs
+
+        pairs = preference_pairs(judged, ctx)
+        if pairs:
+            out.sections.append(("preference_comparisons", pairs))
     if any(s.kind == "harness-summary" for s in out.sources):
         from benchaudit.analysis import scaling
         from benchaudit.inputs.scaling import from_harness

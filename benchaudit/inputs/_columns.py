@@ -332,6 +332,15 @@ def number(value: str) -> float | None:
 
 
 _DECIMAL_COMMA = re.compile(r"^\s*[-+]?(\d+),(\d+)\s*$")
+_PERCENT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*%\s*$")
+
+
+def percent(value: str) -> float | None:
+    """``56%`` or ``56.0 %`` as the proportion 0.56; anything else None. Read only when a
+    whole score column is written this way (:func:`value_type`), so one stray ``%`` never
+    changes the scale of plain numbers."""
+    m = _PERCENT.match(value)
+    return float(m.group(1)) / 100.0 if m else None
 
 
 def decimal_comma(value: str) -> float | None:
@@ -347,15 +356,21 @@ def value_type(values: Sequence[str]) -> str:
     """What a column's cells look like: ``0/1``, ``0-1 graded``, ``0-100``, ``1-10``,
     ``integers``, ``numbers``, ``text`` or ``empty`` (missing cells are skipped)."""
     nums: list[float] = []
+    percents = 0
     for v in values:
         if is_missing(v):
             continue
         x = number(v)
         if x is None:
-            return "text"
+            x = percent(v)
+            if x is None:
+                return "text"
+            percents += 1
         nums.append(x)
     if not nums:
         return "empty"
+    if percents and percents < len(nums):
+        return "text"  # percentages beside plain numbers: no one scale to read them on
     return scale_of(nums)
 
 

@@ -29,6 +29,7 @@ from benchaudit.inputs._columns import (
     decimal_comma,
     find_columns,
     model_labels,
+    percent,
 )
 from benchaudit.inputs._columns import TRUE_WORDS as _TRUE
 from benchaudit.inputs._columns import norm as _norm
@@ -84,6 +85,7 @@ def read_resultset(
         except _Fallback:
             streamed = None
         if streamed is not None:
+            _note_percent(_head_table(path, delim), _scored(streamed), display, notes)
             return _finish(streamed, streamed.columns, display, notes)
     table: _ParquetColumns | pa.Table
     lines: np.ndarray | None
@@ -145,11 +147,54 @@ def read_resultset(
             f"name them with --column ROLE=NAME{keyed}",
         )
     found.meta["value_types"] = {c: got["value_types"].get(c) for c in cols.values()}
+    _note_percent(table, [cols["score"]] if "score" in cols else got["models"], display, notes)
     if got["left_out"]:
         found.meta["left_out"] = dict(got["left_out"])
     if any(_norm(n) in JUDGE_COLUMNS for n in names) and not isinstance(found, GridResults):
         found = _drop_unjudged(found, display, notes)
     return _finish(found, cols, display, notes)
+
+
+def _note_percent(table: Any, columns: list[str], display: str, notes: list[str] | None) -> None:
+    """Say that percentage cells were read as proportions (``_words_to_float`` reads them)."""
+    if notes is None or table is None:
+        return
+    for name in columns:
+        if name not in table.column_names:
+            continue
+        col = table.column(name)
+        if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+            continue
+        first = next((v for v in col.to_pylist()[:50] if v and v.strip()), None)
+        if first is not None and percent(first) is not None:
+            notes.append(
+                f"{display}: score cells written as percentages ({first.strip()!r}) "
+                "read as proportions (56% = 0.56)"
+            )
+            return
+
+
+def _head_table(path: Path, delim: str) -> Any:
+    """The first rows of a large CSV as a table (for what its cells look like)."""
+    import pyarrow.csv as pcsv
+
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 16)
+    head = head[: head.rfind(b"\n") + 1]
+    try:
+        return pcsv.read_csv(
+            io.BytesIO(head),
+            parse_options=pcsv.ParseOptions(delimiter=delim),
+            convert_options=pcsv.ConvertOptions(strings_can_be_null=False),
+        )
+    except (pa.ArrowInvalid, OSError):
+        return None  # a header longer than the head: the note is left out, not the file
+
+
+def _scored(rs: Any) -> list[str]:
+    """The columns that held scores: the score column, or a wide file's model columns."""
+    cols = getattr(rs, "columns", {}) or {}
+    return [cols["score"]] if "score" in cols else list(rs.models)
 
 
 def _drop_unjudged(rs: ResultSet, display: str, notes: list[str] | None) -> ResultSet:
@@ -998,9 +1043,16 @@ def _words_to_float(
     words = enc.dictionary.to_pylist()
     # inspect_ai's score letters, exported as they are: Correct, Incorrect, Partial, No
     # answer. Read only as a whole column of them, so that a lone "c" is never a verdict.
-    letters = role == "score" and {"c", "i"} & set(words) and set(words) <= {*_LETTERS, *MISSING_WORDS}
+    scoreish = role == "score" or role.startswith("score for ")
+    letters = scoreish and {"c", "i"} & set(words) and set(words) <= {*_LETTERS, *MISSING_WORDS}
+    # "56%" as 0.56, only when every cell that holds a value is written as a percentage.
+    held = [str(w) for w in words if not (missing_ok and w in MISSING_WORDS)]
+    percents = scoreish and bool(held) and all(percent(w) is not None for w in held)
     for i, word in enumerate(words):
-        if letters and word in _LETTERS:
+        as_percent = percent(str(word)) if percents else None
+        if as_percent is not None:
+            values.append(as_percent)
+        elif letters and word in _LETTERS:
             values.append(_LETTERS[word])
         elif word in _TRUE:
             values.append(1.0)

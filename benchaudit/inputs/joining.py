@@ -120,12 +120,26 @@ def _problems_run(source: Source) -> Run:
     data = source.data
     prefixes = {p.split("/", 1)[0] for p in data.problems if "/" in p}
     task = prefixes.pop() if len(prefixes) == 1 else None
+    # One row per completion (c passed, n - c failed), each a sample of its task: with
+    # several completions per task a task's pass rate is a mean over samples, not a
+    # partial-credit score.
+    items: list[str] = []
+    scores: list[float] = []
+    samples: list[str] = []
+    lines: list[int] = []
+    for problem, c, n, no in zip(data.problems, data.c, data.n, data.lines):
+        for k in range(int(n)):
+            items.append(problem)
+            scores.append(1.0 if k < int(c) else 0.0)
+            samples.append(str(k))
+            lines.append(no)
     rs = build(
         source.path,
-        model=[data.model] * len(data.problems),
-        item=list(data.problems),
-        score=[float(c) / float(n) for c, n in zip(data.c, data.n)],
-        line=list(data.lines),
+        model=[data.model] * len(items),
+        item=items,
+        score=scores,
+        line=lines,
+        sample=samples,
         columns={"model": "folder", "item": "task_id", "score": "passed"},
         meta={"reader": "pass@k samples", "task": task},
     )

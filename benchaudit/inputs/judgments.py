@@ -483,6 +483,10 @@ def _read_preferences(
             output_len.append(rec.get(lc, ""))
     if data.preference and min(data.preference) < 1.0 < max(data.preference):
         raise InputError(display, "preferences mix the 0-1 and the 1-2 scale")
+    bc = _pick(names, ("baseline", "generator_1", "reference_model"))
+    named = {rec.get(bc, "").strip() for rec in recs} if bc else set()
+    if len(named) == 1 and "" not in named:
+        data.baseline = named.pop()  # one baseline for every row: the models compare
 
 
 READER = Reader(
