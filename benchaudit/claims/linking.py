@@ -259,8 +259,26 @@ def pairwise_tables(
         if len(chosen) != 1 and loose:
             # The models as the tables spell them, when the name shapes found no one table.
             chosen = [st for st in tables if holds_claim(st, comp, named, resolve, loose)]
+        if len(chosen) > 1 and loose:
+            chosen = _most_lines_named(comp, chosen)
         chosen = chosen if len(chosen) == 1 else []
     return chosen
+
+
+def _most_lines_named(comp: ModelComparison, tables: list[ScoreTable]) -> list[ScoreTable]:
+    """Of several tables that hold both models, the one whose line labels the verb's clause
+    spells most often ("outperforms Y on HumanEval, MBPP and MultiPL-E"), when at least two
+    of its labels are spelled there and no other table has as many."""
+    after = comp.scope[comp.verb_at + len(comp.verb) :]
+
+    def spelled(st: ScoreTable) -> int:
+        labels = {line.label.strip() for line in st.lines}
+        return sum(1 for w in labels if len(w) >= 4 and _names_word(w, after, fold_case=True))
+
+    counts = [spelled(st) for st in tables]
+    best = max(counts)
+    top = [st for st, k in zip(tables, counts) if k == best]
+    return top if best >= 2 and len(top) == 1 else []
 
 
 def claimed_pair(

@@ -71,9 +71,35 @@ def class_of_rivals(comp: ModelComparison) -> re.Match[str] | None:
 
 
 def subject_in(comp: ModelComparison, models: list[str]) -> str | None:
-    """The one table model named before the verb, when the sentence names exactly one."""
+    """The one table model named before the verb, when the sentence names exactly one; for a
+    sentence whose subject is a pronoun ("It outperforms ...", "Our model surpasses ..."),
+    the one model the sentences before it in its paragraph name, else the table's one row
+    labelled as the authors' own ("X (ours)")."""
     before = named_in(comp.sentence[: comp.verb_at], models)
-    return before[0] if len(set(before)) == 1 else None
+    if before:
+        return before[0] if len(set(before)) == 1 else None
+    if not _PRONOUN_SUBJECT.match(comp.sentence[: comp.verb_at]):
+        return None
+    earlier = named_in(comp.block.text[max(0, comp.offset - _ANTECEDENT_SPAN) : comp.offset], models)
+    if earlier:
+        # Several models before it: "it" may be any of them, and is not guessed.
+        return earlier[0] if len(set(earlier)) == 1 else None
+    own = [m for m in models if _OWN_ROW.search(m)]
+    return own[0] if len(own) == 1 else None
+
+
+#: A subject that names no model: "It", "Our model", "Our 7B model", "Ours". An opening phrase
+#: ("Notably, it ...", "On MMLU, our model ...") may come first; a concession never does.
+_PRONOUN_SUBJECT = re.compile(
+    r"^(?:(?!.*\b(?:while|whereas|although|though|but)\b)"
+    r"(?:[^.;]{0,60},|[^.;]{0,80}\b(?:show|shows|showed|demonstrate|demonstrates|indicate|indicates)\s+that)\s*)?"
+    r"(?:it|ours|our\s+(?:[\w.-]+\s+){0,2}(?:model|method|approach|system)s?)"
+    r"(?:\s+(?:also|further|even|still|consistently|significantly|clearly|notably|substantially))*\s*$",
+    re.I,
+)
+#: How far back in its paragraph the model "it" stands for is looked for (about two sentences).
+_ANTECEDENT_SPAN = 300
+_OWN_ROW = re.compile(r"\(\s*ours\s*\)|\bours\b", re.I)
 
 
 def rivals_in(comp: ModelComparison, st: ScoreTable, subject: str) -> list[str]:
