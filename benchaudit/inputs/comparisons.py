@@ -198,6 +198,13 @@ _N = [
         re.I,
     ),
     lazy(r"\b(\d[\d,]*)[- ](?:question|item|problem|example|prompt|task)\b", re.I),
+    # "our 300 held-out tickets": "held-out" marks the evaluation set whatever its items are
+    # called; collections of item sets (benchmarks, languages, ...) are no item count.
+    lazy(
+        r"\b(\d[\d,]*)\s+held[- ]out\s+(?!(?:benchmarks|datasets|languages|domains|splits|sets|"
+        r"models|seeds|subjects|categories)\b)[a-z]+s\b",
+        re.I,
+    ),
 ]
 
 _FROM_TO = lazy(
@@ -417,6 +424,23 @@ _SELECT = [
         r"(?:(?!\b(?:mean|average|median)\b)[^.;]){0,40}?\b(?:best|highest|top[- ]scoring|maximum|max)\b",
         re.I,
     ),
+    # "after a grid search over 36 learning-rate and temperature settings ..., our best
+    # configuration": a search names its candidates after modifiers joined by "and".
+    lazy(
+        r"\b(?:grid[- ]|random[- ])?search(?:ed)?\s+over\s+(" + _WORDNUM + r")\s+"
+        r"(?:[\w-]+\s+(?:and\s+)?){0,4}?(settings|configurations?|combinations|candidates)\b"
+        r"[^.;]*?\b(best|highest|top)\b",
+        re.I,
+    ),
+    # "the checkpoint with the best test-set score among the 15 we saved": the candidate noun
+    # first, the count after "among".
+    lazy(
+        r"\b(prompt|template|checkpoint|seed|run|configuration|variant)\s+with\s+the\s+"
+        r"(?:best|highest)\b[^.;]{0,40}?\b(?:among|out\s+of|from)\s+(?:the\s+|all\s+)?("
+        + _WORDNUM
+        + r")\b",
+        re.I,
+    ),
 ]
 _VALIDATION = lazy(
     r"\b(validation|dev(?:elopment)?(?: set| split)?|held[- ]out (?:dev|validation|tuning)|"
@@ -463,7 +487,8 @@ _AGREE = [
 _AGREE.append(
     lazy(
         r"\b(?:match\w*|agree\w*|align\w*|concur\w*)\s+(?:with\s+)?(?:the\s+)?(?:\w+\s+)?(?:human|expert|annotator|"
-        r"rater|crowd|people|user)\w*\s+(?:\w+\s+){0,2}?(?:in|on|for)\s+(" + _UNUM + r")\s*%",
+        # "matched the expert label 89% of the time": the preposition before the figure is optional.
+        r"rater|crowd|people|user)\w*\s+(?:\w+\s+){0,2}?(?:(?:in|on|for)\s+)?(" + _UNUM + r")\s*%",
         re.I,
     )
 )
@@ -611,6 +636,16 @@ _MULTI_ACROSS = lazy(
     r"\b(?:across|on|over|of|in)\s+(?:the\s+|all\s+)?(" + _WORDNUM + r")\s+(?:[\w-]+\s+){0,3}?"
     r"(?:tasks|benchmarks|datasets|languages|subjects|categories|comparisons)\b[^.;]{0,60}?"
     r"\bsignificant\w*\s+(?:\w+\s+){0,3}?(?:on|for|in)\s+(?:only\s+)?(" + _WORDNUM + r")\b(?!\s*%)",
+    re.I,
+)
+#: "On 20 benchmarks with separate t-tests; 2 differences were significant", "Of the 40
+#: languages tested, 3 showed a significant gain": the count of tests first, then the count of
+#: significant ones at the head of the next clause.
+_MULTI_ACROSS_K = lazy(
+    r"\b(?:across|on|over|of|in)\s+(?:the\s+|all\s+)?(" + _WORDNUM + r")\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:tasks|benchmarks|datasets|languages|subjects|categories|comparisons)\b[^.;]{0,60}?"
+    r"[,;]\s*(" + _WORDNUM + r")\s+(?:of\s+(?:them|these)\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:a\s+)?significant",
     re.I,
 )
 _MULTI_SIG = lazy(
@@ -1139,6 +1174,8 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
             fields["sig_of"] = [to_int(g[0]), to_int(g[1])]
     elif across:
         fields["sig_of"] = [to_int(across.group(2)), to_int(across.group(1))]
+    elif across_k := _MULTI_ACROSS_K.search(text):
+        fields["sig_of"] = [to_int(across_k.group(2)), to_int(across_k.group(1))]
     elif om := _OUT_OF.search(text):
         fields["sig_of"] = [to_int(om.group(2)), to_int(om.group(1))]
     elif tm := _TRIED_SIG.search(text):
@@ -1175,10 +1212,15 @@ def _selection(text: str, loc: Location, ctx: Context | None) -> Claim | None:
         if not m:
             continue
         groups = m.groups()
-        k_raw = groups[1] if i == 3 else groups[0]
+        noun_first = i in (3, len(_SELECT) - 1)  # patterns that name the candidates before k
+        k_raw = groups[1] if noun_first else groups[0]
         what = (
-            groups[0] if i == 3 else (groups[1] if len(groups) > 1 and groups[1] else "candidates")
+            groups[0]
+            if noun_first
+            else (groups[1] if len(groups) > 1 and groups[1] else "candidates")
         )
+        if i == len(_SELECT) - 1:
+            what += "s"  # "the checkpoint with the best score among the 15": best of 15 checkpoints
         after = text[m.end() : m.end() + 40].lower()
         if what.lower() == "samples" or re.match(
             r"\s*(?:sampling|samples|decoding|generations?|reranking|"

@@ -13,11 +13,23 @@ from dataclasses import dataclass
 
 from benchaudit.inputs import numbers as nums
 
+#: A count written as a digit or, in prose, as a word ("the mean of four sampled runs").
+_WORDS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16, "twenty": 20,
+}
+_COUNT = r"(\d+|" + "|".join(_WORDS) + r")"
+
+
+def _count(token: str) -> int:
+    return int(token) if token.isdigit() else _WORDS[token.lower()]
+
+
 _SAMPLES_PATTERNS = [
     re.compile(r"\b(?:avg|mean|average)@(\d+)", re.I),
     re.compile(
         r"\b(?:averaged|average|mean|avg\.?)\s+(?:(?:score|accuracy|acc\.?|performance|result)\s+)?"
-        r"(?:over|across|of)\s+(\d+)\s+"
+        r"(?:over|across|of)\s+" + _COUNT + r"\s+"
         rf"(?:[a-z\-]+\s+){{0,2}}?(?:{nums.SAMPLE_NOUNS})\b",
         re.I,
     ),
@@ -67,7 +79,7 @@ def protocols_in(text: str) -> list[Protocol]:
         return out
     for pattern in _SAMPLES_PATTERNS:
         for m in pattern.finditer(text):
-            s = int(m.group(1))
+            s = _count(m.group(1))
             if s >= 1:
                 out.append(Protocol(m.start(), "averaged", s, m.group(0)))
     for m in _VOTE.finditer(text):
