@@ -127,6 +127,39 @@ COLUMNS: dict[str, tuple[str, list[tuple[str, str]]]] = {
             ("rank_high", "worst rank"),
         ],
     ),
+    "preferences": (
+        "Judge preferences against the baseline (win rate, 95% interval)",
+        [
+            ("model", "model"),
+            ("items", "items"),
+            ("win_rate", "win rate"),
+            ("se", "SE"),
+            ("low", "low"),
+            ("high", "high"),
+            ("baseline", "baseline"),
+        ],
+    ),
+    "preference_comparisons": (
+        "Models judged against the same baseline, paired by instruction (Δ win rate in points)",
+        [
+            ("baseline", "baseline"),
+            ("a", "a"),
+            ("b", "b"),
+            ("items", "items"),
+            ("only_a", "only a"),
+            ("only_b", "only b"),
+            ("win_rate_a", "win rate a"),
+            ("win_rate_b", "win rate b"),
+            ("diff", "Δ points"),
+            ("ci_low", "low"),
+            ("ci_high", "high"),
+            ("a_better", "a ahead"),
+            ("b_better", "b ahead"),
+            ("p_value", "p"),
+            ("p_adjusted", "p (Holm)"),
+            ("test", "test"),
+        ],
+    ),
     "passk": (
         "pass@k (unbiased estimator, 95% interval over problems; plug-in for comparison)",
         [
@@ -193,11 +226,25 @@ COLUMNS: dict[str, tuple[str, list[tuple[str, str]]]] = {
 #: Sections whose scores and bounds are not proportions (ratings, published scores).
 NOT_PROPORTIONS = {"ratings", "leaderboard", "elo_order", "passk"}
 
-_PERCENT = {"score", "ci_low", "ci_high", "diff"}
+_PERCENT = {
+    "score",
+    "ci_low",
+    "ci_high",
+    "diff",
+    "win_rate",
+    "win_rate_a",
+    "win_rate_b",
+    "se",
+    "low",
+    "high",
+}
+
+#: Differences of proportions and their bounds.
+_POINTS = {"diff", "ci_low", "ci_high"}
 
 #: Sections whose ``diff`` and its bounds are differences of proportions, shown in
 #: signed points (+3.00) like the reporting table, not as a percentage.
-IN_POINTS = {"comparisons"}
+IN_POINTS = {"comparisons", "preference_comparisons"}
 
 
 def fmt(key: str, value: Any, percent: bool = True, points: bool = False) -> str:
@@ -206,7 +253,7 @@ def fmt(key: str, value: Any, percent: bool = True, points: bool = False) -> str
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
-        if points and key in _PERCENT:
+        if points and key in _POINTS:
             return f"{100 * value:+.2f}"
         if percent and key in _PERCENT:
             return f"{100 * value:.2f}%"

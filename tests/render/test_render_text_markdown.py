@@ -144,3 +144,28 @@ def test_markdown_is_cut_to_comment_size():
 
 def test_markdown_no_findings():
     assert "No findings." in markdown.render(Report())
+
+
+def test_judge_preferences_print_win_rates_in_percent_and_differences_in_points():
+    from benchaudit.render.tables import result_tables
+
+    report = Report(findings=[])
+    report.results = {
+        "preferences": [
+            {"model": "m-a", "items": 805, "win_rate": 0.7692, "se": 0.00909,
+             "low": 0.7514, "high": 0.787, "baseline": "ref"},
+        ],
+        "preference_comparisons": [
+            {"baseline": "ref", "a": "m-a", "b": "m-b", "items": 805, "only_a": 0,
+             "only_b": 0, "win_rate_a": 0.7692, "win_rate_b": 0.705, "diff": 0.0642,
+             "ci_low": 0.0335, "ci_high": 0.095, "a_better": 320, "b_better": 485,
+             "p_value": 0.0002, "p_adjusted": 0.0002, "test": "sign-flip-permutation"},
+        ],
+    }
+    tables = {title: (header, rows) for title, header, rows in result_tables(report)}
+    prefs = next(v for k, v in tables.items() if k.startswith("Judge preferences"))
+    assert prefs[1][0][2:6] == ["76.92%", "0.91%", "75.14%", "78.70%"]
+    pairs = next(v for k, v in tables.items() if k.startswith("Models judged"))
+    row = dict(zip(pairs[0], pairs[1][0]))
+    assert (row["win rate a"], row["win rate b"]) == ("76.92%", "70.50%")
+    assert (row["Δ points"], row["low"], row["high"]) == ("+6.42", "+3.35", "+9.50")
