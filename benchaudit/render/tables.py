@@ -226,18 +226,11 @@ COLUMNS: dict[str, tuple[str, list[tuple[str, str]]]] = {
 #: Sections whose scores and bounds are not proportions (ratings, published scores).
 NOT_PROPORTIONS = {"ratings", "leaderboard", "elo_order", "passk"}
 
-_PERCENT = {
-    "score",
-    "ci_low",
-    "ci_high",
-    "diff",
-    "win_rate",
-    "win_rate_a",
-    "win_rate_b",
-    "se",
-    "low",
-    "high",
-}
+_PERCENT = {"score", "ci_low", "ci_high", "diff", "win_rate", "win_rate_a", "win_rate_b"}
+
+#: Bounds named plainly that are proportions only in these sections ("low" and "high" of
+#: rating means are on the rating's own scale).
+_PERCENT_IN = {"preferences": {"se", "low", "high"}}
 
 #: Differences of proportions and their bounds.
 _POINTS = {"diff", "ci_low", "ci_high"}
@@ -247,7 +240,7 @@ _POINTS = {"diff", "ci_low", "ci_high"}
 IN_POINTS = {"comparisons", "preference_comparisons"}
 
 
-def fmt(key: str, value: Any, percent: bool = True, points: bool = False) -> str:
+def fmt(key: str, value: Any, percent: bool = True, points: bool = False, section: str = "") -> str:
     if value is None:
         return "-"
     if isinstance(value, bool):
@@ -255,7 +248,7 @@ def fmt(key: str, value: Any, percent: bool = True, points: bool = False) -> str
     if isinstance(value, float):
         if points and key in _POINTS:
             return f"{100 * value:+.2f}"
-        if percent and key in _PERCENT:
+        if percent and (key in _PERCENT or key in _PERCENT_IN.get(section, ())):
             return f"{100 * value:.2f}%"
         if key.startswith("p_") or key == "p":
             return f"{value:.3g}"
@@ -303,7 +296,7 @@ def result_tables(
         header = [h for _, h in cols]
         pct = section not in NOT_PROPORTIONS
         pts = section in IN_POINTS
-        body = [[fmt(k, r.get(k), pct, pts) for k, _ in cols] for r in rows]
+        body = [[fmt(k, r.get(k), pct, pts, section) for k, _ in cols] for r in rows]
         out.append((title, header, body))
     return out
 
