@@ -371,6 +371,7 @@ def _parse(path: Path, display: str, max_pages: int, max_chars: int, max_content
                         page.glyphs.append(g)
                 images: list[tuple[float, float, float, float]] = []
                 area = page.width * page.height
+                pieces: list[tuple[float, float, float]] = []  # short thin vertical segments: x, top, bottom
                 stack = list(layout)
                 while stack:
                     o = stack.pop()
@@ -382,8 +383,11 @@ def _parse(path: Path, display: str, max_pages: int, max_chars: int, max_content
                         w, h, y = o.width, o.height, y_hi - (o.y0 + o.y1) / 2
                         if h <= 1.6 and w >= 6 and (isinstance(o, (LTRect, LTLine)) or len(o.pts) <= 5):
                             page.rules.append((o.x0 - x_lo, o.x1 - x_lo, y))
+                        elif isinstance(o, (LTRect, LTLine)) and w <= 1.6 and 3 <= h < 8:
+                            pieces.append(((o.x0 + o.x1) / 2 - x_lo, y_hi - o.y1, y_hi - o.y0))
                         elif (not isinstance(o, (LTRect, LTLine)) and w * h < 0.05 * area) or max(w, h) < 8:
                             page.marks.append(((o.x0 + o.x1) / 2 - x_lo, y))
+                page.marks.extend(_lone_pieces(pieces))
                 for x0, y0, x1, y1 in dev.skipped:  # forms not drawn: markers are marks, figures are figures
                     box = (x0 - x_lo, y_hi - y1, x1 - x_lo, y_hi - y0)
                     if (x1 - x0) * (y1 - y0) < 900:
@@ -397,6 +401,23 @@ def _parse(path: Path, display: str, max_pages: int, max_chars: int, max_content
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many kinds on broken files
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise InputError(display, f"not a readable PDF ({first})") from None
+    return out
+
+
+def _lone_pieces(pieces: list[tuple[float, float, float]]) -> list[tuple[float, float]]:
+    """The centres of the short vertical segments that are marks (ticks, bars).
+
+    A table's vertical column rule is often drawn one row at a time: pieces at
+    the same x that meet end to end. Taken for marks, a few such columns make a
+    "figure" and the table cells between them are dropped as its labels."""
+    out: list[tuple[float, float]] = []
+    for i, (x, top, bottom) in enumerate(pieces):
+        joined = any(
+            j != i and abs(x2 - x) <= 0.5 and (abs(t2 - bottom) <= 1.0 or abs(top - b2) <= 1.0)
+            for j, (x2, t2, b2) in enumerate(pieces)
+        )
+        if not joined:
+            out.append((x, (top + bottom) / 2))
     return out
 
 
@@ -960,10 +981,14 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
         slots: dict[int, tuple[list[_Atom], int]] = {}
         if labels:
             atoms = [part for a in atoms for part in _per_column(a, cols, bounds)]
+        shared = _shared_rule_spans(atoms, ln, cols, partial) if head else {}
         for a in atoms:
             over = [k for k, (c0, c1) in enumerate(bounds) if min(a.x1, c1) - max(a.x0, c0) > 0.3 * min(a.x1 - a.x0, c1 - c0)]
             mid = (a.x0 + a.x1) / 2
             rule = next((r for r in partial if ln.base < r[2] < ln.base + 1.5 * ln.size and r[0] <= mid <= r[1]), None) if head else None
+            if rule is not None and id(a) in shared:
+                rule = None
+                over = list(range(shared[id(a)][0], shared[id(a)][1] + 1))
             if rule is not None:
                 over = [k for k, (c0, c1) in enumerate(cols) if rule[0] - 2 <= (c0 + c1) / 2 <= rule[1] + 2] or over
             if not over:
@@ -1023,6 +1048,34 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
     if len(cols) >= 3:
         _side_labels(out, cols, region)
     return _merge_headers(out, region)
+
+
+def _shared_rule_spans(
+    atoms: list[_Atom], ln: _Line, cols: list[list[float]], rules: list[tuple[float, float, float]]
+) -> dict[int, tuple[int, int]]:
+    """The columns of group labels that share one rule under them (by atom id).
+
+    A single rule under "Coding  Math  Reasoning" spans all their columns; each
+    label is then centred over its own run of them, taken left to right."""
+    out: dict[int, tuple[int, int]] = {}
+    for r in rules:
+        if not ln.base < r[2] < ln.base + 1.5 * ln.size:
+            continue
+        under = [a for a in atoms if r[0] <= (a.x0 + a.x1) / 2 <= r[1]]
+        ks = [k for k, (c0, c1) in enumerate(cols) if r[0] - 2 <= (c0 + c1) / 2 <= r[1] + 2]
+        if len(under) < 2 or len(ks) < len(under):
+            continue
+        start, end = ks[0], ks[-1]
+        for n, a in enumerate(under):
+            mid = (a.x0 + a.x1) / 2
+            room = end - (len(under) - n - 1)  # leave a column for each label still to place
+            if n == len(under) - 1:
+                last = end
+            else:
+                last = min(range(start, room + 1), key=lambda j: abs((cols[start][0] + cols[j][1]) / 2 - mid))
+            out[id(a)] = (start, last)
+            start = last + 1
+    return out
 
 
 def _side_labels(rows: list[_Row], cols: list[list[float]], region: _TableRegion) -> None:

@@ -433,3 +433,44 @@ def test_header_labels_set_close_together_get_a_column_each() -> None:
     header = table.header()
     assert header[-7:] == ["POPE↑", "MME-P↑", "MMB↑", "SEED↑", "GQA↑", "MMMU↑", "MM-Vet↑"]
     assert "# LLM Params" in header
+
+
+def test_column_rules_drawn_row_by_row_are_not_a_figure(tmp_path: Path) -> None:
+    """Short vertical rule pieces, one per row, meeting end to end at the same x,
+    are a table's column rules: the cells between them stay (they are no plot).
+    Group labels over one shared rule each take the columns they are centred on."""
+    xs = [72.0, 180.0, 230.0, 290.0, 340.0]
+
+    def vline(p: Page, x: float, y0: float, y1: float) -> None:
+        p.fig.add_artist(Line2D([x / W, x / W], [1 - y0 / H, 1 - y1 / H], linewidth=0.4, color="black"))
+
+    def draw(p: Page) -> None:
+        p.paragraph(72, 60, FILLER)
+        p.words(72, 122, "Table 3: Overall performance of the models.", size=9)
+        top = 130
+        p.rule(72, 400, top - 9, 1.0)
+        # two group labels over one rule that spans both groups
+        p.text((xs[1] + xs[2] + width("MBPP", 5.5)) / 2 + 3 - width("Code", 5.5, True) / 2, top - 2, "Code", 5.5, bold=True)
+        p.text((xs[3] + xs[4] + width("SVAMP", 5.5)) / 2 + 3 - width("Math", 5.5, True) / 2, top - 2, "Math", 5.5, bold=True)
+        p.rule(xs[1], 400, top, 0.4)
+        for c, t in zip(xs, ["Model", "HumanEval", "MBPP", "MATH", "SVAMP"]):
+            p.text(c + 3, top + 6, t, 5.5, bold=True)
+        p.rule(72, 400, top + 8, 0.5)
+        rows = [(f"Model-{i}B", [f"{30 + i}.{i}", f"{40 + i}.5", f"{10 + i}.2", f"{50 + i}.8"]) for i in range(1, 16)]
+        y = top + 8
+        for label, cells in rows:
+            p.text(xs[0] + 3, y + 5.2, label, 5.5)
+            for c, t in zip(xs[1:], cells):
+                p.text(c + 3, y + 5.2, t, 5.5)
+            for c in (175.0, 226.0, 286.0):  # the column rules, one piece per row
+                vline(p, c, y, y + 6.5)
+            y += 6.5
+        p.rule(72, 400, y, 1.0)
+        p.paragraph(72, y + 30, FILLER)
+
+    doc = read_pdf(make_pdf(tmp_path / "vrules.pdf", draw), "vrules.pdf")
+    t = only_table(doc)
+    assert t.header() == ["Model", "Code / HumanEval", "Code / MBPP", "Math / MATH", "Math / SVAMP"]
+    assert len(t.rows) == 15
+    assert [c.text for c in t.rows[0]] == ["Model-1B", "31.1", "41.5", "11.2", "51.8"]
+    check_lines(doc)
