@@ -324,7 +324,7 @@ def linked_pairs(
     if doc is None or not tables:
         return
     registry = ctx.benchmarks
-    for comp in comparisons(doc):
+    for comp in comparisons(doc, clauses=kind == "equivalent"):
         if comp.kind != kind or not loose and (not comp.subjects or not comp.objects):
             continue
         if keep is not None and not keep(comp):

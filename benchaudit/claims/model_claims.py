@@ -21,8 +21,9 @@ _SUPERIOR = re.compile(
     re.I,
 )
 _EQUIVALENT = re.compile(
-    r"\b(?:comparable\s+(?:performance\s+)?(?:to|with)|on\s+par\s+with|competitive\s+with|"
-    r"perform(?:s|ed|ing)?\s+similarly\s+to|similar\s+performance\s+(?:to|with)|"
+    r"\b(?:comparable\s+(?:(?:code|math|reasoning|overall|general)\s+(?:and\s+\w+\s+)?)?"
+    r"(?:performance\s+|capabilit(?:y|ies)\s+|results\s+)?(?:to|with|as)|on\s+par\s+with|competitive\s+with|"
+    r"perform(?:s|ed|ing)?\s+(?:similarly|comparably)\s+(?:to|with)|similar\s+(?:performance|results)\s+(?:to|with|as)|"
     r"match(?:es|ing)?\s+the\s+performance\s+of)\b",
     re.I,
 )
@@ -159,7 +160,10 @@ def line_of(block: Block, offset: int) -> int | None:
     return block.line
 
 
-def comparisons(doc: Document) -> list[ModelComparison]:
+def comparisons(doc: Document, clauses: bool = False) -> list[ModelComparison]:
+    """The comparison each sentence makes; with ``clauses``, also the parity a sentence
+    claims beside its superiority ("X achieves comparable performance as Y and outperforms
+    Z"): a clause the first verb's reading would hide."""
     out: list[ModelComparison] = []
     for block in doc.blocks():
         if block.kind in ("code", "heading", "caption") or in_claim_free_section(block):
@@ -172,7 +176,39 @@ def comparisons(doc: Document) -> list[ModelComparison]:
             found = _comparison(block, sentence, offset)
             if found is not None:
                 out.append(found)
+                if clauses and found.kind != "equivalent":
+                    also = _parity_clause(block, sentence, offset, found)
+                    if also is not None:
+                        out.append(also)
     return out
+
+
+def _parity_clause(block: Block, sentence: str, offset: int, first: ModelComparison) -> ModelComparison | None:
+    """The parity clause of a sentence read first as a superiority ("outperforms Y, and
+    attains performance comparable to Z"): its subject is the sentence's subject, its rivals
+    the names between its verb and the other verb or the clause's end."""
+    m = _EQUIVALENT.search(sentence)
+    if m is None or _CONCESSIVE.match(sentence.lstrip()):
+        return None
+    names = model_names(sentence)
+    other = first.verb_at
+    if other < m.start():
+        subjects = first.subjects
+        end = _clause_end(sentence, m.end())
+    else:
+        subjects = tuple(n for n in names if n.end <= m.start())
+        end = other
+    objects = tuple(n for n in names if m.end() <= n.start < end)
+    # A rival named again in the superiority's clause ("outperforms GPT-4's CoT result, and
+    # is competitive with GPT-4 solving problems with programs") is another run of it that
+    # the name alone does not tell apart.
+    beaten = {fold(n.text) for n in first.objects if n.start < m.start()}
+    if not objects or any(fold(n.text) in beaten for n in objects):
+        return None
+    return ModelComparison(
+        block, sentence, offset, "equivalent", m.group(0), m.start(), subjects, objects,
+        bool(_ACROSS.search(sentence[m.end() : end])),
+    )
 
 
 def _comparison(block: Block, sentence: str, offset: int) -> ModelComparison | None:

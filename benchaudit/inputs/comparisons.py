@@ -266,6 +266,13 @@ _PURPOSE = lazy(
 _WORSE = lazy(
     r"\b(worse|lower|drops?|declin\w*|degrad\w*|underperform\w*|trails?|behind)\b", re.I
 )
+#: Verbs that put the subject at or below the rival they name: "closely approaching
+#: GPT-3.5 (70.0%)", "just short of", "trailing". They govern the rival's score that follows.
+_APPROACH = lazy(
+    r"\b(?:approach(?:es|ed|ing)?|clos(?:e|ing)\s+(?:in\s+on|to)|(?:just\s+)?short\s+of|"
+    r"(?:nearly|almost|closely)\s+match\w*|within\s+(?:reach|striking\s+distance)\s+of)\b",
+    re.I,
+)
 _EQUIV = lazy(
     r"\b(on par|comparabl[ey]|(?:the )?same (?:as|performance|accuracy|quality|level)|similar(?:ly)?|"
     r"(?<!exact )(?<!exact-)match(?:es|ed|ing)?|equivalent|indistinguishable|no (?:meaningful |notable |real |measurable )?"
@@ -937,6 +944,31 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     return None, None, ""
 
 
+def _direction_of_pair(text: str, a: str, b: str, direction: str) -> str | None:
+    """The direction of the verb that governs the second score of a pair: the last
+    comparison word between the two. "69% ..., closely approaching GPT-3.5 (70.0%),
+    surpassing Llama 3": the pair is 69 against GPT-3.5's 70.0 under "approaching", and
+    "surpassing" is said of a rival with no score; reading it as a lead of 70.0 over 69
+    gives the lead to the wrong side."""
+    first = re.search(r"(?<![\d.])" + re.escape(a) + r"(?![\d.]\d)", text)
+    if first is None:
+        return direction
+    second = re.search(r"(?<![\d.])" + re.escape(b) + r"(?![\d.]\d)", text[first.end() :])
+    if second is None:
+        return direction
+    between = text[first.end() : first.end() + second.start()]
+    last: tuple[int, str] | None = None
+    for kind, rx in (("better", _BETTER), ("worse", _WORSE), ("equal", _EQUIV), ("approach", _APPROACH)):
+        for m in rx.finditer(between):
+            if last is None or m.start() >= last[0]:
+                last = (m.start(), kind)
+    if last is None or last[1] == "better":
+        return direction
+    # At or below the rival: a deficit ("trails") keeps its direction; nearness or parity
+    # ("approaching", "matching", said next to a superiority over someone else) claims no lead.
+    return "worse" if last[1] == "worse" else None
+
+
 #: "maintains / preserves / retains (its) performance": said of one model's score, not a pair.
 _KEEPS = lazy(r"(?:preserv|retain|maintain)", re.I)
 
@@ -1131,6 +1163,8 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         direction = "worse"
     if (how == "value-delta" or implied_better) and direction is None:
         direction = "better"
+    if direction == "better" and a_val is not None and b_val is not None and how in ("two-values", "paren"):
+        direction = _direction_of_pair(text, a_val, b_val, direction)
     if direction in ("better", "worse") and _NO_CLAIM.search(text):
         rest = _NO_CLAIM.sub(" ", text)
         if not (_BETTER.search(_PURPOSE.sub(" ", rest)) or _WORSE.search(rest)):
