@@ -223,7 +223,9 @@ def _line(
     if aggregate:
         return ScoreLine(label, None, None, not _LOWER_BETTER.search(label), proportion, cells, aggregate=True)
     n = _n_of(label, bench, [c for _, c, _ in pairs], registry, counts)
-    return ScoreLine(label, bench, n, not _LOWER_BETTER.search(label), proportion, cells)
+    # The registry's direction counts as much as the label's ("LAMBADA (perplexity)").
+    higher = not _LOWER_BETTER.search(label) and getattr(bench, "direction", "higher") != "lower"
+    return ScoreLine(label, bench, n, higher, proportion, cells)
 
 
 #: Words of a column label that names a split, a setting or the metric rather than a part
@@ -241,7 +243,7 @@ def _is_setting(label: str) -> bool:
 def _context_benchmark(table: Table, registry: Registry) -> Benchmark | None:
     """The one benchmark the table's own heading names, else its caption, else its lead-in
     ("#### C-Eval" over a table of "Valid (0-shot)" and "Test (5-shot)" columns). A text
-    that names several benchmarks settles nothing."""
+    that names several benchmarks settles nothing; the next, closer one may."""
     from benchaudit.inputs.sentences import find_benchmarks
 
     texts = (
@@ -252,7 +254,7 @@ def _context_benchmark(table: Table, registry: Registry) -> Benchmark | None:
     for text in texts:
         found = {m.benchmark.name: m.benchmark for m in find_benchmarks(text, registry)}
         if len(found) > 1:
-            return None
+            continue  # "MMBench & MMBench-CN" over one table each: the lead-in says which
         if found:
             return next(iter(found.values()))
     return None
@@ -277,6 +279,19 @@ def _setting_bench(label: str, context: Benchmark, registry: Registry) -> Benchm
     return bench
 
 
+#: The first column of a ranked table ("Rank | Model | Version | Score"): a place, not a model.
+_RANK_HEADER = re.compile(r"^\W*(?:rank(?:ing)?|#|no\.?|place|position)\W*$", re.I)
+
+
+def model_column(table: Table) -> int:
+    """The column that names the models: the first, or the "Model" column right after a
+    rank column."""
+    header = table.header()
+    if len(header) > 2 and _RANK_HEADER.match(header[0]) and _MODEL_CORNER.search(header[1]):
+        return 1
+    return 0
+
+
 def _by_columns(
     table: Table,
     registry: Registry,
@@ -284,10 +299,11 @@ def _by_columns(
     context: Benchmark | None = None,
 ) -> list[ScoreLine]:
     header = table.header()
+    key = model_column(table)
     lines = []
-    for j in range(1, len(header)):
+    for j in range(key + 1, len(header)):
         pairs = [
-            (row[0].text, row[j], table.groups[i] if i < len(table.groups) else "")
+            (row[key].text, row[j], table.groups[i] if i < len(table.groups) else "")
             for i, row in enumerate(table.rows)
             if len(row) > j and row
         ]
@@ -367,7 +383,7 @@ def read_score_table(
             lines = _by_columns(table, registry, counts, context)
             if any(line.benchmark is not None for line in lines):
                 return _finish(ScoreTable(table, lines, False))
-        corner = header[0] if header else ""
+        corner = header[model_column(table)] if header else ""
         if _BENCH_CORNER.search(corner):
             return _finish(ScoreTable(table, _by_rows(table, registry, 0, counts), True))
         if _MODEL_CORNER.search(corner):
@@ -409,7 +425,41 @@ def _outside_emphasis(st: ScoreTable) -> set[str]:
     return set()
 
 
+#: A table's heading or framing that says its numbers are error rates: speech recognition is
+#: scored by word (or character) error rate, so a table of ASR test sets ranks lowest first.
+_LOWER_FRAMING = re.compile(
+    r"\b(?:wer|cer|word error rates?|character error rates?|error rates?|lower is better|"
+    r"(?:the\s+)?lower\s+the\s+better|asr|speech recognition)\b|↓",
+    re.I,
+)
+#: Framing that also names a task or metric scored upwards ("Results on the ASR and TTS
+#: benchmarks"): the lower-is-better words then speak of some columns only.
+_HIGHER_FRAMING = re.compile(
+    r"\b(?:higher is better|(?:the\s+)?higher\s+the\s+better|tts|translation|understanding|"
+    r"question answering|qa|bleu|accuracy|acc|mos|similarity)\b|↑",
+    re.I,
+)
+#: A line label that names a higher-is-better metric of its own.
+_HIGHER_LABEL = re.compile(r"\b(?:acc(?:uracy)?|f1|bleu|chrf|rouge[-\w]*|comet|em|pass@\d+|score|win)\b|↑", re.I)
+
+
+def _framed_lower(table: Table) -> bool:
+    """Whether the table's heading (or a short label line over it) says its numbers improve
+    downwards."""
+    if any(_LOWER_BETTER.search(h) for h in table.header()):
+        return False  # the columns carry their own direction ("WER ↓"): the framing describes those marks
+    # Only a heading or a short label line speaks for the whole table: a caption or a paragraph
+    # ("For ASR benchmarks we report WER; for translation, BLEU") speaks of some of its rows.
+    short = [b.text for b in (table.lead_in, table.caption) if b is not None and len(b.text.split()) <= 12]
+    text = " ".join(p for p in (table.section.title if table.section else "", *short) if p)
+    return bool(_LOWER_FRAMING.search(text)) and not _HIGHER_FRAMING.search(text)
+
+
 def _finish(st: ScoreTable) -> ScoreTable | None:
+    if _framed_lower(st.table):
+        for line in st.lines:
+            if line.higher_is_better and not line.rating and not _HIGHER_LABEL.search(line.label):
+                line.higher_is_better = False
     st.ratings = [line for line in st.lines if line.rating]
     st.aggregates = [line for line in st.lines if line.aggregate]
     st.lines = [line for line in st.lines if not line.rating and not line.aggregate]

@@ -16,6 +16,7 @@ HTML ``<table>`` blocks are tables too.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from benchaudit.documents.codetables import code_table
@@ -246,6 +247,7 @@ class _Reader:
             j += 1
         table = Table(header, rows, "pipe", line=(tokens[i].map or (0, 0))[0] + 1, section=self.section)
         table.groups = [""] * len(rows)
+        _promote_subheader(table)
         _mark_groups(table)
         self.items.append(table)
         return j + 1
@@ -401,6 +403,37 @@ def _cell(inline: Token, line: int, column: int | None) -> Cell:
         marks=marks_of(text),
         struck=covers("struck"),
     )
+
+
+def _promote_subheader(table: Table) -> None:
+    """A first body row of labels under a header with empty cells ("Wenetspeech | | Librispeech
+    | |" over "Test_Net | Test_Meeting | Dev_Clean ...") is a second header row: Markdown has
+    no spanning cells, so authors leave the cells a label spans empty and name the parts below.
+    The spanning label is carried over the empty cells to its right, so that each column reads
+    "Librispeech / Dev_Other"."""
+    if len(table.header_rows) != 1 or len(table.rows) < 2:
+        return
+    top, first = table.header_rows[0], table.rows[0]
+    spans = any(
+        not top[j].text.strip() and any(top[k].text.strip() for k in range(1, j)) for j in range(2, len(top))
+    )
+    if not spans:
+        return  # nothing spans: the header has no empty cell after a label
+    filled = [c for c in first if c.text.strip()]
+    if len(filled) < 2 or first[0].text.strip() or any(_VALUE.match(c.text) for c in filled):
+        return  # a data row (numbers) or a row-group label, not the names of sub-columns
+    carried: list[Cell] = []
+    label: Cell | None = None
+    for j, cell in enumerate(top):
+        below = first[j].text.strip() if j < len(first) else ""
+        if cell.text.strip():
+            label = cell
+        elif label is not None and below and j > 0:
+            cell = replace(cell, text=label.text)  # the label spans this column
+        carried.append(cell)
+    table.header_rows = [carried, first]
+    table.rows = table.rows[1:]
+    table.groups = table.groups[1:]
 
 
 def _mark_groups(table: Table) -> None:

@@ -232,6 +232,17 @@ def _left_padded(table: Table) -> list[list[str]]:
     return [[""] * (width - len(r)) + r if len(r) < width else r for r in table.rows]
 
 
+_RANK_COLUMN = re.compile(r"^\W*(?:rank(?:ing)?|#|no\.?|place|position)\W*$", re.I)
+_MODEL_COLUMN = re.compile(r"^\W*(?:models?|methods?|systems?)\b", re.I)
+
+
+def _ranked(header: list[str]) -> bool:
+    """Whether the table's first column is a rank and its second names the models."""
+    return len(header) > 2 and bool(_RANK_COLUMN.match(clean_cell(header[0]))) and bool(
+        _MODEL_COLUMN.match(clean_cell(header[1]))
+    )
+
+
 def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim]:
     """One ``score`` claim per score cell of every table."""
     from benchaudit.inputs.scoping import averaging_in
@@ -254,12 +265,16 @@ def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim
         proportion_cols = _proportion_columns(table)
         python_of = None if transposed else _caption_python_benchmark(table, tables, ctx.benchmarks)
         rows = _left_padded(table) if transposed else table.rows
+        # "Rank | Model | ... | Score": the models are named right after the rank column.
+        mcol = 1 if not transposed and key == 0 and _ranked(table.header) else 0
         for i, row in enumerate(rows):
             for j, cell in enumerate(row):
                 if j <= key or j >= len(table.header):
                     continue
                 label = row[key] if transposed else table.header[j]
-                model = table.header[j] if transposed else row[0]
+                if not transposed and j <= mcol:
+                    continue
+                model = table.header[j] if transposed else row[mcol]
                 mention = marks[i] if transposed else marks[j]
                 if not mention and python_of and clean_cell(label).lower() == "python":
                     mention = python_of

@@ -279,6 +279,12 @@ def test_transposed_table(ctx):
     ]
 
 
+def test_a_ranked_table_names_the_model_not_the_rank(ctx):
+    text = "| Rank | Model | Version | MMLU |\n|---|---|---|---|\n| 1 | ours | base-7b | 70.2 |\n| 2 | rival | base-7b | 69.4 |"
+    got = scores(text, ctx)
+    assert [(c.value, c.model, c.benchmark) for c in got] == [("70.2", "ours", "MMLU"), ("69.4", "rival", "MMLU")]
+
+
 def test_tables_from_other_readers(ctx):
     t = Table(["Model", "HumanEval"], [["ours", "87.3%"]], header_line=10, row_lines=[12], page=2)
     [c] = tables_to_claims([t], "paper.pdf", ctx)

@@ -106,3 +106,29 @@ def test_html_table_with_blank_lines_inside_is_read_whole():
 
 def test_lines_end_only_at_newlines():
     assert split_lines("a\u2028b\r\nc\rd\n") == ["a\u2028b", "c", "d"]
+
+
+SPANNED = """| Method | LLM | Wenetspeech | | Librispeech | |
+|---|---|---|---|---|---|
+| | | Test_Net | Test_Meeting | Dev_Clean | Test_Other |
+| Qwen2-Audio | Qwen2-7B | 7.8 | 8.4 | 1.3 | 3.6 |
+| **Closed-source APIs** |
+| VITA | Mixtral-8x7B | 12.2 | 16.5 | 7.6 | 18.4 |
+"""
+
+
+def test_a_row_of_sub_column_names_under_spanning_labels_is_a_header_row():
+    table = list(read_markdown(SPANNED, "card.md").tables())[0]
+    assert table.header() == [
+        "Method", "LLM", "Wenetspeech / Test_Net", "Wenetspeech / Test_Meeting",
+        "Librispeech / Dev_Clean", "Librispeech / Test_Other",
+    ]
+    assert [r[0].text for r in table.rows] == ["Qwen2-Audio", "VITA"]
+    assert table.groups == ["", "Closed-source APIs"]
+
+
+def test_a_first_data_row_under_an_empty_corner_stays_a_data_row():
+    text = "| | MMLU | GSM8K |\n|---|---|---|\n| A | 70.1 | 80.2 |\n| B | 69.0 | 81.0 |\n"
+    table = list(read_markdown(text, "card.md").tables())[0]
+    assert table.header() == ["", "MMLU", "GSM8K"]
+    assert len(table.rows) == 2

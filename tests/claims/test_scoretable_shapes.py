@@ -1,0 +1,36 @@
+"""Score tables read from the shapes READMEs use: ranked tables, error-rate tables."""
+
+from __future__ import annotations
+
+from benchaudit.benchmarks import Registry
+from benchaudit.claims.scoretable import read_score_table
+from benchaudit.documents.markdown import read_markdown
+
+
+def _lines(text: str) -> list[tuple[str, bool, list[str]]]:
+    table = list(read_markdown(text, "card.md").tables())[0]
+    st = read_score_table(table, Registry.load())
+    assert st is not None
+    return [(line.label, line.higher_is_better, [c.model for c in line.cells]) for line in st.lines]
+
+
+def test_a_ranked_table_reads_its_model_column_not_its_rank_column():
+    text = "| Rank | Model | Version | Score |\n|---|---|---|---|\n| 1 | A-7B | X | 74.4 |\n| 2 | B-7B | Y | 74.1 |\n"
+    assert _lines(text) == [("Score", True, ["A-7B", "B-7B"])]
+
+
+def test_an_asr_heading_makes_error_rate_columns_lower_is_better():
+    text = "### ASR\n\n| Model | Aishell-1 | Librispeech test-other |\n|---|---|---|\n| A | 1.5 | 3.1 |\n| B | 1.7 | 4.0 |\n"
+    assert [(label, higher) for label, higher, _ in _lines(text)] == [
+        ("Aishell-1", False), ("Librispeech test-other", False),
+    ]
+
+
+def test_a_caption_naming_asr_and_another_task_leaves_the_direction_alone():
+    text = "### ASR and TTS results\n\n| Model | Aishell-1 | Seed-TTS |\n|---|---|---|\n| A | 1.5 | 3.1 |\n| B | 1.7 | 4.0 |\n"
+    assert all(higher for _, higher, _ in _lines(text))
+
+
+def test_a_column_marked_lower_keeps_its_direction_beside_higher_ones():
+    text = "| Model | WER ↓ | Acc ↑ |\n|---|---|---|\n| A | 5.0 | 70.0 |\n| B | 6.0 | 71.0 |\n"
+    assert [(label, higher) for label, higher, _ in _lines(text)] == [("WER ↓", False), ("Acc ↑", True)]
