@@ -28,16 +28,18 @@ def position(data: JudgmentSet) -> PositionBias:
 
 
 def preferences(data: JudgmentSet) -> list[dict[str, Any]]:
-    """Per model: items, win rate against the baseline, and whether outputs repeat."""
+    """Per model and baseline: items, win rate against that baseline, and whether outputs
+    repeat."""
     from math import sqrt
 
-    by: dict[str, list[int]] = {}
+    # A model's rows against different baselines are different win rates.
+    by: dict[tuple[str, str], list[int]] = {}
     for k, m in enumerate(data.models):
-        by.setdefault(m, []).append(k)
+        by.setdefault((m, data.baselines[k] if data.baselines else ""), []).append(k)
     # AlpacaEval's 1-2 scale (2 = the model won) or a 0-1 probability.
     shift = 1.0 if data.preference and min(data.preference) >= 1.0 else 0.0
     out = []
-    for m, rows in by.items():
+    for (m, baseline), rows in by.items():
         p = [data.preference[k] - shift for k in rows]
         n = len(p)
         mean = sum(p) / n
@@ -47,6 +49,7 @@ def preferences(data: JudgmentSet) -> list[dict[str, Any]]:
         out.append(
             {
                 "model": m,
+                "baseline": baseline or data.baseline,
                 "items": n,
                 "win_rate": mean,
                 "se": sqrt(var / n),
@@ -76,8 +79,8 @@ def report_results(data: JudgmentSet, ctx: RunContext) -> dict[str, list[dict[st
                 "low": round(max(0.0, r["win_rate"] - z * r["se"]), 6),
                 "high": round(min(1.0, r["win_rate"] + z * r["se"]), 6),
             }
-            if data.baseline:
-                row["baseline"] = data.baseline
+            if r["baseline"]:
+                row["baseline"] = r["baseline"]
             rows.append(row)
         return {"preferences": rows}
     if data.layout == "labels":
@@ -118,6 +121,11 @@ def pair_table(data: JudgmentSet) -> list[dict[str, Any]]:
 
     by: dict[tuple[str, str], dict[str, Any]] = {}
     for (m1, m2), o, s in zip(data.pairs, data.original, data.swapped):
+        # Read per row: a row of (b, a) counts for the pair (a, b) seen first, with
+        # the wins turned round.
+        flip = (m2, m1) in by and (m1, m2) not in by
+        if flip:
+            m1, m2 = m2, m1
         row = by.setdefault(
             (m1, m2),
             {
@@ -134,9 +142,9 @@ def pair_table(data: JudgmentSet) -> list[dict[str, Any]]:
         row["pairs"] += 1
         o, s = _slot(o), _slot(s)
         if o == "A" and s == "B":
-            row["model_1_wins"] += 1
+            row["model_2_wins" if flip else "model_1_wins"] += 1
         elif o == "B" and s == "A":
-            row["model_2_wins"] += 1
+            row["model_1_wins" if flip else "model_2_wins"] += 1
         elif o == s == "tie":
             row["ties"] += 1
         else:

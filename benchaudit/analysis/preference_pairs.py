@@ -1,7 +1,8 @@
 """Two models judged against the same baseline, compared with each other.
 
-AlpacaEval judges every model against one baseline (``generator_1``), instruction by
-instruction. Two models' annotations are then paired data: on each instruction both
+AlpacaEval judges every model against a baseline (``generator_1``), instruction by
+instruction; the baseline is read per row, and models are paired only on rows against
+the same one. Two models' annotations are then paired data: on each instruction both
 outputs were weighed against the same baseline output, so the per-instruction
 difference of the two preferences is what separates the models. On 0/1 wins the test
 is the exact McNemar test; on graded preferences (draws, AlpacaEval 2.0's weighted
@@ -29,10 +30,13 @@ def _per_model(sets: list[JudgmentSet]) -> dict[tuple[str, str], dict[str, float
     for data in sets:
         if data.layout != "preferences" or not data.preference:
             continue
-        group = data.baseline or f"(the baseline of {data.path})"
+        unnamed = f"(the baseline of {data.path})"
+        # The baseline is read per row: a file may hold rows against several.
+        named = data.baselines or [data.baseline or ""] * len(data.models)
         # AlpacaEval's 1-2 scale (2 = the model won) or a 0-1 probability.
         shift = 1.0 if min(data.preference) >= 1.0 else 0.0
-        for model, item, pref in zip(data.models, data.items, data.preference):
+        for model, item, pref, base in zip(data.models, data.items, data.preference, named):
+            group = base or unnamed
             key = (group, model)
             if owner.setdefault(key, data.path) != data.path:
                 key = (group, f"{model} ({data.path})")  # the same model in two files

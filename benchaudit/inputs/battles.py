@@ -266,11 +266,10 @@ def _table(path: Path, display: str, suffix: str) -> tuple[pa.Table, int]:
 def _from_records(recs: list[dict[str, Any]], display: str) -> pa.Table:
     import pyarrow as pa
 
-    keys: list[str] = []
-    for r in recs[:1000]:
-        for k in r:
-            if k not in keys:
-                keys.append(k)
+    # Every record's keys: a column first seen late in the file is still a column.
+    keys: dict[str, None] = {}
+    for r in recs:
+        keys.update(dict.fromkeys(r))
     cols = {k: [None if r.get(k) is None else str(r.get(k)) for r in recs] for k in keys}
     return pa.table(cols)
 
@@ -336,6 +335,7 @@ def read(path: Path, display: str, ctx: Context) -> Source[BattleSet]:
             int(bad[0]) + first_line,
         )
     meta: dict[str, Any] = {"columns": cols}
+    notes: list[str] = []
     question = None
     qcol = _find(names, QUESTION)
     if qcol is not None:
@@ -343,6 +343,13 @@ def read(path: Path, display: str, ctx: Context) -> Source[BattleSet]:
         if np.all(qcodes >= 0):
             question = qcodes
             meta["question_labels"] = qlabels
+        else:
+            # Said, not silently dropped: without every question the question-level
+            # bootstrap and the repeat checks cannot run.
+            notes.append(
+                f"{display}: {int(np.sum(qcodes < 0))} of {n} battles have no {qcol}: the "
+                "question-level bootstrap and the repeat checks are off"
+            )
     data = BattleSet(
         path=display,
         models=models,
@@ -353,7 +360,7 @@ def read(path: Path, display: str, ctx: Context) -> Source[BattleSet]:
         first_line=first_line,
         meta=meta,
     )
-    return Source(path=display, kind="battles", data=data, meta={"battles": n})
+    return Source(path=display, kind="battles", data=data, meta={"battles": n}, notes=notes)
 
 
 READER = Reader(

@@ -84,7 +84,8 @@ OUTPUT_LEN = ("output_len_chars", "output_len", "output_length", "length")
 #: FastChat MT-bench pair judgments: game 1 shows model_1 first, game 2 model_2
 #: first; both winners are given as model_1 / model_2 / tie (or error).
 MTBENCH = ("model_1", "model_2", "g1_winner", "g2_winner")
-#: AlpacaEval annotations.json: generator_2 (the model) against generator_1 (the baseline).
+#: AlpacaEval annotations.json: generator_2 (the model) against generator_1 (the reference),
+#: read per row; preference 1 = output_1 preferred, 2 = output_2.
 ALPACA = ("generator_1", "generator_2", "preference")
 
 
@@ -216,7 +217,10 @@ class JudgmentSet:
     errors: int = 0
     """Verdicts that could not be used (an unparsed ``error``), left out."""
     baseline: str | None = None
-    """The model every preference is against (AlpacaEval's generator_1)."""
+    """The model every preference is against, when every row names the same one."""
+    baselines: list[str] = field(default_factory=list)
+    """``preferences``: the model each row's preference is against (AlpacaEval's
+    reference), per row; ``""`` when the row does not say. A file may mix several."""
 
     @property
     def has_swap(self) -> bool:
@@ -280,7 +284,7 @@ def read(path: Path, display: str, ctx: Context) -> Source[JudgmentSet]:
     data = JudgmentSet(path=display, layout=layout)
     notes: list[str] = []
     if layout == "preferences":
-        _read_preferences(data, names, recs, lines, display)
+        _read_preferences(data, names, recs, lines, display, notes)
     elif layout == "annotations":
         _read_annotations(data, path, recs, lines, display, notes)
         data.layout = "preferences"
@@ -352,23 +356,42 @@ _GAME1 = {"model_1": "A", "model_2": "B", "tie": "tie"}
 _GAME2 = {"model_2": "A", "model_1": "B", "tie": "tie"}
 
 
+def _judge_model(value: str) -> str:
+    """The judge model of a FastChat ``judge`` field, ``["gpt-4", "pair-v2"]`` (the prompt
+    name after it changes with the question's category and turn, the model does not)."""
+    import ast
+
+    v = value.strip()
+    if v.startswith(("[", "(")):
+        try:
+            got = ast.literal_eval(v)
+        except (ValueError, SyntaxError):
+            return v
+        if isinstance(got, (list, tuple)) and got:
+            return str(got[0])
+    return v
+
+
 def _read_mtbench(
     data: JudgmentSet, recs: list[dict[str, str]], lines: list[int], display: str, notes: list[str]
 ) -> None:
     """FastChat pair judgments as verdicts in both orders, per question and turn."""
     seen: dict[tuple[str, str, str], int] = {}
+    judges: set[str] = set()
     for rec, no in zip(recs, lines):
         g1, g2 = rec.get("g1_winner", "").strip(), rec.get("g2_winner", "").strip()
         m1, m2 = rec.get("model_1", ""), rec.get("model_2", "")
         item = rec.get("question_id", "")
         if rec.get("turn", "").strip():
             item = f"{item} turn {rec['turn'].strip()}"
-        key = (m1, m2, item)
+        # The same two models in either order on one item is the same comparison.
+        key = (min(m1, m2), max(m1, m2), item)
         if key in seen:
             raise InputError(
                 display, f"{m1} vs {m2} on {item} is judged twice (line {seen[key]})", no
             )
         seen[key] = no
+        judges.add(_judge_model(rec.get("judge", "")))
         if g1 not in _GAME1 or g2 not in _GAME2:
             if not (g1 in _GAME1 or g1 == "error") or not (g2 in _GAME2 or g2 == "error"):
                 raise InputError(
@@ -383,11 +406,34 @@ def _read_mtbench(
         data.lines.append(no)
     if not data.original:
         raise InputError(display, "no usable pair judgments (every verdict is an error)")
+    judges.discard("")
+    if len(judges) > 1:
+        notes.append(
+            f"{display}: the rows are judged by {len(judges)} judge models "
+            f"({', '.join(sorted(judges))}): the position-bias analysis pools them"
+        )
     if data.errors:
         notes.append(
             f"{display}: {data.errors} pair judgment(s) with an unparsed verdict ('error') "
             "left out of the position-bias analysis"
         )
+
+
+def _annotation_sides(
+    path: Path, recs: list[dict[str, str]]
+) -> tuple[str | None, bool]:
+    """(the folder's model name, whether the folder names generator_1) of an annotations.json.
+
+    AlpacaEval writes ``results/<model>/<annotator>/annotations.json`` with the model as
+    generator_2 and the reference as generator_1 (``annotate_head2head(outputs_1=reference,
+    outputs_2=model)``). A folder naming generator_1 says the sides are the other way round.
+    """
+    folder = path.parent.parent.name if path.parent.name else ""
+    if not folder or not all(r.get("annotator") == path.parent.name for r in recs):
+        return None, False
+    if all(r.get("generator_1") == folder != r.get("generator_2") for r in recs):
+        return folder, True
+    return folder, False
 
 
 def _read_annotations(
@@ -398,12 +444,17 @@ def _read_annotations(
     display: str,
     notes: list[str],
 ) -> None:
-    """AlpacaEval annotations.json: the judge's preference for generator_2's output
-    over generator_1's (the baseline), per instruction, on the 1-2 scale."""
+    """AlpacaEval annotations.json: the judge's preference for output_2 over output_1, per
+    instruction, on AlpacaEval's 1-2 scale (1 output_1 preferred, 2 output_2, 1.5 or the
+    older 0 a draw). The model and the reference are read per row, never from one row."""
     import hashlib
 
+    folder, flipped = _annotation_sides(path, recs)
+    # The folder names the model (generator_2 may be a placeholder such as "example"),
+    # but only when the file holds one generator_2: it cannot name several.
+    one_model = len({r.get("generator_2", "") for r in recs}) == 1
     data.outputs, data.output_len = [], []
-    missing = 0
+    missing = draws0 = 0
     for rec, no in zip(recs, lines):
         raw = rec.get("preference", "").strip()
         if raw.lower() in ("", "nan", "none", "null"):
@@ -413,49 +464,84 @@ def _read_annotations(
             pref = float(raw)
         except ValueError:
             raise InputError(display, f"preference {raw!r} is not a number", no) from None
-        if not 0.0 <= pref <= 2.0:
-            raise InputError(display, f"preference {pref} outside 0-1 or 1-2", no)
-        model = rec.get("generator_2", "")
-        # results/<model>/<annotator>/annotations.json: the folder names the model.
-        if (
-            path.parent.name
-            and path.parent.name == rec.get("annotator")
-            and path.parent.parent.name
-        ):
-            model = path.parent.parent.name
+        if pref == 0.0:
+            # AlpacaEval's older code for a draw (its win rate reads 0 as 1.5), not a loss.
+            pref, draws0 = 1.5, draws0 + 1
+        elif not 1.0 <= pref <= 2.0:
+            raise InputError(
+                display, f"preference {pref} outside AlpacaEval's 1-2 scale (0 = draw)", no
+            )
+        side = "1" if flipped else "2"
+        model, baseline = rec.get(f"generator_{side}", ""), rec.get("generator_1", "")
+        if flipped:
+            baseline, pref = rec.get("generator_2", ""), 3.0 - pref  # preference for output_1
+        elif folder and one_model:
+            model = folder
         text = rec.get("instruction", "")
         data.models.append(model)
+        data.baselines.append(baseline.strip())
         data.items.append(hashlib.sha1(text.encode()).hexdigest()[:12] if text else str(no))
         data.preference.append(pref)
-        data.outputs.append(rec.get("output_2", ""))
-        data.output_len.append(str(len(rec.get("output_2", ""))))
+        data.outputs.append(rec.get(f"output_{side}", ""))
+        data.output_len.append(str(len(rec.get(f"output_{side}", ""))))
         data.lines.append(no)
-        data.baseline = data.baseline or rec.get("generator_1") or None
-    below = [p for p in data.preference if p < 1.0]
-    if below and max(data.preference) > 1.0:
-        if any(p != 0.0 for p in below):
-            raise InputError(display, "preferences mix the 0-1 and the 1-2 scale")
-        # On the 1-2 scale a 0 is AlpacaEval's older code for a draw (its win rate
-        # reads 0 as 1.5), not a loss.
-        data.preference = [1.5 if p == 0.0 else p for p in data.preference]
-        notes.append(
-            f"{display}: {len(below)} preference(s) of 0 read as draws (1.5), as AlpacaEval "
-            "reads its older draw code"
-        )
     if not data.preference:
         raise InputError(display, "no annotations with a preference")
+    if draws0:
+        notes.append(
+            f"{display}: {draws0} preference(s) of 0 read as draws (1.5), as AlpacaEval "
+            "reads its older draw code"
+        )
     if missing:
         notes.append(f"{display}: {missing} annotation(s) without a preference left out")
+    _note_baselines(data, display, notes)
+    against = data.baseline or "each row's reference"
+    if flipped:
+        sides = (
+            f"the folder names generator_1 ({folder}) as the model, so generator_2 is "
+            "read as the reference and the preference for output_1 as its win"
+        )
+    elif folder and (one_model and folder == recs[0].get("generator_2")):
+        sides = "generator_1 is the reference, as the folder confirms"
+    else:
+        sides = (
+            "the file does not say which side is the reference; read by AlpacaEval's "
+            "convention, generator_1 the reference and generator_2 the model"
+        )
     notes.append(
-        f"{display}: win rate against {data.baseline or 'the baseline'} as the judge "
-        "preferred, not length-controlled; AlpacaEval 2.0's headline length-controlled "
-        "win rate corrects for the judge's preference for longer outputs and can differ "
-        "by tens of points"
+        f"{display}: win rate against {against} ({sides}) as the judge preferred, not "
+        "length-controlled; AlpacaEval 2.0's headline length-controlled win rate corrects "
+        "for the judge's preference for longer outputs and can differ by tens of points"
     )
 
 
+def _note_baselines(data: JudgmentSet, display: str, notes: list[str]) -> None:
+    """Set the file's one baseline, or say that its rows are against several."""
+    named = sorted({b for b in data.baselines if b})
+    if len(named) == 1 and all(data.baselines):
+        data.baseline = named[0]
+        return
+    if len(named) > 1:
+        shown = ", ".join(named[:5]) + (f" and {len(named) - 5} more" if len(named) > 5 else "")
+        notes.append(
+            f"{display}: the rows are judged against {len(named)} different baselines "
+            f"({shown}): win rates are given per model and baseline, and models are compared "
+            "only on rows against the same baseline"
+        )
+    if named and not all(data.baselines):
+        notes.append(
+            f"{display}: {sum(not b for b in data.baselines)} row(s) do not name their "
+            "baseline: they are kept apart from the rows that do"
+        )
+
+
 def _read_preferences(
-    data: JudgmentSet, names: list[str], recs: list[dict[str, str]], lines: list[int], display: str
+    data: JudgmentSet,
+    names: list[str],
+    recs: list[dict[str, str]],
+    lines: list[int],
+    display: str,
+    notes: list[str],
 ) -> None:
     mc, pc = _pick(names, ("model",)), _pick(names, PREFERENCE)
     ic = _pick(names, ITEM) or _pick(names, ("item_idx", "instruction", "instruction_sha1"))
@@ -484,9 +570,9 @@ def _read_preferences(
     if data.preference and min(data.preference) < 1.0 < max(data.preference):
         raise InputError(display, "preferences mix the 0-1 and the 1-2 scale")
     bc = _pick(names, ("baseline", "generator_1", "reference_model"))
-    named = {rec.get(bc, "").strip() for rec in recs} if bc else set()
-    if len(named) == 1 and "" not in named:
-        data.baseline = named.pop()  # one baseline for every row: the models compare
+    # The baseline is a property of each row: a file may hold several.
+    data.baselines = [rec.get(bc, "").strip() if bc else "" for rec in recs]
+    _note_baselines(data, display, notes)
 
 
 READER = Reader(
