@@ -38,7 +38,7 @@ FILES = {
     'reporting.misleading_emphasis': 3172215754,
     'reporting.missing_interval': 4033942574,
     'reporting.percent_vs_points': 51829824,
-    'reporting.unreachable_score': 2008902847,
+    'reporting.unreachable_score': 2794405849,
     'suppressions.broad_suppression': 3113574286,
     'suppressions.stale_suppression': 1884215400,
     'suppressions.suppression_without_reason': 693443329,

@@ -276,7 +276,9 @@ class UnreachableScore(Rule):
         other = _other_split(claim, ctx, value, sc, samples)
         if other is not None:
             severity = Severity.INFO
-            message += f"; it is reachable on the {other[0]} split ({S.count(other[1])} items)"
+            # A split key is one word ("dev"); a longer key names another problem set.
+            where = f"the {other[0]} split" if " " not in other[0] else other[0]
+            message += f"; it is reachable on {where} ({S.count(other[1])} items)"
         if premises.reasons and severity is not Severity.ERROR:
             message += f" ({premises.why()})"
         fix = f"Report {' or '.join(options)} {S.on_what(claim)}"
