@@ -104,6 +104,7 @@ def test_plain_constructor_still_works():
         ("MMLU-Pro", 12032),
         ("GPQA Diamond", 198),
         ("SWE-bench Verified", 500),
+        ("SWE-bench Multilingual", 300),  # swebench.com/multilingual.html: 300 tasks
         ("ARC-Challenge", 1172),
         ("HellaSwag", 10042),
         ("WinoGrande", 1267),
@@ -203,6 +204,7 @@ def test_direction(reg):
         ("miniF2F-test", "miniF2F", "test", 244, "miniF2F (test)"),
         ("C-Eval (val)", "C-Eval", "val", 1346, "C-Eval (val)"),
         ("AMC23", "AMC 2023", "test", 40, "AMC 2023"),
+        ("SWE-bench Multilingual", "SWE-bench Multilingual", "test", 300, "SWE-bench Multilingual"),
         ("aime24", "AIME 2024", "test", 30, "AIME 2024"),
     ],
 )
@@ -468,3 +470,10 @@ def test_a_harness_task_belongs_to_one_benchmark():
 def test_metric_names_need_every_group_with_a_source():
     with pytest.raises(ValueError, match="groups"):
         Registry.from_toml('["metric names".all-or-nothing]\npatterns = ["acc"]\nsource = "s"\n')
+
+
+def test_amc_2023_knows_the_83_problem_set_reported_under_its_name(reg):
+    # agentica-project/rllm rllm/data/test/math/amc.json: 83 problems (AMC 12 2022 and 2023)
+    b = reg.get("AMC 2023")
+    assert b is not None and b.n == 40
+    assert dict(b.other_splits) == {"AMC 12 2022 and 2023": 83}
