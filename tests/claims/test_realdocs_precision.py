@@ -56,6 +56,9 @@ def test_corpus_is_large_and_sourced(results):
         src = truth["source"]
         assert len(src["commit"]) == 40 and src["repository"] and src["licence"], path.name
         assert (realdocs_eval.ROOT / truth["document"]).is_file(), path.name
+    # The cap on the corpus: "under 50 MB in all", read in decimal megabytes.
+    size = sum(f.stat().st_size for f in realdocs_eval.ROOT.rglob("*") if f.is_file())
+    assert size < 50_000_000, f"the corpus is {size:,} bytes"
 
 
 @pytest.mark.slow
