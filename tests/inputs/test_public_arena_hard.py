@@ -1,0 +1,107 @@
+"""Arena-Hard-Auto judgment files committed in public repositories (tests/data/harness/public):
+per-question verdicts of two games against a baseline. Expected values are counted straight
+from the files here, and Arena-Hard's own score is the one its leaderboard CSV published for
+the same judgments (see PROVENANCE.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchaudit.api import audit
+
+PUBLIC = Path(__file__).parents[1] / "data" / "harness" / "public"
+ENSEMBLE = PUBLIC / "arena-hard-ko-ensemble"
+
+#: The slot each verdict prefers and whether it is strong, written out independently.
+SLOT = {"A>>B": "A", "A>B": "A", "A=B": "tie", "B>A": "B", "B>>A": "B"}
+
+
+def _truth(path: Path) -> dict[str, float]:
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    per_q, weighted, same_slot = [], [], 0
+    for r in rows:
+        g1, g2 = (g["score"] for g in r["games"])
+        s1 = {"B": 1.0, "tie": 0.5, "A": 0.0}[SLOT[g1]]  # game 1: the model is B
+        s2 = {"A": 1.0, "tie": 0.5, "B": 0.0}[SLOT[g2]]  # game 2: the model is A
+        per_q.append((s1 + s2) / 2)
+        for g, s in ((g1, s1), (g2, s2)):
+            weighted.extend([s] * (3 if ">>" in g else 1))
+        same_slot += SLOT[g1] == SLOT[g2] != "tie"
+    return {
+        "n": len(rows),
+        "win_rate": sum(per_q) / len(per_q),
+        "weighted": sum(weighted) / len(weighted),
+        "same_slot": same_slot,
+    }
+
+
+def test_arena_hard_judgments_give_the_win_rate_and_the_leaderboard_score():
+    for name, leaderboard in (("gpt-4o-mini", 10.45), ("qwen-2.5-7b-instruct", 2.42)):
+        path = ENSEMBLE / f"{name}.jsonl"
+        truth = _truth(path)
+        report = audit([str(path)], fail_on="never")
+        (row,) = report.results["preferences"]
+        assert row["model"] == name and row["items"] == truth["n"] == 500
+        assert row["win_rate"] == pytest.approx(truth["win_rate"], abs=1e-6)
+        # Arena-Hard counts a strong verdict three times: its leaderboard's figure.
+        assert round(100 * truth["weighted"], 2) == leaderboard
+        assert f"{name} {leaderboard:.2f}%" in " ".join(report.notes)
+        (bias,) = report.results["position_bias"]
+        assert bias["pairs"] == 500
+        assert bias["same_slot_rate"] == pytest.approx(truth["same_slot"] / 500, abs=1e-4)
+        assert "models" not in report.results  # never read as per-item scores
+
+
+def test_the_judgments_never_become_per_item_scores_or_models():
+    report = audit([str(ENSEMBLE)], fail_on="never")
+    models = {r["model"] for r in report.results["preferences"]}
+    assert models == {"gpt-4o-mini", "qwen-2.5-7b-instruct"}
+    pairs = {(r["model_1"], r["model_2"]) for r in report.results["judged_pairs"]}
+    assert pairs == {("baseline", "gpt-4o-mini"), ("baseline", "qwen-2.5-7b-instruct")}
+    assert any("does not name the baseline" in n for n in report.notes)
+
+
+def test_the_original_layout_names_its_baseline():
+    path = PUBLIC / "arena-hard-v0.1-judgment" / "gpt-3.5-turbo-0125.jsonl"
+    report = audit([str(path)], fail_on="never")
+    (row,) = report.results["preferences"]
+    # uid 08d2...: A=B then A>B (the model, shown as A, won): 0.75; uid 96d2...: the
+    # baseline won both games: 0.
+    assert (row["model"], row["baseline"], row["items"]) == ("gpt-3.5-turbo-0125", "gpt-4-0314", 2)
+    assert row["win_rate"] == pytest.approx(0.375)
+    (pair,) = report.results["judged_pairs"]
+    assert (pair["model_1"], pair["model_2"]) == ("gpt-4-0314", "gpt-3.5-turbo-0125")
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ('{"uid": "q1", "model": "m", "games": [{"score": "A>>>B"}, {"score": "A>B"}]}', "not an Arena-Hard verdict"),
+        ('{"uid": "q1", "model": "m", "games": [{"score": null}, {"score": null}]}', "no usable judgments"),
+        ('{"uid": "q1", "model": "m", "games": [{"score": "A>B"}, {"score": "A>B"}, {"score": "A>B"}]}', "3 games"),
+    ],
+)
+def test_bad_arena_hard_files_are_one_line_errors(tmp_path: Path, line: str, message: str):
+    bad = tmp_path / "judgment.jsonl"
+    bad.write_text(line + "\n")
+    got = subprocess.run(
+        [sys.executable, "-m", "benchaudit", "check", str(bad)], capture_output=True, text=True
+    )
+    assert got.returncode == 2
+    assert message in got.stderr and str(bad) in got.stderr
+    assert len(got.stderr.strip().splitlines()) == 1
+
+
+def test_a_repeated_question_is_an_error(tmp_path: Path):
+    bad = tmp_path / "judgment.jsonl"
+    row = '{"uid": "q1", "model": "m", "games": [{"score": "A>B"}, {"score": "B>A"}]}\n'
+    bad.write_text(row * 2)
+    got = subprocess.run(
+        [sys.executable, "-m", "benchaudit", "check", str(bad)], capture_output=True, text=True
+    )
+    assert got.returncode == 2 and "judged twice" in got.stderr
