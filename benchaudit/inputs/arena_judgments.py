@@ -86,7 +86,9 @@ def _verdict(game: Any, display: str, no: int, k: int) -> tuple[str, bool] | Non
         return None
     if not isinstance(score, str) or score.strip() not in VERDICTS:
         raise InputError(
-            display, f"game {k + 1} score {score!r} is not an Arena-Hard verdict (A>>B ... B>>A)", no
+            display,
+            f"game {k + 1} score {score!r} is not an Arena-Hard verdict (A>>B ... B>>A)",
+            no,
         )
     return VERDICTS[score.strip()]
 
@@ -117,7 +119,9 @@ def read(path: Path, display: str, ctx: Context) -> list[Source[JudgmentSet]]:
         if not model:
             raise InputError(display, "empty model name", no)
         if (model, item) in seen:
-            raise InputError(display, f"{model} on {item} is judged twice (line {seen[model, item]})", no)
+            raise InputError(
+                display, f"{model} on {item} is judged twice (line {seen[model, item]})", no
+            )
         seen[model, item] = no
         judges.add(str(rec.get("judge") or ""))
         games = rec["games"]

@@ -81,9 +81,18 @@ def test_the_original_layout_names_its_baseline():
 @pytest.mark.parametrize(
     "line, message",
     [
-        ('{"uid": "q1", "model": "m", "games": [{"score": "A>>>B"}, {"score": "A>B"}]}', "not an Arena-Hard verdict"),
-        ('{"uid": "q1", "model": "m", "games": [{"score": null}, {"score": null}]}', "no usable judgments"),
-        ('{"uid": "q1", "model": "m", "games": [{"score": "A>B"}, {"score": "A>B"}, {"score": "A>B"}]}', "3 games"),
+        (
+            '{"uid": "q1", "model": "m", "games": [{"score": "A>>>B"}, {"score": "A>B"}]}',
+            "not an Arena-Hard verdict",
+        ),
+        (
+            '{"uid": "q1", "model": "m", "games": [{"score": null}, {"score": null}]}',
+            "no usable judgments",
+        ),
+        (
+            '{"uid": "q1", "model": "m", "games": [{"score": "A>B"}, {"score": "A>B"}, {"score": "A>B"}]}',
+            "3 games",
+        ),
     ],
 )
 def test_bad_arena_hard_files_are_one_line_errors(tmp_path: Path, line: str, message: str):
@@ -105,3 +114,41 @@ def test_a_repeated_question_is_an_error(tmp_path: Path):
         [sys.executable, "-m", "benchaudit", "check", str(bad)], capture_output=True, text=True
     )
     assert got.returncode == 2 and "judged twice" in got.stderr
+
+
+def test_mtbench_turns_are_items_and_the_interval_resamples_questions():
+    """MT-bench scores a model by the mean over both turns of its 80 questions (160 ratings);
+    a question's two turns are not independent, so the interval resamples questions. Its
+    width is checked against statsmodels' cluster-robust standard error of the mean."""
+    import numpy as np
+    import statsmodels.api as sm
+
+    path = PUBLIC / "mtbench-single" / "gpt-4_single.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    y = np.array([r["score"] for r in rows], dtype=float)
+    groups = np.array([r["question_id"] for r in rows])
+    fit = sm.OLS(y, np.ones_like(y)).fit(cov_type="cluster", cov_kwds={"groups": groups})
+    naive = sm.OLS(y, np.ones_like(y)).fit().bse[0]
+    report = audit([str(path)], fail_on="never")
+    (row,) = report.results["scale_means"]
+    assert (row["items"], row["questions"]) == (160, 80)
+    assert row["mean"] == pytest.approx(float(y.mean()), abs=1e-4)
+    half = (row["high"] - row["low"]) / 2
+    assert half == pytest.approx(1.96 * fit.bse[0], rel=0.1)
+    assert half > 1.1 * 1.96 * naive  # wider than resampling the 160 turns one by one
+    assert row["interval"].endswith("over questions")
+    assert any("turns of one question are not independent" in n for n in report.notes)
+
+
+def test_ratings_of_several_tasks_with_overlapping_ids_are_a_one_line_error(tmp_path: Path):
+    rows = ["model,task,question_id,turn,score"]
+    rows += [
+        f"m1,{t},{q},{u},{(q + u) % 9 + 1}" for t in ("a", "b") for q in (1, 2) for u in (1, 2)
+    ]
+    path = tmp_path / "ratings.csv"
+    path.write_text("\n".join(rows) + "\n")
+    got = subprocess.run(
+        [sys.executable, "-m", "benchaudit", "check", str(path)], capture_output=True, text=True
+    )
+    assert got.returncode == 2 and "names tasks" in got.stderr
+    assert len(got.stderr.strip().splitlines()) == 1
