@@ -102,6 +102,10 @@ def read(path: Path, display: str, ctx: Context) -> list[Source[JudgmentSet]]:
     pref = JudgmentSet(path=display, layout="preferences")
     orders = JudgmentSet(path=display, layout="long")
     seen: dict[tuple[str, str], int] = {}
+    # Without a baseline in the rows, the judge folder stands for it: Arena-Hard judges
+    # every model of ``model_judgment/<judge>/`` against the one baseline of its config,
+    # so models of one folder are compared on shared questions, never across folders.
+    unnamed = f"the baseline of {path.parent.name or '.'}/"
     nulls = strong = 0
     weighted: dict[str, list[float]] = {}
     judges: set[str] = set()
@@ -115,7 +119,8 @@ def read(path: Path, display: str, ctx: Context) -> list[Source[JudgmentSet]]:
         if not _is_judgment(rec):
             raise InputError(display, "not an Arena-Hard judgment (uid, model, games)", no)
         item = str(next(rec[k] for k in ITEM_KEYS if k in rec))
-        model, baseline = rec["model"].strip(), str(rec.get("baseline") or "").strip()
+        model = rec["model"].strip()
+        baseline = str(rec.get("baseline") or "").strip() or unnamed
         if not model:
             raise InputError(display, "empty model name", no)
         if (model, item) in seen:
@@ -146,11 +151,11 @@ def read(path: Path, display: str, ctx: Context) -> list[Source[JudgmentSet]]:
             orders.original.append(verdicts[0][0])
             orders.swapped.append(verdicts[1][0])
             orders.items.append(item)
-            orders.pairs.append((baseline or "baseline", model))
+            orders.pairs.append((baseline, model))
             orders.lines.append(no)
     if not pref.preference:
         raise InputError(display, "no usable judgments (every game's score is null)")
-    notes = _notes(display, pref, nulls, strong, weighted, judges)
+    notes = _notes(display, pref, nulls, strong, weighted, judges, unnamed)
     from benchaudit.inputs.judgments import _note_baselines
 
     _note_baselines(pref, display, notes)
@@ -167,6 +172,7 @@ def _notes(
     strong: int,
     weighted: dict[str, list[float]],
     judges: set[str],
+    unnamed: str,
 ) -> list[str]:
     notes = []
     games = sum(len(v) for v in weighted.values()) - (STRONG_WEIGHT - 1) * strong
@@ -177,10 +183,11 @@ def _notes(
         f"Arena-Hard's own score counts {STRONG_WEIGHT} times ({shown}), and its leaderboard "
         "fits a Bradley-Terry model over all models, so its headline can differ"
     )
-    if not any(pref.baselines):
+    if unnamed in pref.baselines:
         notes.append(
             f"{display}: the file does not name the baseline model (Arena-Hard sets it in "
-            "judge_config.yaml): the win rate is against that unnamed baseline"
+            f"judge_config.yaml): the win rate is against {unnamed.removesuffix('/')} "
+            "(its judge folder), which every file of that folder shares"
         )
     if nulls:
         notes.append(

@@ -61,9 +61,46 @@ def test_the_judgments_never_become_per_item_scores_or_models():
     report = audit([str(ENSEMBLE)], fail_on="never")
     models = {r["model"] for r in report.results["preferences"]}
     assert models == {"gpt-4o-mini", "qwen-2.5-7b-instruct"}
+    base = "the baseline of arena-hard-ko-ensemble/"
     pairs = {(r["model_1"], r["model_2"]) for r in report.results["judged_pairs"]}
-    assert pairs == {("baseline", "gpt-4o-mini"), ("baseline", "qwen-2.5-7b-instruct")}
+    assert pairs == {(base, "gpt-4o-mini"), (base, "qwen-2.5-7b-instruct")}
     assert any("does not name the baseline" in n for n in report.notes)
+
+
+def _per_question(path: Path) -> dict[str, float]:
+    out = {}
+    for line in path.read_text().splitlines():
+        r = json.loads(line)
+        g1, g2 = (g["score"] for g in r["games"])
+        s1 = {"B": 1.0, "tie": 0.5, "A": 0.0}[SLOT[g1]]
+        s2 = {"A": 1.0, "tie": 0.5, "B": 0.0}[SLOT[g2]]
+        out[r["question_id"]] = (s1 + s2) / 2
+    return out
+
+
+def test_two_models_of_one_judge_folder_are_paired_by_question():
+    import math
+
+    from scipy.stats import binomtest
+
+    a = _per_question(ENSEMBLE / "gpt-4o-mini.jsonl")
+    b = _per_question(ENSEMBLE / "qwen-2.5-7b-instruct.jsonl")
+    shared = sorted(set(a) & set(b))
+    d = [a[k] - b[k] for k in shared]
+    n = len(d)
+    mean = sum(d) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1))
+    report = audit([str(ENSEMBLE)], fail_on="never")
+    (row,) = report.results["preference_comparisons"]
+    assert (row["a"], row["b"], row["items"]) == ("gpt-4o-mini", "qwen-2.5-7b-instruct", n)
+    assert row["diff"] == pytest.approx(mean, abs=1e-6)
+    assert row["ci_low"] == pytest.approx(mean - 1.959964 * sd / math.sqrt(n), abs=1e-5)
+    assert row["ci_high"] == pytest.approx(mean + 1.959964 * sd / math.sqrt(n), abs=1e-5)
+    ahead_a, ahead_b = sum(x > 0 for x in d), sum(x < 0 for x in d)
+    assert (row["a_better"], row["b_better"]) == (ahead_a, ahead_b)
+    # Graded preferences: a sign-flip test; the exact sign test agrees it is far below 0.05.
+    assert binomtest(ahead_b, ahead_a + ahead_b, 0.5).pvalue < 1e-15
+    assert row["p_value"] < 0.001
 
 
 def test_the_original_layout_names_its_baseline():
