@@ -200,6 +200,10 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
         "task": task_of_run(path, spec),
         # max_eval_instances caps (and samples) the instances a run scores.
         "limit": _whole(adapter.get("max_eval_instances")),
+        # The instances HELM drew (every split), which the cap bounds.
+        "instances_drawn": len(
+            {str(e.get("instance_id")) for e in doc if not e.get("perturbation")}
+        ),
         "num_fewshot": _whole(adapter.get("max_train_instances")),
         "metric": metric,
         "split": split,

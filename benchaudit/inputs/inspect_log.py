@@ -241,6 +241,15 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     dataset = object_at(spec, "dataset")
     cfg = object_at(spec, "config")
     results = object_at(header, "results")
+    total = results.get("total_samples")
+    if isinstance(total, int) and not isinstance(total, bool) and total > len(samples):
+        # A log cut down after the run (or a partial copy): its header's metrics are of
+        # the whole run, the per-item figures of what the file still holds.
+        notes.append(
+            f"{display}: the header counts {total:,} samples (results.total_samples) but "
+            f"the file holds {len(samples):,}: the figures here are for the samples in "
+            "the file, not for the run its header summarises"
+        )
     meta = {
         "reader": "inspect log",
         "task": spec.get("task"),
