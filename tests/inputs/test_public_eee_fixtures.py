@@ -101,3 +101,46 @@ def test_lmeval_0_4_9_output_with_a_cut_samples_file():
     assert row["score"] == pytest.approx(sum(r["exact_match"] for r in rows) / len(rows))
     (limit,) = [f for f in report.findings if f.name == "harness-limit"]
     assert "10 of the 5,000 items" in limit.message
+
+
+SHORT = EEE / "inspect-shortened"
+
+
+def test_a_log_whose_header_disagrees_with_its_samples_says_so():
+    path = SHORT / "gpqa-diamond.json"
+    log = json.loads(path.read_text())
+    values = [s["scores"]["choice"]["value"] == "C" for s in log["samples"]]
+    header = log["results"]["scores"][0]["metrics"]["accuracy"]["value"]
+    report = audit([str(path)], fail_on="never")
+    (row,) = report.results["models"]
+    assert row["n_items"] == len(values) == 5
+    assert row["score"] == pytest.approx(sum(values) / 5) == 0.6
+    assert header == 0.5
+    assert any("header's accuracy of choice is 0.5" in n for n in report.notes)
+
+
+def test_a_scorer_without_a_correctness_metric_is_not_silently_accuracy():
+    path = SHORT / "personality-BFI.json"
+    log = json.loads(path.read_text())
+    assert "accuracy" not in log["results"]["scores"][0]["metrics"]
+    report = audit([str(path)], fail_on="never")
+    assert any("may mark an answer given, not a correct one" in n for n in report.notes)
+
+
+def test_a_log_whose_every_sample_errored_says_why(tmp_path: Path):
+    import subprocess
+    import sys
+
+    log = json.loads((SHORT / "gpqa-diamond.json").read_text())
+    log["status"] = "error"
+    for s in log["samples"]:
+        s["scores"] = {}
+        s["error"] = {"message": "CancelledError('Cancelled via cancel scope')", "traceback": ""}
+    bad = tmp_path / "errored.json"
+    bad.write_text(json.dumps(log))
+    got = subprocess.run(
+        [sys.executable, "-m", "benchaudit", "check", str(bad)], capture_output=True, text=True
+    )
+    assert got.returncode == 2 and str(bad) in got.stderr
+    assert "status is 'error' and 5 of 5 samples errored (first: CancelledError" in got.stderr
+    assert len(got.stderr.strip().splitlines()) == 1
