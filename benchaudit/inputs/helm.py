@@ -152,6 +152,9 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
         # the one with the most stats, and say which and what is left out.
         others = ", ".join(f"{k} ({v} stats)" for k, v in splits.items() if k != split)
         notes.append(f"{display}: split {split!r} read; other split(s) left out: {others}")
+    elif split not in (None, "test"):
+        # HELM scores a scenario without a test split on its valid instances: say which.
+        notes.append(f"{display}: split {split!r} read (the run has no test instances)")
     if not wanted:
         also = [m for m in PRIMARY if m in names and m != metric]
         if also:

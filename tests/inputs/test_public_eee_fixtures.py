@@ -144,3 +144,25 @@ def test_a_log_whose_every_sample_errored_says_why(tmp_path: Path):
     assert got.returncode == 2 and str(bad) in got.stderr
     assert "status is 'error' and 5 of 5 samples errored (first: CancelledError" in got.stderr
     assert len(got.stderr.strip().splitlines()) == 1
+
+
+def test_a_helm_run_without_test_instances_says_it_read_the_valid_split():
+    folder = (
+        EEE
+        / "helm"
+        / "commonsense-dataset=hellaswag,method=multiple_choice_joint,model=eleutherai_pythia-1b-v0"
+    )
+    stats = json.loads((folder / "stats.json").read_text())
+    (valid,) = [
+        s
+        for s in stats
+        if s["name"]["name"] == "exact_match"
+        and s["name"].get("split") == "valid"
+        and not s["name"].get("perturbation")
+    ]
+    report = audit([str(folder)], fail_on="never")
+    (row,) = report.results["models"]
+    assert (row["model"], row["n_items"]) == ("eleutherai/pythia-1b-v0", 10)
+    assert row["score"] == pytest.approx(valid["mean"]) == 0.3
+    assert any("split 'valid' read (the run has no test instances)" in n for n in report.notes)
+    assert any(f.name == "harness-limit" for f in report.findings)  # max_eval_instances 10
