@@ -148,10 +148,12 @@ def read(path: Path, display: str, ctx: Context) -> list[Source[JudgmentSet]]:
             strong += v[1]
             weighted.setdefault(model, []).extend([s] * (STRONG_WEIGHT if v[1] else 1))
         if len(verdicts) == 2:
-            orders.original.append(verdicts[0][0])
-            orders.swapped.append(verdicts[1][0])
+            # The model is the subject: the order that shows it first (game 2, model as A)
+            # is the original, game 1 (the baseline as A) the swap.
+            orders.original.append(verdicts[1][0])
+            orders.swapped.append(verdicts[0][0])
             orders.items.append(item)
-            orders.pairs.append((baseline, model))
+            orders.pairs.append((model, baseline))
             orders.lines.append(no)
     if not pref.preference:
         raise InputError(display, "no usable judgments (every game's score is null)")

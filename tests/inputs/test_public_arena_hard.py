@@ -63,7 +63,7 @@ def test_the_judgments_never_become_per_item_scores_or_models():
     assert models == {"gpt-4o-mini", "qwen-2.5-7b-instruct"}
     base = "the baseline of arena-hard-ko-ensemble/"
     pairs = {(r["model_1"], r["model_2"]) for r in report.results["judged_pairs"]}
-    assert pairs == {(base, "gpt-4o-mini"), (base, "qwen-2.5-7b-instruct")}
+    assert pairs == {("gpt-4o-mini", base), ("qwen-2.5-7b-instruct", base)}
     assert any("does not name the baseline" in n for n in report.notes)
 
 
@@ -112,7 +112,7 @@ def test_the_original_layout_names_its_baseline():
     assert (row["model"], row["baseline"], row["items"]) == ("gpt-3.5-turbo-0125", "gpt-4-0314", 2)
     assert row["win_rate"] == pytest.approx(0.375)
     (pair,) = report.results["judged_pairs"]
-    assert (pair["model_1"], pair["model_2"]) == ("gpt-4-0314", "gpt-3.5-turbo-0125")
+    assert (pair["model_1"], pair["model_2"]) == ("gpt-3.5-turbo-0125", "gpt-4-0314")
 
 
 @pytest.mark.parametrize(
