@@ -23,7 +23,7 @@ SLOT = {"A>>B": "A", "A>B": "A", "A=B": "tie", "B>A": "B", "B>>A": "B"}
 
 def _truth(path: Path) -> dict[str, float]:
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    per_q, weighted, same_slot = [], [], 0
+    per_q, weighted, same_slot, first, kept = [], [], 0, 0, 0
     for r in rows:
         g1, g2 = (g["score"] for g in r["games"])
         s1 = {"B": 1.0, "tie": 0.5, "A": 0.0}[SLOT[g1]]  # game 1: the model is B
@@ -32,11 +32,15 @@ def _truth(path: Path) -> dict[str, float]:
         for g, s in ((g1, s1), (g2, s2)):
             weighted.extend([s] * (3 if ">>" in g else 1))
         same_slot += SLOT[g1] == SLOT[g2] != "tie"
+        first += SLOT[g2] == "A"  # the model shown first (game 2) wins
+        kept += SLOT[g2] == "A" and SLOT[g1] == "B"  # ... and still wins when swapped
     return {
         "n": len(rows),
         "win_rate": sum(per_q) / len(per_q),
         "weighted": sum(weighted) / len(weighted),
         "same_slot": same_slot,
+        "first": first / len(rows),
+        "kept": kept / len(rows),
     }
 
 
@@ -54,6 +58,8 @@ def test_arena_hard_judgments_give_the_win_rate_and_the_leaderboard_score():
         (bias,) = report.results["position_bias"]
         assert bias["pairs"] == 500
         assert bias["same_slot_rate"] == pytest.approx(truth["same_slot"] / 500, abs=1e-4)
+        assert bias["first_order_win_rate"] == pytest.approx(truth["first"], abs=1e-4)
+        assert bias["consistent_win_rate"] == pytest.approx(truth["kept"], abs=1e-4)
         assert "models" not in report.results  # never read as per-item scores
 
 
