@@ -195,3 +195,52 @@ def test_ratings_of_several_tasks_with_overlapping_ids_are_a_one_line_error(tmp_
     )
     assert got.returncode == 2 and "names tasks" in got.stderr
     assert len(got.stderr.strip().splitlines()) == 1
+
+
+def test_arena_hard_v2_rows_against_two_baselines_are_two_win_rates(tmp_path: Path):
+    """Arena-Hard v2.0 judges hard prompts against one baseline and creative writing against
+    another, naming it on each row; a null game leaves its question out."""
+    rows = [
+        {
+            "uid": "h1",
+            "category": "hard_prompt",
+            "judge": "gpt-4.1",
+            "model": "m",
+            "baseline": "o3-mini-2025-01-31",
+            "games": [{"score": "B>A"}, {"score": "A>B"}],
+        },
+        {
+            "uid": "h2",
+            "category": "hard_prompt",
+            "judge": "gpt-4.1",
+            "model": "m",
+            "baseline": "o3-mini-2025-01-31",
+            "games": [{"score": "A>>B"}, {"score": "B>>A"}],
+        },
+        {
+            "uid": "c1",
+            "category": "creative_writing",
+            "judge": "gpt-4.1",
+            "model": "m",
+            "baseline": "gemini-2.0-flash-001",
+            "games": [{"score": "A=B"}, {"score": "A>B"}],
+        },
+        {
+            "uid": "c2",
+            "category": "creative_writing",
+            "judge": "gpt-4.1",
+            "model": "m",
+            "baseline": "gemini-2.0-flash-001",
+            "games": [{"score": None}, {"score": "A>B"}],
+        },
+    ]
+    path = tmp_path / "m.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    report = audit([str(path)], fail_on="never")
+    got = {r["baseline"]: (r["items"], r["win_rate"]) for r in report.results["preferences"]}
+    assert got == {
+        "o3-mini-2025-01-31": (2, pytest.approx(0.5)),  # 1 and 0
+        "gemini-2.0-flash-001": (1, pytest.approx(0.75)),  # tie then a win; c2 left out
+    }
+    assert any("1 question(s) with a null game score" in n for n in report.notes)
+    assert any("2 different baselines" in n for n in report.notes)
