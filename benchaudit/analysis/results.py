@@ -482,8 +482,8 @@ def _pair_table(rs: ResultSet, ok: np.ndarray, binary: bool, v: dict[str, Any]) 
         ("b", Names(names, col(ib, np.int32))),
         ("n_items", col(v["n"], np.int64)),
         ("diff", diff),
-        ("ci_low", diff - half),
-        ("ci_high", diff + half),
+        ("ci_low", np.maximum(diff - half, -1.0)),  # a difference of proportions
+        ("ci_high", np.minimum(diff + half, 1.0)),  # lies in [-1, 1]
         ("p_value", col(v["p"])),
         ("test", _one_or_many(np.asarray(v["test"])[keep])),
         ("p_adjusted", col(v["p_adj"])),
@@ -497,8 +497,8 @@ def _pair_table(rs: ResultSet, ok: np.ndarray, binary: bool, v: dict[str, Any]) 
     fields += [
         ("mde", col(v["mde"])),
         ("p_floor", col(v["floor"])),
-        ("unpaired_ci_low", diff - u_half),
-        ("unpaired_ci_high", diff + u_half),
+        ("unpaired_ci_low", np.maximum(diff - u_half, -1.0)),
+        ("unpaired_ci_high", np.minimum(diff + u_half, 1.0)),
         ("unpaired_p", col(v["u_p"])),
     ]
     if "item_p" in v:

@@ -158,8 +158,8 @@ def _comparisons(
                 "b": rs.models[b],
                 "n_items": int(n),
                 "diff": diff,
-                "ci_low": diff - half,
-                "ci_high": diff + half,
+                "ci_low": max(-1.0, diff - half),  # a difference of proportions
+                "ci_high": min(1.0, diff + half),  # lies in [-1, 1]
                 "p_value": mcnemar_exact(int(n10), int(n01)),
                 "test": "mcnemar-exact",
                 "p_adjusted": 1.0,
@@ -168,8 +168,8 @@ def _comparisons(
                 "b_only": int(n01),
                 "mde": (za + zb) * math.sqrt(disc / n) / math.sqrt(n),
                 "p_floor": min(1.0, 2.0 * 0.5**disc),
-                "unpaired_ci_low": diff - u_half,
-                "unpaired_ci_high": diff + u_half,
+                "unpaired_ci_low": max(-1.0, diff - u_half),
+                "unpaired_ci_high": min(1.0, diff + u_half),
                 "unpaired_p": min(1.0, 2.0 * norm_sf(abs(uz))),
             }
             computed.append((a, b, row))

@@ -79,6 +79,8 @@ def apply_scale(rs: ResultSet, column: str | None, display: str) -> Any:
     """``rs`` on the unit scale (0-100 divided by 100), or a :class:`ScaledResults`."""
     import numpy as np
 
+    # Per row, the question whose turn it is (a multi-turn file): not kept on a ResultSet.
+    questions = rs.meta.pop("turn_questions", None)
     score = np.asarray(rs.score, dtype=np.float64)
     if score.size == 0:
         return rs
@@ -120,6 +122,7 @@ def apply_scale(rs: ResultSet, column: str | None, display: str) -> Any:
         high=high,
         columns=dict(rs.columns),
         meta={k: v for k, v in rs.meta.items() if k != "_cache"},
+        question=questions,
     )
 
 
@@ -141,6 +144,9 @@ class ScaledResults:
     columns: dict[str, str] = field(default_factory=dict)
     meta: dict[str, Any] = field(default_factory=dict)
     layout: str = "long"
+    #: Per row, the question of a multi-turn rating (items are ``<question> turn <k>``), or
+    #: None: a question's turns are resampled together, as they are not independent.
+    question: np.ndarray | None = None
     #: The kind of source it makes (the rules of per-item results do not read ratings).
     source_kind = "scaled-results"
 
@@ -164,6 +170,32 @@ class ScaledResults:
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(count > 0, total / np.maximum(count, 1), np.nan), count
 
+    def item_questions(self) -> np.ndarray | None:
+        """Per item, the code of its question (multi-turn ratings), or None."""
+        import numpy as np
+
+        if self.question is None:
+            return None
+        out = np.full(len(self.item.labels), -1, dtype=np.int64)
+        out[self.item.codes] = self.question
+        return out
+
+    def turn_note(self) -> str | None:
+        """What the report says of the turns of a multi-turn file, or None."""
+        import numpy as np
+
+        if self.question is None:
+            return None
+        groups = self.item_questions()
+        assert groups is not None  # set with the questions
+        n_q = int(np.unique(groups).size)
+        return (
+            f"{self.path}: each question's turns are items of their own ({len(self.item.labels)} "
+            f"rated turns of {n_q} questions); the mean is over every rated turn, as MT-bench "
+            "scores a model (the mean of both turns), and the interval resamples whole "
+            "questions, since the turns of one question are not independent"
+        )
+
     def report_results(self, ctx: Any = None) -> dict[str, list[dict[str, Any]]]:
         cfg = getattr(ctx, "config", None)
         seed = int(getattr(cfg, "seed", 0) or 0)
@@ -172,23 +204,28 @@ class ScaledResults:
         import numpy as np
 
         means, _ = self.item_means()
+        groups = self.item_questions()
         rng = np.random.default_rng(seed)
         rows = []
+        level = f"bootstrap {round(100 * (1 - alpha))}%"
         for j, name in enumerate(self.models):
-            x = means[j][~np.isnan(means[j])]
-            lo, hi = _bootstrap_mean(x, rng, resamples, alpha)
-            rows.append(
-                {
-                    "file": self.path,
-                    "model": name,
-                    "items": int(x.size),
-                    "mean": round(float(x.mean()), 4) if x.size else None,
-                    "low": lo,
-                    "high": hi,
-                    "scale": self.scale,
-                    "interval": f"bootstrap {round(100 * (1 - alpha))}%",
-                }
-            )
+            have = ~np.isnan(means[j])
+            x = means[j][have]
+            g = None if groups is None else groups[have]
+            lo, hi = _bootstrap_mean(x, rng, resamples, alpha, g)
+            row = {
+                "file": self.path,
+                "model": name,
+                "items": int(x.size),
+                "mean": round(float(x.mean()), 4) if x.size else None,
+                "low": lo,
+                "high": hi,
+                "scale": self.scale,
+                "interval": level if g is None else f"{level} over questions",
+            }
+            if g is not None:
+                row["questions"] = int(np.unique(g).size)
+            rows.append(row)
         out = {"scale_means": rows}
         base_name = getattr(cfg, "baseline_model", None)
         base = self.models.index(base_name) if base_name in self.models else 0
@@ -198,7 +235,9 @@ class ScaledResults:
                 continue
             both = ~np.isnan(means[j]) & ~np.isnan(means[base])
             d = means[j][both] - means[base][both]
-            lo, hi = _bootstrap_mean(d, rng, resamples, alpha)
+            lo, hi = _bootstrap_mean(
+                d, rng, resamples, alpha, None if groups is None else groups[both]
+            )
             pairs.append(
                 {
                     "file": self.path,
@@ -217,11 +256,31 @@ class ScaledResults:
 
 
 def _bootstrap_mean(
-    x: np.ndarray, rng: np.random.Generator, resamples: int, alpha: float
+    x: np.ndarray,
+    rng: np.random.Generator,
+    resamples: int,
+    alpha: float,
+    groups: np.ndarray | None = None,
 ) -> tuple[float | None, float | None]:
-    """Percentile bootstrap interval of a mean, in batches that keep memory small."""
+    """Percentile bootstrap interval of a mean, in batches that keep memory small; with
+    ``groups`` (a code per value) whole groups are resampled, and the mean is over the
+    values they hold."""
     import numpy as np
 
+    if groups is not None:
+        _, code = np.unique(groups, return_inverse=True)
+        sums = np.bincount(code, weights=x)
+        counts = np.bincount(code).astype(np.float64)
+        if sums.size < 2:
+            return None, None
+        got = []
+        batch = max(1, 4_000_000 // sums.size)
+        for start in range(0, resamples, batch):
+            k = min(batch, resamples - start)
+            pick = rng.integers(0, sums.size, size=(k, sums.size))
+            got.append(sums[pick].sum(axis=1) / counts[pick].sum(axis=1))
+        lo, hi = np.quantile(np.concatenate(got), [alpha / 2, 1 - alpha / 2])
+        return round(float(lo), 4), round(float(hi), 4)
     if x.size < 2:
         return None, None
     batch = max(1, 4_000_000 // x.size)

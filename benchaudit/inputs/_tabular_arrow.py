@@ -214,7 +214,10 @@ def _drop_unjudged(rs: ResultSet, display: str, notes: list[str] | None) -> Resu
             f"{display}: {int(failed.sum())} rating(s) of -1 (a judgment the judge's answer "
             f"gave no score for, first at line {int(lines[failed][0])}) left out as missing"
         )
-    return dataclasses.replace(rs, line=lines[keep], **fields)
+    meta = dict(rs.meta)
+    if meta.get("turn_questions") is not None:
+        meta["turn_questions"] = meta["turn_questions"][keep]
+    return dataclasses.replace(rs, line=lines[keep], meta=meta, **fields)
 
 
 def _finish(rs: ResultSet, cols: dict[str, str], display: str, notes: list[str] | None) -> Any:
@@ -1216,7 +1219,9 @@ def _long(
     else:
         model = coded("model", True)
     item = coded("item", True)
+    questions = None
     if "turn" in cols:  # turns of a conversation are items of their own, not repeats
+        questions = item.codes  # ... of one question each: resampled together
         item = _with_turn(item, coded("turn", False))
     score = numeric("score")
     gone = np.isnan(score) if score.dtype.kind == "f" else None
@@ -1257,6 +1262,9 @@ def _long(
         model, item = _kept(model, keep), _kept(item, keep)
         opt = {k: _kept(v, keep) for k, v in opt.items()}
         line = lines_all[keep]
+        questions = _kept(questions, keep)
+    if questions is not None:
+        meta["turn_questions"] = questions
     if opt.get("variant") is not None:
         model, meta["variants"] = _with_variant(model, opt["variant"])
     used = {r: c for r, c in cols.items() if r in ("model", "item", "score", *OPTIONAL)}

@@ -152,6 +152,9 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
         # the one with the most stats, and say which and what is left out.
         others = ", ".join(f"{k} ({v} stats)" for k, v in splits.items() if k != split)
         notes.append(f"{display}: split {split!r} read; other split(s) left out: {others}")
+    elif split not in (None, "test"):
+        # HELM scores a scenario without a test split on its valid instances: say which.
+        notes.append(f"{display}: split {split!r} read (the run has no test instances)")
     if not wanted:
         also = [m for m in PRIMARY if m in names and m != metric]
         if also:
@@ -200,6 +203,10 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
         "task": task_of_run(path, spec),
         # max_eval_instances caps (and samples) the instances a run scores.
         "limit": _whole(adapter.get("max_eval_instances")),
+        # The instances HELM drew (every split), which the cap bounds.
+        "instances_drawn": len(
+            {str(e.get("instance_id")) for e in doc if not e.get("perturbation")}
+        ),
         "num_fewshot": _whole(adapter.get("max_train_instances")),
         "metric": metric,
         "split": split,

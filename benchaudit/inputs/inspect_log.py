@@ -215,7 +215,7 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
         scores.append(value)
         order.append(i + 1)
     if not scores:
-        raise InputError(display, "no sample carries a score")
+        raise InputError(display, "no sample carries a score" + _why_unscored(header, samples))
     if unscored:
         notes.append(f"{display}: {unscored} sample(s) without a {scorer} score left out")
     others = [k for k in scorers if k != scorer]
@@ -241,6 +241,25 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     dataset = object_at(spec, "dataset")
     cfg = object_at(spec, "config")
     results = object_at(header, "results")
+    odd = _not_correctness(results, scorer)
+    if odd:
+        notes.append(
+            f"{display}: scorer {scorer}'s own metrics are {odd} (no accuracy or mean): its "
+            "per-sample values may mark an answer given, not a correct one; read the score "
+            "as correctness only if the scorer says so"
+        )
+    differs = _header_differs(results, scorer, items, scores, len(set(epochs)))
+    if differs:
+        notes.append(f"{display}: {differs}")
+    total = results.get("total_samples")
+    if isinstance(total, int) and not isinstance(total, bool) and total > len(samples):
+        # A log cut down after the run (or a partial copy): its header's metrics are of
+        # the whole run, the per-item figures of what the file still holds.
+        notes.append(
+            f"{display}: the header counts {total:,} samples (results.total_samples) but "
+            f"the file holds {len(samples):,}: the figures here are for the samples in "
+            "the file, not for the run its header summarises"
+        )
     meta = {
         "reader": "inspect log",
         "task": spec.get("task"),
@@ -272,6 +291,73 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
         kind="results",
         data=rs,
         meta={"format": "inspect log", "task": spec.get("task"), "metric": scorer},
+    )
+
+
+#: Header metrics that summarise per-sample correctness (or a per-sample mean).
+_CORRECTNESS_METRICS = ("accuracy", "mean", "stderr", "std", "var", "pass", "match", "f1", "score")
+
+
+def _not_correctness(results: dict[str, Any], scorer: str | None) -> str:
+    """The header metrics of ``scorer`` when none of them summarises correctness (a
+    personality inventory scores every answer C and reports trait levels), else ``""``."""
+    for entry in results.get("scores") or []:
+        if not isinstance(entry, dict) or entry.get("name") != scorer:
+            continue
+        metrics = entry.get("metrics")
+        names = [str(k) for k in metrics] if isinstance(metrics, dict) else []
+        if names and not any(m in n.lower() for n in names for m in _CORRECTNESS_METRICS):
+            return ", ".join(names[:5]) + (" ..." if len(names) > 5 else "")
+    return ""
+
+
+def _header_differs(
+    results: dict[str, Any], scorer: str | None, items: list[str], scores: list[float], epochs: int
+) -> str:
+    """What to say when the header's accuracy (or mean) of ``scorer`` is not the mean of
+    the samples in the file: the file is not the run its header summarises (cut down or
+    edited). Only where the two must agree: one epoch, or epochs reduced by the mean."""
+    mine = [
+        e for e in results.get("scores") or [] if isinstance(e, dict) and e.get("name") == scorer
+    ]
+    if len(mine) != 1:
+        return ""  # absent, or one scorer name twice (several reducers): not comparable
+    entry: dict[str, Any] = mine[0]
+    reducer = entry.get("reducer")
+    if epochs > 1 and reducer != "mean":
+        return ""  # at_least_k, max, mode ... summarise epochs otherwise
+    raw = entry.get("metrics")
+    metrics: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    for name in ("accuracy", "mean"):
+        metric = metrics.get(name)
+        value = metric.get("value") if isinstance(metric, dict) else None
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            continue
+        per_item: dict[str, list[float]] = {}
+        for item, x in zip(items, scores):
+            per_item.setdefault(item, []).append(x)
+        mean = sum(sum(v) / len(v) for v in per_item.values()) / len(per_item)
+        if abs(mean - float(value)) > 1e-6:
+            return (
+                f"the header's {name} of {scorer} is {float(value):.4g}, the samples in the "
+                f"file give {mean:.4g}: the file is not the whole run its header summarises "
+                "(cut down or edited); the figures here are the samples'"
+            )
+        return ""
+    return ""
+
+
+def _why_unscored(header: Any, samples: list[tuple[str, Any]]) -> str:
+    """Why a log has no score: its status and its samples' errors, when it says."""
+    status = header.get("status") if isinstance(header, dict) else None
+    errors = [s.get("error") for _, s in samples if isinstance(s, dict) and s.get("error")]
+    if not errors:
+        return f" (the log's status is {status!r})" if status not in (None, "success") else ""
+    first = errors[0].get("message") if isinstance(errors[0], dict) else errors[0]
+    first = str(first).splitlines()[0][:80] if first else "?"
+    return (
+        f": the log's status is {status!r} and {len(errors)} of {len(samples)} samples "
+        f"errored (first: {first})"
     )
 
 

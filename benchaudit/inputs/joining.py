@@ -471,7 +471,10 @@ def _join(bucket: Sequence[Run]) -> tuple[Source, dict[str, Any]]:
                 "path": r.path,
                 "models": list(r.rs.models),
                 "n_items": len(r.rs.items),
-                **{k: r.rs.meta.get(k) for k in ("limit", "n_original", "n_effective", "task")},
+                **{
+                    k: r.rs.meta.get(k)
+                    for k in ("limit", "n_original", "n_effective", "task", "instances_drawn")
+                },
             }
             for r in bucket
         ],

@@ -374,10 +374,10 @@ def sniff(p: Probe) -> float:
             doc = None
         if isinstance(doc, dict) and doc and all(_PASSK_COL.match(str(k)) for k in doc):
             return 0.9  # {"pass@1": ..., "pass@10": ...}
-        from benchaudit.inputs.evalplus import looks_like
+        from benchaudit.inputs.evalplus import looks_like, looks_like_head
 
-        if looks_like(doc):
-            return 0.95  # EvalPlus eval_results.json
+        if looks_like(doc) or (doc is None and looks_like_head(p.text)):
+            return 0.95  # EvalPlus eval_results.json (often larger than the probe)
     recs = _head_records(p)
     if not recs:
         return 0.0

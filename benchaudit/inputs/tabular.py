@@ -185,6 +185,9 @@ def read(path: Path, display: str, ctx: Context) -> Source | list[Source]:
     _pooled_tasks(path, display, rs, overrides)
     meta = _meta(rs)
     kind = getattr(rs, "source_kind", "results")  # ratings: a ScaledResults
+    turns = rs.turn_note() if hasattr(rs, "turn_note") else None
+    if turns:
+        notes.append(turns)
     return Source(path=display, kind=kind, data=rs, meta=meta, notes=notes)
 
 
@@ -258,7 +261,7 @@ def _pooled_tasks(path: Path, display: str, rs: Any, overrides: dict[str, str]) 
         return
     import numpy as np
 
-    keys = rs.model.codes.astype(np.int64) * max(len(rs.items), 1) + rs.item.codes
+    keys = rs.model.codes.astype(np.int64) * max(len(rs.item.labels), 1) + rs.item.codes
     if np.unique(keys).size == keys.size:
         return
     raise InputError(

@@ -97,7 +97,9 @@ def paired_diff_ci(
     # Sample variance of d in {+1, -1, 0}: (sum d^2 - n mean^2) / (n - 1).
     var = ((n10 + n01) - n * diff * diff) / (n - 1)
     half = z_for(confidence) * math.sqrt(max(var, 0.0) / n)
-    return diff, diff - half, diff + half
+    # A difference of two proportions lies in [-1, 1]; on a few items the normal
+    # interval overshoots (-66.7 points on 3 items gave -132 to -1.3).
+    return diff, max(-1.0, diff - half), min(1.0, diff + half)
 
 
 def unpaired_diff(

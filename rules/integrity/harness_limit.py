@@ -224,7 +224,7 @@ def _check_item_log(rule: Rule, source: Source) -> Iterable[Finding]:
             "path": source.path,
             "models": list(getattr(rs, "models", [])),
             "n_items": len(rs.items),
-            **{k: meta.get(k) for k in ("limit", "n_original", "task")},
+            **{k: meta.get(k) for k in ("limit", "n_original", "task", "instances_drawn")},
         }
     ]
     for part in parts:
@@ -248,8 +248,11 @@ def _check_part(
     task = part.get("task") or meta.get("task") or "the task"
     used = int(part["n_items"])
     if not isinstance(total, int) or isinstance(total, bool):
-        # Fewer instances than the cap: the scenario was smaller, and all of it ran.
-        if meta.get("reader") == "helm" and isinstance(limit, int) and used >= limit:
+        # Fewer instances than the cap: the scenario was smaller, and all of it ran. The
+        # cap counts the instances drawn over every split (valid beside test), not only
+        # those of the split read.
+        drawn = max(used, int(part.get("instances_drawn") or 0))
+        if meta.get("reader") == "helm" and isinstance(limit, int) and drawn >= limit:
             yield _helm_limit(rule, part, task, used, limit)
         return
     if used >= total:
