@@ -512,6 +512,11 @@ def test_metric_names_need_every_group_with_a_source():
         ("OCRBench", "OCRBench", "test", 1000, "binary", "OCRBench paper"),
         # lmms-lab/ai2d dataset card: test num_examples 3088
         ("AI2D", "AI2D", "test", 3088, "binary", "lmms-lab/ai2d card"),
+        # bigcode-project/bigcodebench README: 1140 tasks; BigCodeBench-Hard 148 tasks
+        ("BigCodeBench", "BigCodeBench", "full", 1140, "binary", "bigcodebench README"),
+        ("BigCodeBench-Instruct", "BigCodeBench", "full", 1140, "binary", "bigcodebench README"),
+        ("BigCodeBench-Hard", "BigCodeBench-Hard", "hard", 148, "binary", "bigcodebench README"),
+        ("BigCodeBench Hard", "BigCodeBench-Hard", "hard", 148, "binary", "bigcodebench README"),
     ],
 )
 def test_sourced_counts_of_math_long_context_and_multimodal_entries(
@@ -570,3 +575,12 @@ def test_new_names_are_found_in_table_headers(reg):
     assert names("OCRBench_V2") == []  # another benchmark with its own items
     assert names("SAT") == ["SAT (math-evaluation-harness)"]
     assert names("they sat down") == []
+
+
+def test_a_hard_part_named_beside_bigcodebench_gets_no_count(reg):
+    from benchaudit.inputs.sentences import names_a_part
+
+    # "(Hard)" after the name is the 148-task subset, not the 1,140 tasks: no n is given.
+    assert names_a_part("BigCodeBench-Complete (Hard)", reg)
+    assert names_a_part("BigCodeBench-Instruct / Hard", reg)
+    assert not names_a_part("BigCodeBench-Hard", reg)
