@@ -146,9 +146,11 @@ _CELL = re.compile(
     rf"(?:\s*\(\s*(?P<alt>{_N})\s*%?\s*\))?$"
 )
 _AGGREGATE = re.compile(r"^\s*(?:avg|average|mean|overall|total|all|sum|rank|#)\b", re.I)
+# Columns of figures that are not scores; "TPF" is tokens per forward pass, a decoding speed
+# reported beside each score by diffusion language models.
 _NON_SCORE_HEADER = re.compile(
     r"\b(?:params?|parameters|size|#?\s*tokens?|year|date|cost|price|latency|time|context|"
-    r"release|license|version|rank|elo|votes?|length|throughput|memory|flops)\b",
+    r"release|license|version|rank|elo|votes?|length|throughput|memory|flops|tpf)\b",
     re.I,
 )
 

@@ -477,3 +477,117 @@ def test_amc_2023_knows_the_83_problem_set_reported_under_its_name(reg):
     b = reg.get("AMC 2023")
     assert b is not None and b.n == 40
     assert dict(b.other_splits) == {"AMC 12 2022 and 2023": 83}
+# ---------------------------------------------------------------- math, long-context, multimodal
+# Each count is a test vector with its source (the entry's `source` in benchmarks.toml says more).
+
+
+@pytest.mark.parametrize(
+    "name,label,split,n,metric,source",
+    [
+        # hkust-nlp/dart-math data/eval-dsets/mwpbench/college-math-test.jsonl: 2,818 lines
+        ("CollegeMath", "CollegeMath", "test", 2818, "binary", "dart-math test file"),
+        # Chen et al. 2023 (arXiv:2305.12524): 800 questions; dart-math theoremqa.json: 800
+        ("TheoremQA", "TheoremQA", "test", 800, "binary", "TheoremQA paper"),
+        # chaochun/nlu-asdiv-dataset dataset/ASDiv.xml: 2,305 <Problem> records
+        ("ASDiv", "ASDiv", "full", 2305, "binary", "ASDiv.xml"),
+        # the same repository's nfolds/asdiv-a folds list 1,218 problem ids
+        ("ASDiv-A", "ASDiv-A", "asdiv-a", 1218, "binary", "nfolds/asdiv-a"),
+        # ZubinGou/math-evaluation-harness data/mawps/test.jsonl: 2,065 lines
+        ("MAWPS", "MAWPS", "math-evaluation-harness", 2065, "binary", "harness mawps"),
+        # ZubinGou/math-evaluation-harness data/sat_math/test.jsonl: 32 lines
+        ("SAT", "SAT (math-evaluation-harness)", "test", 32, "binary", "harness sat_math"),
+        # deepseek-ai/DeepSeek-Coder Evaluation/LeetCode/data/20240121-Jul.jsonl: 180 lines
+        ("LeetCode Contest", "LeetCode Contest", "test", 180, "binary", "DeepSeek-Coder LeetCode"),
+        # SWE-bench/SWE-bench_Multilingual dataset card: test num_examples 300
+        ("SWE-bench Multilingual", "SWE-bench Multilingual", "test", 300, "binary", "dataset card"),
+        # OpenBMB/InfiniteBench README task table (# Examples) and metric note
+        ("Retrieve.PassKey", "InfiniteBench Retrieve.PassKey", "test", 590, "binary", "InfiniteBench"),
+        ("Retrieve.Number", "InfiniteBench Retrieve.Number", "test", 590, "binary", "InfiniteBench"),
+        ("Retrieve.KV", "InfiniteBench Retrieve.KV", "test", 500, "binary", "InfiniteBench"),
+        ("kv_retrieval", "InfiniteBench Retrieve.KV", "test", 500, "binary", "InfiniteBench"),
+        ("En.MC", "InfiniteBench En.MC", "test", 229, "binary", "InfiniteBench"),
+        ("En.Dia", "InfiniteBench En.Dia", "test", 200, "binary", "InfiniteBench"),
+        ("Code.Debug", "InfiniteBench Code.Debug", "test", 394, "binary", "InfiniteBench"),
+        ("Code.Run", "InfiniteBench Code.Run", "test", 400, "binary", "InfiniteBench"),
+        ("Math.Find", "InfiniteBench Math.Find", "test", 350, "binary", "InfiniteBench"),
+        ("En.QA", "InfiniteBench En.QA", "test", 351, "continuous", "InfiniteBench: ROUGE F1"),
+        ("Zh.QA", "InfiniteBench Zh.QA", "test", 175, "continuous", "InfiniteBench: ROUGE F1"),
+        ("En.Sum", "InfiniteBench En.Sum", "test", 103, "continuous", "InfiniteBench: rougeLsum"),
+        # Ma et al. 2025 (arXiv:2505.13032): 1,000 audio-question-answer triplets
+        ("MMAR", "MMAR", "test", 1000, "binary", "MMAR paper"),
+        # Liu et al. 2024 (arXiv:2305.07895): 1,000 question-answer pairs
+        ("OCRBench", "OCRBench", "test", 1000, "binary", "OCRBench paper"),
+        # lmms-lab/ai2d dataset card: test num_examples 3088
+        ("AI2D", "AI2D", "test", 3088, "binary", "lmms-lab/ai2d card"),
+        # bigcode-project/bigcodebench README: 1140 tasks; BigCodeBench-Hard 148 tasks
+        ("BigCodeBench", "BigCodeBench", "full", 1140, "binary", "bigcodebench README"),
+        ("BigCodeBench-Instruct", "BigCodeBench", "full", 1140, "binary", "bigcodebench README"),
+        ("BigCodeBench-Hard", "BigCodeBench-Hard", "hard", 148, "binary", "bigcodebench README"),
+        ("BigCodeBench Hard", "BigCodeBench-Hard", "hard", 148, "binary", "bigcodebench README"),
+    ],
+)
+def test_sourced_counts_of_math_long_context_and_multimodal_entries(
+    reg, name, label, split, n, metric, source
+):
+    b = reg.get(name)
+    assert b is not None, (name, source)
+    assert (b.label, b.split, b.n, b.metric) == (label, split, n, metric), source
+
+
+def test_splits_that_are_not_evaluation_splits_or_are_versions(reg):
+    assert reg.get("CollegeMath").n_for("train") == 1281
+    asdiv = reg.get("ASDiv")
+    assert asdiv.n_for("math-evaluation-harness") == 2215  # harness data/asdiv/test.jsonl
+    assert dict(asdiv.splits) == {"full": 2305, "asdiv-a": 1218, "math-evaluation-harness": 2215}
+    # Only the harness's MAWPS is sourced: a bare "MAWPS" count is a guess.
+    assert reg.get("MAWPS").headline_is_subset
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sat",  # the word, not the benchmark: "SAT" is case-sensitive
+        "sat_math",  # folds like AGIEval's SAT-Math, another set
+        "SAT-Math",
+        "College",  # a bare column header (MMLU has college_* subjects)
+        "Theorem",
+        "LeetCode",  # other LeetCode sets exist
+        "OCRBench v2",
+        "OCRBenchV2",
+        "Multi-SWE-bench",
+        "passkey",
+    ],
+)
+def test_names_that_are_not_aliases(reg, text):
+    b = reg.get(text)
+    assert b is None or b.name not in {
+        "SAT (math-evaluation-harness)",
+        "CollegeMath",
+        "TheoremQA",
+        "LeetCode Contest",
+        "OCRBench",
+        "SWE-bench Multilingual",
+        "InfiniteBench Retrieve.PassKey",
+    }, text
+
+
+def test_new_names_are_found_in_table_headers(reg):
+    from benchaudit.inputs.sentences import find_benchmarks
+
+    def names(text: str) -> list[str]:
+        return [m.benchmark.label for m in find_benchmarks(text, reg)]
+
+    assert names("SWE-bench Multilingual (Agentic Coding)") == ["SWE-bench Multilingual"]
+    assert names("Retrieve.KV") == ["InfiniteBench Retrieve.KV"]
+    assert names("OCRBench_V2") == []  # another benchmark with its own items
+    assert names("SAT") == ["SAT (math-evaluation-harness)"]
+    assert names("they sat down") == []
+
+
+def test_a_hard_part_named_beside_bigcodebench_gets_no_count(reg):
+    from benchaudit.inputs.sentences import names_a_part
+
+    # "(Hard)" after the name is the 148-task subset, not the 1,140 tasks: no n is given.
+    assert names_a_part("BigCodeBench-Complete (Hard)", reg)
+    assert names_a_part("BigCodeBench-Instruct / Hard", reg)
+    assert not names_a_part("BigCodeBench-Hard", reg)
