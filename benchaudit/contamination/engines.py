@@ -205,9 +205,7 @@ def run_ray(
         import ray
         from ray.util import ActorPool
     except ImportError:
-        raise BenchauditError(
-            "the ray engine needs Ray: pip install 'benchaudit-lint[ray]'"
-        ) from None
+        raise BenchauditError("the ray engine needs Ray: pip install 'benchaudit-lint[ray]'") from None
     done, todo = _pending(index, shards, opts, state_dir, notes)
     bar = _bar(shards, progress)
     started = False
