@@ -56,15 +56,16 @@ def _ident(w: bytes) -> object:
 def _reference(
     items: list[str], docs: list[bytes], unit: int
 ) -> tuple[set[Run], dict[tuple[object, ...], int], int]:
-    """(runs, documents per matched gram, words) by brute force over word tuples."""
+    """(runs, documents per matched gram, words) by brute force over word tuples.
+
+    Grams are matched by what word keys tell apart (:func:`_ident`), chained into
+    maximal runs, and a run is kept only when its words themselves equal the item's."""
     iws = [_ref_words(t.encode()) for t in items]
-    grams: dict[tuple[bytes, ...], list[tuple[int, int]]] = defaultdict(list)
-    keyed: set[tuple[object, ...]] = set()
+    grams: dict[tuple[object, ...], list[tuple[int, int]]] = defaultdict(list)
     for i, ws in enumerate(iws):
         g = min(unit, len(ws))
         for p in range(len(ws) - g + 1 if ws else 0):
-            grams[tuple(ws[p : p + g])].append((i, p))
-            keyed.add(tuple(map(_ident, ws[p : p + g])))
+            grams[tuple(map(_ident, ws[p : p + g]))].append((i, p))
     runs: set[Run] = set()
     df: dict[tuple[object, ...], int] = defaultdict(int)
     total = 0
@@ -72,24 +73,25 @@ def _reference(
         dws = _ref_words(text)
         total += len(dws)
         hits: set[tuple[int, int, int]] = set()  # item, item pos, doc pos of unit hits
+        found: set[Run] = set()
         seen: set[tuple[object, ...]] = set()
         for n in sorted({min(unit, len(ws)) for ws in iws if ws}):
             for q in range(len(dws) - n + 1):
-                gram = tuple(dws[q : q + n])
-                if tuple(map(_ident, gram)) in keyed:
-                    seen.add(tuple(map(_ident, gram)))
+                gram = tuple(map(_ident, dws[q : q + n]))
                 for i, p in grams.get(gram, ()):
+                    seen.add(gram)
                     if n == unit:
                         hits.add((i, p, q))
                     else:
-                        runs.add((i, d, p, q, n))
+                        found.add((i, d, p, q, n))
         for i, p, q in hits:
             if (i, p - 1, q - 1) in hits:
                 continue  # not the first of its chain
             k = 1
             while (i, p + k, q + k) in hits:
                 k += 1
-            runs.add((i, d, p, q, k + unit - 1))
+            found.add((i, d, p, q, k + unit - 1))
+        runs |= {r for r in found if dws[r[3] : r[3] + r[4]] == iws[r[0]][r[2] : r[2] + r[4]]}
         for gram in seen:
             df[gram] += 1
     return runs, dict(df), total
