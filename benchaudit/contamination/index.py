@@ -164,7 +164,6 @@ def build_index(items: Sequence[Item], ngram: int = 13, unit: int = 5) -> NgramI
     joined = b" ".join(norms)
     _, starts_, ends_ = spans(joined)
     flat = word_keys(joined, starts_, ends_) if len(starts_) else np.zeros(0, np.uint64)
-    ws = joined.split()
     item_at = np.zeros(len(items), dtype=np.int64)
     if len(norms) > 1:
         np.cumsum(np.fromiter(map(len, norms[:-1]), np.int64, len(norms) - 1) + 1, out=item_at[1:])
@@ -174,8 +173,15 @@ def build_index(items: Sequence[Item], ngram: int = 13, unit: int = 5) -> NgramI
     offsets = np.zeros(len(items) + 1, dtype=np.int64)
     np.cumsum(lens, out=offsets[1:])
     # The first item to use a key names its word (keys of words over 16 bytes may be
-    # shared: the scan re-reads every match, so that can only hide a match).
-    vocab: dict[int, bytes] = dict(zip(reversed(flat.tolist()), reversed(ws)))
+    # shared: the scan re-reads every match, so that can only hide a match). Only the
+    # distinct words become Python objects.
+    distinct, first_use = np.unique(flat, return_index=True)
+    vocab: dict[int, bytes] = {
+        k: joined[a:b]
+        for k, a, b in zip(
+            distinct.tolist(), starts_[first_use].tolist(), ends_[first_use].tolist()
+        )
+    }
     main_len = lens.copy()
     for i, item in enumerate(items):
         if item.main:
