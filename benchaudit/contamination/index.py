@@ -50,6 +50,16 @@ def mix(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     return h ^ (h >> np.uint64(31))
 
 
+def _mix_in_place(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """:func:`mix`, overwriting ``h`` (the same values, without a temporary per step)."""
+    h ^= h >> np.uint64(30)
+    h *= _MIX1
+    h ^= h >> np.uint64(27)
+    h *= _MIX2
+    h ^= h >> np.uint64(31)
+    return h
+
+
 def gram_hashes(ids: np.ndarray, lengths: Sequence[int]) -> dict[int, np.ndarray]:
     """Keys of every n-gram of each length in ``lengths``, by start position.
 
@@ -80,10 +90,12 @@ def gram_hashes(ids: np.ndarray, lengths: Sequence[int]) -> dict[int, np.ndarray
 def gram_keys_at(x: np.ndarray, starts: np.ndarray, n: int) -> np.ndarray:
     """Keys of the n-grams of word keys ``x`` starting at ``starts`` (as :func:`gram_hashes`)."""
     with np.errstate(over="ignore"):
-        h = x[starts]
+        h = x[starts]  # a fresh array: updated in place, no temporaries
         for j in range(1, n):
-            h = h * MULT + x[starts + j]
-        return mix(h ^ (_LEN * np.uint64(n)))
+            h *= MULT
+            h += x[starts + j]
+        h ^= _LEN * np.uint64(n)
+        return _mix_in_place(h)
 
 
 @dataclass
