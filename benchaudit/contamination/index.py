@@ -50,6 +50,16 @@ def mix(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     return h ^ (h >> np.uint64(31))
 
 
+def _mix_in_place(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """:func:`mix`, overwriting ``h`` (the same values, without a temporary per step)."""
+    h ^= h >> np.uint64(30)
+    h *= _MIX1
+    h ^= h >> np.uint64(27)
+    h *= _MIX2
+    h ^= h >> np.uint64(31)
+    return h
+
+
 def gram_hashes(ids: np.ndarray, lengths: Sequence[int]) -> dict[int, np.ndarray]:
     """Keys of every n-gram of each length in ``lengths``, by start position.
 
@@ -80,10 +90,12 @@ def gram_hashes(ids: np.ndarray, lengths: Sequence[int]) -> dict[int, np.ndarray
 def gram_keys_at(x: np.ndarray, starts: np.ndarray, n: int) -> np.ndarray:
     """Keys of the n-grams of word keys ``x`` starting at ``starts`` (as :func:`gram_hashes`)."""
     with np.errstate(over="ignore"):
-        h = x[starts]
+        h = x[starts]  # a fresh array: updated in place, no temporaries
         for j in range(1, n):
-            h = h * MULT + x[starts + j]
-        return mix(h ^ (_LEN * np.uint64(n)))
+            h *= MULT
+            h += x[starts + j]
+        h ^= _LEN * np.uint64(n)
+        return _mix_in_place(h)
 
 
 @dataclass
@@ -158,59 +170,55 @@ def build_index(items: Sequence[Item], ngram: int = 13, unit: int = 5) -> NgramI
     if ngram < 1:
         raise ValueError("ngram must be at least 1")
     unit = max(1, min(unit, ngram))
-    vocab: dict[int, bytes] = {}
-    per_item: list[np.ndarray] = []
-    long_flags: list[np.ndarray] = []
-    main_len = np.zeros(len(items), dtype=np.int64)
-    for i, item in enumerate(items):
-        norm = normalize(item.text)
-        _, starts_, ends_ = spans(norm)
-        ks = word_keys(norm, starts_, ends_)
-        ws = norm.split()
-        for k, w in zip(ks.tolist(), ws):
-            if vocab.setdefault(k, w) != w:
-                # Two benchmark words of more than 16 bytes share a key: the scan re-reads
-                # every match, so this can only hide a match, never invent one.
-                pass
-        per_item.append(ks)
-        long_flags.append(np.fromiter((len(w) > 8 for w in ws), dtype=bool, count=len(ws)))
-        main_len[i] = len(words(item.main)) if item.main else len(ws)
-    lens = np.array([len(a) for a in per_item], dtype=np.int64)
+    # All items' words at once: normalised one by one, joined by a space (a word
+    # boundary), split and keyed in one pass; no Python step per word.
+    norms = [normalize(item.text) for item in items]
+    joined = b" ".join(norms)
+    _, starts_, ends_ = spans(joined)
+    flat = word_keys(joined, starts_, ends_) if len(starts_) else np.zeros(0, np.uint64)
+    item_at = np.zeros(len(items), dtype=np.int64)
+    if len(norms) > 1:
+        np.cumsum(np.fromiter(map(len, norms[:-1]), np.int64, len(norms) - 1) + 1, out=item_at[1:])
+    lens = np.bincount(
+        np.searchsorted(item_at, starts_, side="right") - 1, minlength=len(items)
+    ).astype(np.int64)
     offsets = np.zeros(len(items) + 1, dtype=np.int64)
     np.cumsum(lens, out=offsets[1:])
-    flat = np.concatenate(per_item) if per_item else np.zeros(0, np.uint64)
+    # The first item to use a key names its word (keys of words over 16 bytes may be
+    # shared: the scan re-reads every match, so that can only hide a match). Only the
+    # distinct words become Python objects.
+    distinct, first_use = np.unique(flat, return_index=True)
+    vocab: dict[int, bytes] = {
+        k: joined[a:b]
+        for k, a, b in zip(
+            distinct.tolist(), starts_[first_use].tolist(), ends_[first_use].tolist()
+        )
+    }
+    main_len = lens.copy()
+    for i, item in enumerate(items):
+        if item.main:
+            main_len[i] = len(words(item.main))
 
-    k_all, it_all, pos_all, len_all = [], [], [], []
-    gram_counts = np.zeros(len(items), dtype=np.int64)
-    lengths = {unit}
-    for i, ids in enumerate(per_item):
-        n = len(ids)
-        if n == 0:
-            continue
-        g = unit if n >= unit else n
-        lengths.add(g)
-        keys = gram_hashes(ids, [g])[g]
-        k_all.append(keys)
-        it_all.append(np.full(len(keys), i, np.int32))
-        pos_all.append(np.arange(len(keys), dtype=np.int32))
-        len_all.append(np.full(len(keys), g, np.int16))
-        gram_counts[i] = len(keys)
-    if k_all:
-        k = np.concatenate(k_all)
-        it = np.concatenate(it_all)
-        pos = np.concatenate(pos_all)
-        ln = np.concatenate(len_all)
-    else:
-        k = np.zeros(0, np.uint64)
-        it = np.zeros(0, np.int32)
-        pos = np.zeros(0, np.int32)
-        ln = np.zeros(0, np.int16)
+    # Each item's unit-grams (its whole text when shorter), from one hash pass per length.
+    g_of = np.minimum(lens, unit)
+    counts = np.where(lens >= unit, lens - unit + 1, np.minimum(lens, 1))
+    lengths = {unit, *(int(g) for g in np.unique(g_of[lens > 0]))}
+    hashed = gram_hashes(flat, sorted(lengths)) if len(flat) else {}
+    it = np.repeat(np.arange(len(items), dtype=np.int32), counts)
+    gram_off = np.zeros(len(items) + 1, dtype=np.int64)
+    np.cumsum(counts, out=gram_off[1:])
+    pos = (np.arange(len(it), dtype=np.int64) - gram_off[it]).astype(np.int32)
+    ln = g_of[it].astype(np.int16)
+    k = np.zeros(len(it), dtype=np.uint64)
+    at = offsets[it] + pos
+    for g in lengths:
+        sel = ln == g
+        if sel.any():
+            k[sel] = hashed[g][at[sel]]
     order = np.lexsort((pos, it, k))
     k, it, pos, ln = k[order], it[order], pos[order], ln[order]
     keys, first, inverse = np.unique(k, return_index=True, return_inverse=True)
     starts = np.append(first, len(k)).astype(np.int64)
-    gram_off = np.zeros(len(items) + 1, dtype=np.int64)
-    np.cumsum(gram_counts, out=gram_off[1:])
     gram_key = np.empty(len(k), dtype=np.int64)
     gram_key[gram_off[it] + pos] = inverse.reshape(-1)
     bitmap = np.zeros(1 << BITMAP_BITS, dtype=np.uint8)
@@ -237,9 +245,7 @@ def build_index(items: Sequence[Item], ngram: int = 13, unit: int = 5) -> NgramI
         gram_off=gram_off,
         bitmap=bitmap,
         fingerprint=digest.hexdigest()[:16],
-        empty_items=[i for i, a in enumerate(per_item) if len(a) == 0],
+        empty_items=np.flatnonzero(lens == 0).tolist(),
         main_len=main_len,
-        long_words=np.concatenate(
-            [[0], np.cumsum(np.concatenate([np.zeros(0, bool), *long_flags]))]
-        ),
+        long_words=np.concatenate([[0], np.cumsum((ends_ - starts_) > 8)]).astype(np.int64),
     )

@@ -254,6 +254,25 @@ def _runs(
     return item[first], doc[first], p[first], diag[first], length
 
 
+_HIGH = np.uint64(1 << 63)
+
+
+def _any_high_key(ids: np.ndarray, q0: np.ndarray, length: np.ndarray) -> npt.NDArray[np.bool_]:
+    """For each run of words ``q0[r] : q0[r] + length[r]``: does one of its keys have the top
+    bit set? Every key of a word longer than 8 bytes does (a hash); so does an 8-byte word
+    whose last byte is not ASCII, which is only read back for nothing. Only the runs' own
+    words are looked at (every one of them was keyed: they are verified grams' words), not
+    the whole batch."""
+    lens = length.astype(_I64)
+    run_of = np.repeat(np.arange(len(lens)), lens)
+    first = np.cumsum(lens) - lens
+    word = q0.astype(_I64)[run_of] + (np.arange(len(run_of)) - first[run_of])
+    seen = np.zeros(len(run_of) + 1, dtype=_I64)
+    np.cumsum(ids[word] >= _HIGH, out=seen[1:])
+    high: npt.NDArray[np.bool_] = seen[first + lens] > seen[first]
+    return high
+
+
 def _verified(
     index: NgramIndex,
     tok: Tokens,
@@ -274,12 +293,10 @@ def _verified(
     q0 = p0 + diag
     if not len(item):
         return item, doc, p0, diag, length
-    text_long = np.zeros(tok.n_words + 1, dtype=np.int64)
-    np.cumsum((tok.ends - tok.starts) > 8, out=text_long[1:])
     at = index.offsets[item] + p0
     long_cs = index.long_words
     assert long_cs is not None
-    risky = (text_long[q0 + length] - text_long[q0] > 0) | (long_cs[at + length] - long_cs[at] > 0)
+    risky = _any_high_key(tok.ids, q0, length) | (long_cs[at + length] - long_cs[at] > 0)
     for r in np.flatnonzero(risky).tolist():
         a, n = int(q0[r]), int(length[r])
         seen = tok.norm[tok.starts[a] : tok.ends[a + n - 1]].split()

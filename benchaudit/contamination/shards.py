@@ -364,6 +364,31 @@ def _arrow_texts(
     return texts
 
 
+def _orjson_text_batch(orjson: Any, data: bytes, cap: int, first: int) -> Batch | None:
+    """The usual block, whole: every line one object whose ``text`` is a string, and no
+    blank line or line over the cap. Three list passes in C replace the loop per record
+    (about a third of the reading time after decompression); None for any other block,
+    which :func:`_orjson_batch` then reads record by record to the same answer or error."""
+    if len(data) > cap and max(map(len, data.split(b"\n"))) > cap:
+        return None
+    lines = data.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()  # the block's final line break
+    try:
+        # An empty or blank line raises here (orjson parses no empty document).
+        records = list(map(orjson.loads, lines))
+        # A record that is not an object has no __getitem__ taking a str (TypeError or
+        # KeyError for a list, TypeError for a number or a string), one without "text"
+        # raises KeyError, and a text that is not a string has no ``encode``: each of
+        # them goes to the record-by-record reader, which answers as the reference does.
+        texts: list[bytes] = [r["text"].encode() for r in records]
+    except (orjson.JSONDecodeError, TypeError, KeyError, AttributeError, IndexError):
+        return None
+    if not all(type(r) is dict for r in records):
+        return None
+    return Batch(texts, list(range(first, first + len(texts))), sum(map(len, texts)))
+
+
 def _orjson_batch(
     data: bytes, fields: Sequence[str] | None, limits: Limits, first: int
 ) -> Batch | None:
@@ -378,8 +403,12 @@ def _orjson_batch(
         import orjson
     except ImportError:
         return None
-    batch = Batch()
     cap = limits.max_line_bytes
+    if not fields:
+        fast = _orjson_text_batch(orjson, data, cap, first)
+        if fast is not None:
+            return fast
+    batch = Batch()
     try:
         for k, line in enumerate(data.split(b"\n")):
             if len(line) > cap:

@@ -41,12 +41,20 @@ def spans(norm: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 MASKS = np.array([(1 << (8 * n)) - 1 if n < 8 else (1 << 64) - 1 for n in range(9)], dtype=_U64)
 
 
-def _unaligned(norm: bytes) -> npt.NDArray[np.uint64]:
-    """The text as uint64 words starting at every byte offset (an unaligned view).
+def _unaligned(norm: bytes) -> np.ndarray:
+    """The text as 8-byte strings starting at every byte offset (a view, no copy).
 
+    Gathering 8-byte strings and reading them as uint64 afterwards costs a third less
+    than gathering from an unaligned uint64 view, which numpy copies element by element.
     Text that already ends in 8 spaces (as a scan batch does) is used in place."""
     padded = norm if norm.endswith(PAD) else norm + PAD
-    return np.ndarray((len(padded) - 7,), dtype=_U64, buffer=padded, strides=(1,))
+    return np.ndarray((len(padded) - 7,), dtype="S8", buffer=padded, strides=(1,))
+
+
+def _first8(u: np.ndarray, at: np.ndarray) -> npt.NDArray[np.uint64]:
+    """The 8 bytes at each offset ``at`` as native-order uint64."""
+    got: npt.NDArray[np.uint64] = u[at].view(_U64)
+    return got
 
 
 def keys(norm: bytes, starts: np.ndarray, ends: np.ndarray) -> npt.NDArray[np.uint64]:
@@ -59,11 +67,11 @@ def keys(norm: bytes, starts: np.ndarray, ends: np.ndarray) -> npt.NDArray[np.ui
     """
     u = _unaligned(norm)
     lens = ends - starts
-    first = u[starts]
+    first = _first8(u, starts)
     out: npt.NDArray[np.uint64] = first & MASKS[np.minimum(lens, 8)]
     long_ = np.flatnonzero(lens > 8)
     if len(long_):
-        last = u[ends[long_] - 8]
+        last = _first8(u, ends[long_] - 8)
         with np.errstate(over="ignore"):
             h = (first[long_] * _U64(0x9E3779B97F4A7C15)) ^ (
                 (last ^ lens[long_].astype(_U64)) * _U64(0xC2B2AE3D27D4EB4F)
