@@ -50,7 +50,9 @@ def _matches(entry: dict, finding, is_pdf: bool) -> bool:
         return int(page) == int(finding.location.page)
     line = entry.get("line")
     if line is not None and finding.location.line is not None and not is_pdf:
-        return abs(int(line) - int(finding.location.line)) <= LINE_SLACK
+        # A table's finding lists its cells, each on its own line (evidence "lines").
+        lines = [finding.location.line, *finding.evidence.get("lines", ())]
+        return any(abs(int(line) - int(at)) <= LINE_SLACK for at in lines)
     return True
 
 
