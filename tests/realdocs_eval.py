@@ -56,6 +56,31 @@ def _matches(entry: dict, finding, is_pdf: bool) -> bool:
     return True
 
 
+def _claims_of(finding) -> list:
+    """What a finding claims, one judgment each: itself, or, for a table's finding that lists
+    its cells (evidence "cells" with their "claim", "text" and "line"), each cell. A table's
+    finding is as right as each cell it names, and counting cells keeps the figures comparable
+    with the rounds when each cell was its own finding."""
+    from types import SimpleNamespace
+
+    from benchaudit.finding import Location
+
+    cells = finding.evidence.get("cells") or []
+    if not finding.evidence.get("lines") or not all(isinstance(c, dict) and c.get("claim") for c in cells):
+        return [finding]
+    return [
+        SimpleNamespace(
+            name=finding.name,
+            severity=finding.severity,
+            claim=c["claim"],
+            message=c.get("text", ""),
+            evidence={},
+            location=Location(finding.location.file, c.get("line"), None, finding.location.page),
+        )
+        for c in cells
+    ]
+
+
 def evaluate(truth_path: Path) -> DocResult:
     from benchaudit.engine import audit
 
@@ -67,7 +92,7 @@ def evaluate(truth_path: Path) -> DocResult:
     serious = [f for f in report.findings if f.severity.label in ("error", "warning")]
     verdicts = truth.get("verdicts") or []
     problems = truth.get("problems") or []
-    for f in serious:
+    for f in [c for f in serious for c in _claims_of(f)]:
         entry = next((v for v in verdicts if _matches(v, f, is_pdf)), None)
         if entry is None and any(_matches(p, f, is_pdf) for p in problems):
             # A finding on a problem the reviewer listed is judged right by that entry.

@@ -387,12 +387,12 @@ def read_score_table(
 
 
 def _framed_total(table: Table, totals: dict[str, int]) -> tuple[int, str] | None:
-    """The stated total of the one kind of item the table's heading, caption or lead-in names
-    ("Scoring Rate of Objective Questions"); None when it names none or several."""
+    """The stated total of the one kind of item the table's heading or caption names ("Scoring
+    Rate of Objective Questions"); None when it names none or several. A lead-in paragraph is
+    not a title: it may speak of the items of another benchmark than the table's."""
     texts = (
         table.section.title if table.section else "",
         table.caption.text if table.caption else "",
-        table.lead_in.text if table.lead_in else "",
     )
     for text in texts:
         found = {k: n for k, n in totals.items() if re.search(rf"(?<![\w-]){re.escape(k)}\b", text, re.I)}

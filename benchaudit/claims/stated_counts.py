@@ -170,8 +170,10 @@ def stated_totals(doc: Document) -> dict[str, int]:
         if block.kind in ("code", "heading"):
             continue
         for m in _KIND_COUNT.finditer(" ".join(block.text.split())):
-            kind = m.group("kind").lower()
-            if kind in _NOT_KIND or _GRADED_KIND.match(kind):
+            kind = m.group("kind")
+            # A capitalised word names something ("164 Python tasks" of HumanEval), not a kind of
+            # item a table could be framed by.
+            if not kind.islower() or kind in _NOT_KIND or _GRADED_KIND.match(kind):
                 continue
             key = f"{kind} {m.group('unit').lower()}"
             seen.setdefault(key, set()).add(int(m.group("n").replace(",", "")))

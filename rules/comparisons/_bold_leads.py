@@ -148,10 +148,15 @@ def _runner_up(cells: list[ScoreCell], sign: int) -> tuple[ScoreCell, ScoreCell]
         return None
     b = best[0]
     r = max(rest, key=lambda c: sign * c.value)
-    # The runner-up bold too marks the two alike (no lead is claimed), unless its bold is that
-    # of another row group's best ("Closed-Source Models" above "Open-Source Models").
-    if r.bold and (r.group == b.group or len({c.group for c in cells}) < 2):
-        return None
+    if r.bold and r.group != b.group:
+        # The runner-up is bold as the best of another row group ("Closed-Source Models" above
+        # "Open-Source Models"): the bold marks each group's best, so b's claims its own group.
+        mine = [c for c in rest if c.group == b.group]
+        if not mine:
+            return None
+        r = max(mine, key=lambda c: sign * c.value)
+    if r.bold:
+        return None  # the runner-up is bold too: the table marks them alike, no lead is claimed
     return b, r
 
 
@@ -229,8 +234,9 @@ def _bold_lead(
         severity=severity,
         confidence=Confidence.MEDIUM,
     )
+    digits = max(1, b.decimals, r.decimals)  # the lead as precisely as the cells are written
     part = (
-        f"{b.model} | {line.label}: {b.text} vs {r.model} {r.text} ({signed(a_pts - r_pts)}; "
+        f"{b.model} | {line.label}: {b.text} vs {r.model} {r.text} ({signed(a_pts - r_pts, digits)}; "
         f"{signed(u['lo'])} to {signed(u['hi'])}, n {'≤' if at_most else '='} {n:,})"
     )
     yield _Lead(finding, part, why_n.strip(" ()"), never)
@@ -307,7 +313,8 @@ def _tiny_lead(
         confidence=Confidence.LOW,
     )
     part = (
-        f"{b.model} | {line.label}: {b.text} vs {r.model} {r.text} ({signed(a_pts - r_pts)}; "
+        f"{b.model} | {line.label}: {b.text} vs {r.model} {r.text} "
+        f"({signed(a_pts - r_pts, max(1, b.decimals, r.decimals))}; "
         f"n not stated, separable only on more than {_rounded(needed)} items)"
     )
     yield _Lead(finding, part)
@@ -368,7 +375,10 @@ def _by_table(
                 "within noise; a paired test on per-item results could separate them"
             ),
             evidence={
-                "cells": [{**m.finding.evidence, "line": m.finding.location.line} for m in members],
+                "cells": [
+                    {**m.finding.evidence, "claim": m.finding.claim, "text": m.part, "line": m.finding.location.line}
+                    for m in members
+                ],
                 "lines": lines,
                 "bound": "unpaired",
             },
