@@ -92,7 +92,7 @@ def evaluate(truth_path: Path) -> DocResult:
     serious = [f for f in report.findings if f.severity.label in ("error", "warning")]
     verdicts = truth.get("verdicts") or []
     problems = truth.get("problems") or []
-    for f in [c for f in serious for c in _claims_of(f)]:
+    for f in [c for s in serious for c in _claims_of(s)]:
         entry = next((v for v in verdicts if _matches(v, f, is_pdf)), None)
         if entry is None and any(_matches(p, f, is_pdf) for p in problems):
             # A finding on a problem the reviewer listed is judged right by that entry.
