@@ -160,12 +160,29 @@ def _n_of(
     if bench is not None and getattr(bench, "metric", "binary") == "binary":
         from benchaudit.inputs.sentences import names_a_part
 
-        return None if names_a_part(label, registry) else bench.n
+        if names_a_part(label, registry):
+            return None
+        if counts and not bench.variant:
+            from benchaudit.claims.stated_counts import count_for
+
+            # The document's own count for the benchmark it names ("we adopt the human-verified
+            # version of MBPP, a subset of 399 tasks") is the set its table was run on; the
+            # registry's is only the usual split. Not for a variant header ("MBPP+", "HumanEval
+            # FIM"): a count stated for the base set is not the variant's.
+            stated = count_for(label, counts)
+            if stated is not None and stated != bench.n and fold_name(bench.name) == fold_name(label):
+                return stated
+        return bench.n
     if bench is None and counts:
         from benchaudit.claims.stated_counts import count_for
 
         return count_for(label, counts)  # "USACO has 307 problems" in the document's prose
     return None
+
+
+def fold_name(text: str) -> str:
+    """A label or benchmark name folded for comparison ("MBPP (500)" and "mbpp" alike)."""
+    return re.sub(r"[^a-z0-9+]", "", re.sub(r"\([^()]*\)|\[[^\]]*\]", "", text.lower()))
 
 
 def _mentions(text: str, registry: Registry) -> Benchmark | None:
@@ -555,7 +572,9 @@ def _variant_groups(st: ScoreTable, outside: set[str]) -> None:
     for line in st.lines:
         line.cells = [replace(c, group=stems[c.model]) for c in line.cells]
     share = _bold_best_share(st, outside)
-    if share is None or share < 0.8:
+    # As for the table's axis (read_score_table): the grouping must explain the bold in most
+    # lines, clearly more than the whole line did.
+    if share is None or share < 0.6:
         for line, cells in zip(st.lines, before, strict=True):
             line.cells = cells
         return
