@@ -50,8 +50,35 @@ def _matches(entry: dict, finding, is_pdf: bool) -> bool:
         return int(page) == int(finding.location.page)
     line = entry.get("line")
     if line is not None and finding.location.line is not None and not is_pdf:
-        return abs(int(line) - int(finding.location.line)) <= LINE_SLACK
+        # A table's finding lists its cells, each on its own line (evidence "lines").
+        lines = [finding.location.line, *finding.evidence.get("lines", ())]
+        return any(abs(int(line) - int(at)) <= LINE_SLACK for at in lines)
     return True
+
+
+def _claims_of(finding) -> list:
+    """What a finding claims, one judgment each: itself, or, for a table's finding that lists
+    its cells (evidence "cells" with their "claim", "text" and "line"), each cell. A table's
+    finding is as right as each cell it names, and counting cells keeps the figures comparable
+    with the rounds when each cell was its own finding."""
+    from types import SimpleNamespace
+
+    from benchaudit.finding import Location
+
+    cells = finding.evidence.get("cells") or []
+    if not finding.evidence.get("lines") or not all(isinstance(c, dict) and c.get("claim") for c in cells):
+        return [finding]
+    return [
+        SimpleNamespace(
+            name=finding.name,
+            severity=finding.severity,
+            claim=c["claim"],
+            message=c.get("text", ""),
+            evidence={},
+            location=Location(finding.location.file, c.get("line"), None, finding.location.page),
+        )
+        for c in cells
+    ]
 
 
 def evaluate(truth_path: Path) -> DocResult:
@@ -65,7 +92,7 @@ def evaluate(truth_path: Path) -> DocResult:
     serious = [f for f in report.findings if f.severity.label in ("error", "warning")]
     verdicts = truth.get("verdicts") or []
     problems = truth.get("problems") or []
-    for f in serious:
+    for f in [c for s in serious for c in _claims_of(s)]:
         entry = next((v for v in verdicts if _matches(v, f, is_pdf)), None)
         if entry is None and any(_matches(p, f, is_pdf) for p in problems):
             # A finding on a problem the reviewer listed is judged right by that entry.

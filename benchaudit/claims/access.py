@@ -24,12 +24,13 @@ def score_tables(source: Source, ctx: Context) -> list[ScoreTable]:
 
     def compute() -> list[ScoreTable]:
         from benchaudit.claims.scoretable import read_score_table
-        from benchaudit.claims.stated_counts import stated_counts
+        from benchaudit.claims.stated_counts import stated_counts, stated_totals
 
         counts = stated_counts(doc)
+        totals = stated_totals(doc)
         out = []
         for table in doc.tables():
-            st = read_score_table(table, ctx.benchmarks, counts)
+            st = read_score_table(table, ctx.benchmarks, counts, totals)
             if st is not None:
                 out.append(st)
         return out

@@ -82,6 +82,10 @@ class ScoreLine:
     section: str = ""
     #: An average or total of the other lines ("Avg.", "Overall"): ranked, never k/n.
     aggregate: bool = False
+    #: An upper bound on ``n`` when the line's own count is unknown but its items are a part of
+    #: a set whose total the document states ("1781 objective questions" over a table of
+    #: "Objective Questions" by subject), with the words that say so.
+    n_bound: tuple[int, str] | None = None
 
     @property
     def unit(self) -> str:
@@ -156,12 +160,29 @@ def _n_of(
     if bench is not None and getattr(bench, "metric", "binary") == "binary":
         from benchaudit.inputs.sentences import names_a_part
 
-        return None if names_a_part(label, registry) else bench.n
+        if names_a_part(label, registry):
+            return None
+        if counts and not bench.variant:
+            from benchaudit.claims.stated_counts import count_for
+
+            # The document's own count for the benchmark it names ("we adopt the human-verified
+            # version of MBPP, a subset of 399 tasks") is the set its table was run on; the
+            # registry's is only the usual split. Not for a variant header ("MBPP+", "HumanEval
+            # FIM"): a count stated for the base set is not the variant's.
+            stated = count_for(label, counts)
+            if stated is not None and stated != bench.n and fold_name(bench.name) == fold_name(label):
+                return stated
+        return bench.n
     if bench is None and counts:
         from benchaudit.claims.stated_counts import count_for
 
         return count_for(label, counts)  # "USACO has 307 problems" in the document's prose
     return None
+
+
+def fold_name(text: str) -> str:
+    """A label or benchmark name folded for comparison ("MBPP (500)" and "mbpp" alike)."""
+    return re.sub(r"[^a-z0-9+]", "", re.sub(r"\([^()]*\)|\[[^\]]*\]", "", text.lower()))
 
 
 def _mentions(text: str, registry: Registry) -> Benchmark | None:
@@ -361,12 +382,46 @@ def _bold_agreement(lines: list[ScoreLine]) -> tuple[int, int]:
 
 
 def read_score_table(
-    table: Table, registry: Registry, counts: dict[str, int] | None = None
+    table: Table,
+    registry: Registry,
+    counts: dict[str, int] | None = None,
+    totals: dict[str, int] | None = None,
 ) -> ScoreTable | None:
     """The table as benchmark lines, or None when it cannot be read as scores.
 
-    ``counts`` are item counts the document states for benchmarks the registry lacks
-    (:mod:`benchaudit.claims.stated_counts`)."""
+    ``counts`` are item counts the document states for benchmarks the registry lacks,
+    ``totals`` those it states for a kind of item ("1781 objective questions";
+    :mod:`benchaudit.claims.stated_counts`): a table framed as about that kind of item bounds
+    the count of each of its lines whose own count is unknown."""
+    st = _read(table, registry, counts)
+    total = _framed_total(table, totals) if st is not None and totals else None
+    if st is not None and total is not None:
+        n, kind = total
+        for line in st.lines:
+            if line.n is None and line.benchmark is None:
+                line.n_bound = (n, f"at most the {n:,} {kind} the document states")
+    return st
+
+
+def _framed_total(table: Table, totals: dict[str, int]) -> tuple[int, str] | None:
+    """The stated total of the one kind of item the table's heading or caption names ("Scoring
+    Rate of Objective Questions"); None when it names none or several. A lead-in paragraph is
+    not a title: it may speak of the items of another benchmark than the table's."""
+    texts = (
+        table.section.title if table.section else "",
+        table.caption.text if table.caption else "",
+    )
+    for text in texts:
+        found = {k: n for k, n in totals.items() if re.search(rf"(?<![\w-]){re.escape(k)}\b", text, re.I)}
+        if len(found) > 1:
+            return None  # "objective and subjective questions": which total is the table's is a guess
+        if found:
+            kind, n = next(iter(found.items()))
+            return n, kind
+    return None
+
+
+def _read(table: Table, registry: Registry, counts: dict[str, int] | None) -> ScoreTable | None:
     if not table.rows or table.width < 2:
         return None
     if len({g for g in table.groups if _GROUP_METRIC.search(g)}) > 1:
@@ -490,7 +545,42 @@ def _finish(st: ScoreTable) -> ScoreTable | None:
     # a row bold throughout may be the best of its (unlabelled) size group, and it counts.
     own_rows = {m for m in st.highlighted if _OWN_ROW.search(m)}
     st.bold_best_share = _bold_best_share(st, references(st) | own_rows)
+    if st.bold_best_share is not None and st.bold_best_share < 0.5:
+        _variant_groups(st, references(st) | own_rows)
     return st
+
+
+#: A model label's variant in brackets at its end: "`DART-Math-DSMath-7B` (Prop2Diff)".
+_VARIANT = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def _variant_groups(st: ScoreTable, outside: set[str]) -> None:
+    """Rows that are variants of one base model ("X (Uniform)", "X (Prop2Diff)"), with the bold
+    on the best of each base model ("bold means the best score on the respective base model"):
+    each base model is a row group. Taken only when every row has a sibling, the rows have no
+    labelled groups, and the bold follows the groups in most lines where it did not follow the
+    whole line."""
+    if st.transposed or any(c.group for line in st.lines for c in line.cells):
+        return
+    stems = {c.model: _VARIANT.sub("", c.model).strip(" `*_") for line in st.lines for c in line.cells}
+    sizes: dict[str, int] = {}
+    for stem in stems.values():
+        sizes[stem] = sizes.get(stem, 0) + 1
+    if len(sizes) < 2 or min(sizes.values()) < 2 or all(stem == m for m, stem in stems.items()):
+        return
+    before = [line.cells for line in st.lines]
+    for line in st.lines:
+        line.cells = [replace(c, group=stems[c.model]) for c in line.cells]
+    share = _bold_best_share(st, outside)
+    # As for the table's axis (read_score_table): the grouping must explain the bold in most
+    # lines, clearly more than the whole line did.
+    if share is None or share < 0.6:
+        for line, cells in zip(st.lines, before, strict=True):
+            line.cells = cells
+        return
+    for line in st.aggregates:
+        line.cells = [replace(c, group=stems.get(c.model, c.group)) for c in line.cells]
+    st.bold_best_share = share
 
 
 _OWN_ROW = re.compile(r"\(\s*ours\s*\)|\bours\b", re.I)

@@ -136,3 +136,45 @@ def count_for(label: str, counts: dict[str, int]) -> int | None:
 
 
 _METRIC = re.compile(r"\s*(?:pass@\d+|acc(?:uracy)?|em|exact match|score|resolved|solved)\s*(?:\(%\))?\s*$", re.I)
+
+
+# ------------------------------------------------------------ a set's total, named by its kind
+
+#: "1781 objective questions", "1,000 multiple-choice questions": a count of one kind of item,
+#: the kind named by the word before the unit. The word is kept: a table headed "Scoring Rate
+#: of Objective Questions" is about those items, and each of its columns about a part of them.
+_KIND_COUNT = re.compile(
+    r"(?<![\d.,])(?P<n>\d{1,3}(?:,\d{3})+|\d{2,6})\s+(?P<kind>[a-z][a-z-]{3,})\s+"
+    r"(?P<unit>questions|problems|items|exercises|tasks)\b",
+    re.I,
+)
+#: Kinds of items graded on a scale (by hand or by a judge), not scored right or wrong: a
+#: binomial interval would overstate their noise, so no bound is taken from their count.
+_GRADED_KIND = re.compile(
+    r"^(?:subjective|open-?ended|free-?form|essay|long-?form|writing|creative|generation|"
+    r"generative|dialogue|conversational|multi-turn|graded)$",
+    re.I,
+)
+#: Words before a unit that say which or how many, not what kind ("1781 more questions").
+_NOT_KIND = frozenset(
+    "more other new total different such these those test training train dev validation "
+    "sampled selected additional remaining unique distinct".split()
+)
+
+
+def stated_totals(doc: Document) -> dict[str, int]:
+    """"objective questions" -> 1781: the one count the document's prose states for a kind of
+    item. A kind given two different counts gets none."""
+    seen: dict[str, set[int]] = {}
+    for block in doc.blocks():
+        if block.kind in ("code", "heading"):
+            continue
+        for m in _KIND_COUNT.finditer(" ".join(block.text.split())):
+            kind = m.group("kind")
+            # A capitalised word names something ("164 Python tasks" of HumanEval), not a kind of
+            # item a table could be framed by.
+            if not kind.islower() or kind in _NOT_KIND or _GRADED_KIND.match(kind):
+                continue
+            key = f"{kind} {m.group('unit').lower()}"
+            seen.setdefault(key, set()).add(int(m.group("n").replace(",", "")))
+    return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}

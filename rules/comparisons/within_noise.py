@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from benchaudit.rules._claims import claims, emit, mean_halfwidth, points, unpaired
 from benchaudit.rules._wording import interval, level, num, signed
+from benchaudit.rules.comparisons._bold_leads import bold_leads
 
 from benchaudit.claims.linking import (
     anchored,
@@ -21,7 +21,7 @@ from benchaudit.registry import Note, Output, Rule
 
 if TYPE_CHECKING:
     from benchaudit.claims.model_claims import ModelComparison
-    from benchaudit.claims.scoretable import ScoreCell, ScoreLine, ScoreTable
+    from benchaudit.claims.scoretable import ScoreLine, ScoreTable
     from benchaudit.engine import Context
     from benchaudit.evidence import Claim, Source
 
@@ -60,6 +60,16 @@ class WithinNoise(Rule):
     the verdict used the unpaired bound (a paired analysis needs per-item
     results). 73.0% vs 70.0% on 500 questions is +3.0 points, unpaired 95%
     interval -2.6 to +8.6.
+
+    Score tables: a bold "best" cell is tested against the next value of its
+    benchmark (or of its row group, when the bold marks each group's best or
+    each base model's best variant) on the benchmark's item count. When that
+    count is unknown but the table is about a set whose total the document
+    states ("1,781 objective questions" over "Scoring Rate of Objective
+    Questions" by subject), the lead is tested at that total: an upper bound,
+    at which the interval is narrowest, so a lead inside the noise there is
+    inside it on the true count ("even at n = 1,781"). Three or more such
+    cells of one table are one finding that lists them.
 
     Bad::
 
@@ -117,170 +127,10 @@ def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Output]:
         if isinstance(out, Finding):
             said.add(out.location.line)
         yield out
-    yield from _bold_leads(rule, source, ctx)
+    yield from bold_leads(rule, source, ctx)
     # A sentence already checked against its table benchmark by benchmark is said once.
     yield from (f for f in _prose_against_tables(rule, source, ctx) if f.location.line not in said)
     yield from _best_against_tables(rule, source, ctx)
-
-
-def _bold_leads(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
-    """A bold "best" cell whose lead over the runner-up is inside the noise of n items."""
-
-    from benchaudit.claims.access import score_tables
-    from benchaudit.claims.scoretable import references
-
-    for st in score_tables(source, ctx):
-        if not st.bold_means_best:
-            continue  # the bold is not a "best" mark in this table: no lead is claimed
-        outside = references(st)
-        for line in st.lines:
-            if line.n is not None and line.n < 2:
-                continue
-            if line.benchmark is not None and getattr(line.benchmark, "metric", "binary") != "binary":
-                continue
-            if line.n is None and (line.rating or line.benchmark is not None):
-                continue  # a known benchmark without a count (versioned): its n is not guessed
-            sign = 1 if line.higher_is_better else -1
-            cells = [c for c in line.cells if c.model not in outside and c.model not in st.highlighted]
-            bound = _family_bound(line, ctx) if line.n is None and line.benchmark is None else None
-            for pool in _pools(cells, sign):
-                yield from _bold_lead(rule, source, ctx, line, pool, sign, bound)
-
-
-def _family_bound(line: ScoreLine, ctx: Context) -> tuple[int, str] | None:
-    """An upper bound on the item count of a label that names a family of sets, not one.
-
-    "GPQA" alone is the Diamond, Main or Extended set: the table does not say which, but
-    its count is at most all of them together, and a lead inside the noise on more items
-    is inside it on fewer."""
-    from benchaudit.benchmarks import fold
-
-    key = fold(re.sub(r"\([^()]*\)", " ", line.label))
-    if len(key) < 3 or ctx.benchmarks.resolve(key) is not None:
-        return None
-    members = [
-        b
-        for b in ctx.benchmarks.entries
-        if len(words := re.split(r"[\s_-]+", b.name)) > 1 and fold(words[0]) == key
-    ]
-    if len(members) < 2 or any(b.metric != "binary" or not b.n for b in members):
-        return None
-    names = ", ".join(b.name for b in members)
-    total = sum(b.n or 0 for b in members)
-    return total, f" (at most: {line.label} alone may be any of {names}; {total:,} is all of them)"
-
-
-def _pools(cells: list[ScoreCell], sign: int) -> list[list[ScoreCell]]:
-    """The cells each bold "best" competes with: the whole line, or its labelled row group.
-
-    A bold cell that is not the line's best but is its group's best marks that group's best
-    ("open-source models" under a block of closed ones); a bold global best is tested
-    against the whole line, the stronger claim."""
-    groups = sorted({c.group for c in cells})
-    if len(groups) < 2:
-        return [cells]
-    top = max(sign * c.value for c in cells)
-    pools = [cells] if any(c.bold and sign * c.value == top for c in cells) else []
-    for g in groups:
-        pool = [c for c in cells if c.group == g]
-        if any(c.bold for c in pool) and not any(sign * c.value == top for c in pool):
-            pools.append(pool)
-    return pools
-
-
-def _largest_n(line: ScoreLine) -> tuple[int, str]:
-    """The item count to test a lead against, and words saying why when it is not the line's.
-
-    A benchmark with several splits and a header naming none is tested on its largest split:
-    a lead inside the noise there is inside it on every split."""
-    bench = line.benchmark
-    n = line.n or 0
-    splits = dict(getattr(bench, "splits", None) or {}) if bench is not None else {}
-    if bench is None or bench.variant or len(splits) < 2 or n != bench.n:
-        return n, ""
-    largest = max(splits.values())
-    if largest <= n:
-        return n, ""
-    return largest, f" (its largest split; {bench.name}'s split is not named)"
-
-
-def _bold_lead(
-    rule: Rule,
-    source: Source,
-    ctx: Context,
-    line: ScoreLine,
-    cells: list[ScoreCell],
-    sign: int,
-    bound: tuple[int, str] | None = None,
-) -> Iterable[Finding]:
-    """One pool of cells (a line, or a row group of it): does its bold best lead in the noise?"""
-    from benchaudit.stats.paired import mcnemar_floor
-
-    bold = [c for c in cells if c.bold]
-    if not bold or len(cells) < 2:
-        return
-    top = max(sign * c.value for c in cells)
-    best = [c for c in bold if sign * c.value == top]
-    rest = [c for c in cells if c not in best]
-    if len(best) != 1 or not rest:
-        return
-    b = best[0]
-    r = max(rest, key=lambda c: sign * c.value)
-    if r.bold:
-        return  # the runner-up is bold too: the table marks them alike, no lead is claimed
-    scale = 100.0 if line.proportion else 1.0
-    a_pts, r_pts = b.value * scale, r.value * scale
-    if not (0 <= a_pts <= 100 and 0 <= r_pts <= 100) or a_pts == r_pts:
-        return
-    if not line.n and bound is None:
-        yield from _tiny_lead(rule, source, ctx, line, b, r, a_pts, r_pts)
-        return
-    n, unsure_split = bound if bound is not None else _largest_n(line)
-    u = unpaired(a_pts, r_pts, n, 1 - ctx.alpha)
-    if not (u["lo"] <= 0 <= u["hi"]):
-        return
-    lead = abs(a_pts - r_pts)
-    # Both values are rounded: the lead in items is at most this (half a unit each way).
-    unit = 10.0 ** -max(b.decimals, r.decimals) * scale
-    items = (lead + unit) * n / 100
-    # With a lead of at most m items no pairing can make the gap significant when McNemar's
-    # floor 2·(1/2)^m is not below alpha; above it, a gap only just inside the unpaired
-    # interval might be separated by a paired test, so it is said as information.
-    never = mcnemar_floor(int(items)) >= ctx.alpha
-    severity = Severity.WARNING if never or u["p"] >= 0.2 else Severity.INFO
-    message = (
-        f"{b.model} is set in bold as the best on {line.label} with {b.text}, "
-        f"{lead:.3g} points ahead of {r.model} ({r.text}); on {n:,} items{unsure_split} the "
-        f"{level(ctx.alpha)} interval of that difference is {signed(u['lo'])} to "
-        f"{signed(u['hi'])} points (unpaired: the table has no per-item results), so the lead "
-        "is inside the noise"
-    )
-    if never:
-        needed = next(m for m in range(1, 64) if mcnemar_floor(m) < ctx.alpha)
-        message += (
-            f"; a lead of at most {items:.1f} items can never reach p < {ctx.alpha:g} in a "
-            f"paired McNemar test, which needs at least {needed} discordant items"
-        )
-    yield rule.finding(
-        Location(source.path, b.line, b.column, b.page),
-        message,
-        claim=f"{b.model} | {line.label}: {b.text}",
-        suggestion=(
-            f"Mark {b.model} ({b.text}) and {r.model} ({r.text}) alike on {line.label}, or "
-            "say they are tied within noise; a paired test on per-item results could "
-            "separate them"
-        ),
-        evidence={
-            "benchmark": line.label,
-            "n": n,
-            "best": b.value,
-            "runner_up": r.value,
-            **u,
-            "bound": "unpaired",
-        },
-        severity=severity,
-        confidence=Confidence.MEDIUM,
-    )
 
 
 def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
@@ -690,82 +540,3 @@ def _table_rows(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]:
         evidence={"rows": rows, "bound": "unpaired"},
         confidence=Confidence.MEDIUM,
     )
-
-
-#: Metric words of continuous per-item scores, beside those that are off the k/n grid.
-_CONTINUOUS = re.compile(
-    r"edit|\b(?:BPB|bits?|PPL|loss|SIM(?:-o)?|similarity|MOS|WER|CER|distance|CIDEr|scores?|"
-    r"ratings?|regard|toxicity|reward)\b",
-    re.I,
-)
-
-#: An unknown benchmark is taken to have fewer items than this: the largest common test sets
-#: (MMLU 14,042, BBH 6,511, MMLU-Pro 12,032) are well under it.
-ASSUMED_MAX_ITEMS = 100_000
-
-
-def items_to_separate(a_pts: float, r_pts: float, confidence: float) -> int:
-    """The number of items at which two scores' unpaired interval would just exclude zero.
-
-    Inverts the Wald interval of a difference of two proportions,
-    n = z² (p1 q1 + p2 q2) / d², so a lead needing more items than any common test set
-    has is inside the noise whatever the (unstated) item count is."""
-    from statistics import NormalDist
-
-    p1, p2 = a_pts / 100, r_pts / 100
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    return math.ceil(z * z * (p1 * (1 - p1) + p2 * (1 - p2)) / (p1 - p2) ** 2)
-
-
-def _tiny_lead(
-    rule: Rule,
-    source: Source,
-    ctx: Context,
-    line: ScoreLine,
-    b: ScoreCell,
-    r: ScoreCell,
-    a_pts: float,
-    r_pts: float,
-) -> Iterable[Finding]:
-    """A bold lead on a benchmark of unknown size that no common test set is large enough for."""
-    if max(a_pts, r_pts) <= 10 and not line.proportion:
-        return  # not plainly on a 0-100 scale: the values may be ratings, losses or counts
-    from benchaudit.inputs.scores import NOT_GRID
-
-    if not line.label.strip() or NOT_GRID.search(line.label) or _CONTINUOUS.search(line.label):
-        # A continuous per-item metric (similarity, BLEU, bits per byte) can vary far less than
-        # a 0/1 score of the same mean, so the binomial bound says nothing about its noise.
-        return
-    needed = items_to_separate(a_pts, r_pts, 1 - ctx.alpha)
-    if needed < ASSUMED_MAX_ITEMS:
-        return
-    lead = abs(a_pts - r_pts)
-    yield rule.finding(
-        Location(source.path, b.line, b.column, b.page),
-        f"{b.model} is set in bold as the best on {line.label} with {b.text}, {lead:.3g} points "
-        f"ahead of {r.model} ({r.text}); the document does not say how many items "
-        f"{line.label} has, but a lead this small stays inside the {level(ctx.alpha)} noise "
-        f"unless the test set has more than {_rounded(needed)} items (unpaired, read as shares "
-        "of items), and common benchmarks have far fewer",
-        claim=f"{b.model} | {line.label}: {b.text}",
-        suggestion=(
-            f"Mark {b.model} ({b.text}) and {r.model} ({r.text}) alike on {line.label}, or "
-            "say they are tied within noise"
-        ),
-        evidence={
-            "benchmark": line.label,
-            "n": None,
-            "items_to_separate": needed,
-            "best": b.value,
-            "runner_up": r.value,
-            "bound": "unpaired",
-        },
-        confidence=Confidence.LOW,
-    )
-
-
-def _rounded(n: int) -> str:
-    """A large count to two significant figures, rounded down ("1.6 million", "170,000")."""
-    digits = len(str(n)) - 2
-    low = n // 10**digits * 10**digits
-    return f"{low / 1e6:g} million" if low >= 1_000_000 else f"{low:,}"

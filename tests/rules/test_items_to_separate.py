@@ -4,7 +4,7 @@ import math
 
 import pytest
 from benchaudit.rules._claims import unpaired
-from benchaudit.rules.comparisons.within_noise import items_to_separate
+from benchaudit.rules.comparisons._bold_leads import items_to_separate
 from hypothesis import given
 from hypothesis import strategies as st
 
