@@ -32,6 +32,9 @@ class DocResult:
     found: int = 0
     missed: list = field(default_factory=list)
     wrong_list: list = field(default_factory=list)
+    #: Verdicts counted once per finding as printed: a table's finding that lists cells takes its
+    #: worst cell's verdict (unjudged < wrong < debatable < right).
+    findings: dict = field(default_factory=lambda: {"right": 0, "wrong": 0, "debatable": 0, "unjudged": 0})
 
 
 def truth_files() -> list[Path]:
@@ -92,20 +95,30 @@ def evaluate(truth_path: Path) -> DocResult:
     serious = [f for f in report.findings if f.severity.label in ("error", "warning")]
     verdicts = truth.get("verdicts") or []
     problems = truth.get("problems") or []
-    for f in [c for s in serious for c in _claims_of(s)]:
-        entry = next((v for v in verdicts if _matches(v, f, is_pdf)), None)
-        if entry is None and any(_matches(p, f, is_pdf) for p in problems):
-            # A finding on a problem the reviewer listed is judged right by that entry.
-            result.right += 1
-        elif entry is None:
-            result.unjudged.append(f)
-        elif entry["verdict"] == "right":
-            result.right += 1
-        elif entry["verdict"] == "debatable":
-            result.debatable += 1
-        else:
-            result.wrong += 1
-            result.wrong_list.append((f, entry))
+    rank = {"unjudged": 0, "wrong": 1, "debatable": 2, "right": 3}
+    for whole in serious:
+        worst = "right"
+        for f in _claims_of(whole):
+            entry = next((v for v in verdicts if _matches(v, f, is_pdf)), None)
+            if entry is None and any(_matches(p, f, is_pdf) for p in problems):
+                # A finding on a problem the reviewer listed is judged right by that entry.
+                verdict = "right"
+                result.right += 1
+            elif entry is None:
+                verdict = "unjudged"
+                result.unjudged.append(f)
+            elif entry["verdict"] == "right":
+                verdict = "right"
+                result.right += 1
+            elif entry["verdict"] == "debatable":
+                verdict = "debatable"
+                result.debatable += 1
+            else:
+                verdict = "wrong"
+                result.wrong += 1
+                result.wrong_list.append((f, entry))
+            worst = min(worst, verdict, key=rank.__getitem__)
+        result.findings[worst] += 1
     for p in problems:
         result.problems += 1
         want_any = str(p.get("severity", "warning")) == "info"
@@ -125,8 +138,11 @@ class Totals:
     unjudged: int = 0
     problems: int = 0
     found: int = 0
+    findings: dict = field(default_factory=lambda: {"right": 0, "wrong": 0, "debatable": 0, "unjudged": 0})
 
     def add(self, r: DocResult) -> None:
+        for k, v in r.findings.items():
+            self.findings[k] += v
         self.right += r.right
         self.wrong += r.wrong
         self.debatable += r.debatable
@@ -144,6 +160,13 @@ class Totals:
         return self.right / self.flagged if self.flagged else 1.0
 
     @property
+    def strict_per_finding(self) -> float:
+        """Strict precision counting each finding once as printed (a table's finding by its
+        worst cell)."""
+        total = sum(self.findings.values())
+        return self.findings["right"] / total if total else 1.0
+
+    @property
     def lenient(self) -> float:
         return (self.right + self.debatable) / self.flagged if self.flagged else 1.0
 
@@ -156,7 +179,9 @@ class Totals:
             f"{name:<22} flagged {self.flagged:>4}  right {self.right:>3}  wrong {self.wrong:>3}  "
             f"debatable {self.debatable:>3}  unjudged {self.unjudged:>3}  "
             f"precision strict {self.strict:.2f} lenient {self.lenient:.2f}  "
-            f"recall {self.found}/{self.problems} = {self.recall:.2f}"
+            f"recall {self.found}/{self.problems} = {self.recall:.2f}  "
+            f"per finding {self.findings['right']}/{sum(self.findings.values())} = "
+            f"{self.strict_per_finding:.2f}"
         )
 
 

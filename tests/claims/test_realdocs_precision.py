@@ -3,7 +3,8 @@
 Every error and warning benchaudit gives on the corpus in
 ``tests/data/realdocs`` is matched with a hand verdict (see the README
 there); findings without a verdict count as wrong. The test prints the
-table a reviewer would want and keeps strict precision at or above
+table a reviewer would want (per claim: a table's finding counts once per cell it lists, as
+when each cell was its own finding; and per finding, by its worst cell) and keeps strict precision at or above
 :data:`PRECISION_FLOOR` on the batches the rules were developed on, and at or
 above its floor in :data:`HELD_OUT` on each batch judged after them (their first-pass
 figure, raised as their wrong findings are fixed; see CONTRIBUTING).
@@ -75,3 +76,6 @@ def test_precision_and_recall_on_real_documents(results, capsys):
         name = f"batch {batch}"
         floor = HELD_OUT.get(batch, PRECISION_FLOOR)
         assert totals[name].strict >= floor, totals[name].line(name)
+    # Counted once per finding as a reader sees them (a table's finding by its worst cell), the
+    # corpus as a whole keeps the same floor: grouping a table's cells must not hide wrong ones.
+    assert totals["all"].strict_per_finding >= PRECISION_FLOOR, totals["all"].line("all")

@@ -193,7 +193,11 @@ def test_incomplete_beta_property(a, b, x):
     ref = float(sc.betainc(a, b, x))
     ours = S.betainc(a, b, x)
     if ref > 1e-290:
-        assert _close(ours, ref), (a, b, x, ours, ref)
+        # Deep in the tail the value is exp of a sum of logs of size |ln ref| (about 600 near
+        # 1e-259 with shapes near 5,000): a rounding of that sum moves the result by |ln ref|
+        # ulps in relative terms, in scipy's value as in ours, so the tolerance grows with it.
+        rtol = RTOL * max(1.0, abs(math.log(ref)) / 50)
+        assert _close(ours, ref, rtol), (a, b, x, ours, ref)
     # The symmetry I_x(a, b) = 1 - I_{1-x}(b, a), both sides computed directly.
     assert _close(S.betaincc(b, a, 1 - x, x), ours)
 
