@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -194,6 +193,8 @@ def readers() -> list[Reader]:
     """All reader specs found in this package, in module-name order."""
     global _READERS
     if _READERS is None:
+        import pkgutil  # here: a Markdown file is detected by its suffix, without the walk
+
         found = []
         for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
             if info.name.startswith("_") or info.name in NOT_READERS:
