@@ -140,6 +140,8 @@ def _suffix(path: Path) -> str:
 
 @dataclass
 class Reader:
+    """One input kind's reader: how well a file fits it (``sniff``) and how to read it."""
+
     kind: str
     sniff: Callable[[Probe], float]
     read: Callable[[Path, str, Context], Source | list[Source]]

@@ -164,3 +164,47 @@ def test_the_command_fills_the_cache_and_gives_the_same_report(tmp_path):
     assert (folder / method_cache.file_name()).is_file()
     served = run({"BENCHAUDIT_CACHE_DIR": str(folder)})
     assert plain == filled == served
+
+
+def test_the_record_classes_of_a_card_check_have_docstrings(tmp_path):
+    # dataclasses writes a missing docstring from inspect.signature, which costs a class
+    # several times what caching its methods saves.
+    card = tmp_path / "README.md"
+    card.write_text(
+        "| Model | GSM8K | MMLU |\n|---|---|---|\n| **ours** | **92.5** | 70.3 |\n"
+        "| base | 90.1 | 68.9 |\n\nWe reach 87.3% on HumanEval, up from 84.1% (3 seeds).\n",
+        encoding="utf-8",
+    )
+    program = textwrap.dedent(
+        """
+        import sys
+        from benchaudit.command import main
+        sys.argv = ["benchaudit", "check", sys.argv[1]]
+        try:
+            main(whole_process=False)
+        except SystemExit:
+            pass
+        bare = []
+        for name, module in list(sys.modules.items()):
+            if not name.startswith("benchaudit"):
+                continue
+            for cls in vars(module).values():
+                if (
+                    isinstance(cls, type)
+                    and cls.__module__ == name
+                    and "__dataclass_fields__" in vars(cls)
+                    and (cls.__doc__ or "").startswith(cls.__name__ + "(")
+                ):
+                    bare.append(name + "." + cls.__qualname__)
+        print("BARE", *sorted(bare))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program, str(card)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    lines = [ln for ln in done.stdout.splitlines() if ln.startswith("BARE")]
+    assert lines == ["BARE"], done.stdout + done.stderr
