@@ -382,6 +382,8 @@ def load(
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise InputError(display, f"cannot read as {reader.kind}: {detail}") from None
     sources: list[Source] = got if isinstance(got, list) else [got]
+    if all(s.kind == "document" for s in sources):
+        return sources  # detection is recorded for per-item sources only (_detection.entries)
     from benchaudit.inputs._detection import entries
 
     for source, entry in entries(sources, p, reader, forced):
