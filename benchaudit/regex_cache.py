@@ -150,13 +150,14 @@ class ProgramCache:
 
 
 def one_class(p: str) -> bool:
-    """Whether ``p`` is a single character class (``[...]``) and nothing else.
+    """Whether ``p`` is a single class of ASCII characters (``[...]``) and nothing else.
 
-    Such a pattern is compiled about as fast as its program is loaded, and is not kept:
-    the Markdown parser builds one from a set of characters, whose order (and so the
+    Such a pattern is compiled in a few tens of microseconds, and is not kept: the
+    Markdown parser builds one from a set of characters, whose order (and so the
     pattern's text) changes from run to run, and keeping it would rewrite the cache file
-    on every run."""
-    if len(p) < 3 or p[0] != "[" or p[-1] != "]":
+    on every run. (A class with other characters is kept: its compiling builds a table
+    of the whole range, ten times the work.)"""
+    if len(p) < 3 or p[0] != "[" or p[-1] != "]" or not p.isascii():
         return False
     i = 1
     while i < len(p) - 1:

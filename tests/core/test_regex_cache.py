@@ -171,6 +171,7 @@ def test_programs_no_run_uses_are_dropped(cache_file, monkeypatch):
         ("[a]+", False),
         ("x[a]", False),
         ("[]", False),
+        ("[│┃║|]", False),  # compiled into a table of the whole range: kept
     ],
 )
 def test_one_character_class_is_recognised(pattern, single):
