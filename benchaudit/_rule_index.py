@@ -24,7 +24,7 @@ FILES = {
     'leaderboards.null_model_win': 3670195929,
     'leaderboards.position_confound': 2119262924,
     'procedure.biased_pass_at_k': 3198626729,
-    'procedure.calibration_bins': 2538020344,
+    'procedure.calibration_bins': 2869982284,
     'procedure.constant_score': 3310997268,
     'procedure.contamination': 3591929214,
     'procedure.judge_agreement': 1477657980,

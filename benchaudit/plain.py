@@ -7,7 +7,6 @@ types only for annotations and the report's views can import the writers.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 #: What can hide a finding, in the order reports list them, with the words they use.
@@ -39,4 +38,6 @@ def jsonable(value: Any) -> Any:
     tolist = getattr(value, "tolist", None)
     if callable(tolist):
         return jsonable(tolist())
+    import json  # only for values of no plain type: a text report never gets here
+
     return json.loads(json.dumps(value, default=str))

@@ -105,7 +105,7 @@ class ProgramCache:
             self.generation, self.programs, self.last_used = _load(path)
 
     def compile(self, p: Any, flags: int = 0) -> Any:
-        if not isinstance(p, str) or int(flags) & _DEBUG:
+        if not isinstance(p, str) or int(flags) & _DEBUG or one_class(p):
             return self.original(p, flags)
         key = (p, int(flags))
         entry = self.programs.get(key)
@@ -147,6 +147,28 @@ class ProgramCache:
         if _write(self.path, (generation, programs, last_used)):
             self.generation, self.programs, self.last_used = generation, programs, last_used
             self.added = 0
+
+
+def one_class(p: str) -> bool:
+    """Whether ``p`` is a single class of ASCII characters (``[...]``) and nothing else.
+
+    Such a pattern is compiled in a few tens of microseconds, and is not kept: the
+    Markdown parser builds one from a set of characters, whose order (and so the
+    pattern's text) changes from run to run, and keeping it would rewrite the cache file
+    on every run. (A class with other characters is kept: its compiling builds a table
+    of the whole range, ten times the work.)"""
+    if len(p) < 3 or p[0] != "[" or p[-1] != "]" or not p.isascii():
+        return False
+    i = 1
+    while i < len(p) - 1:
+        c = p[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c in "[]":
+            return False
+        i += 1
+    return i == len(p) - 1
 
 
 def _program(p: str, flags: int) -> Entry | None:

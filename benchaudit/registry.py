@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
-import pkgutil
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -196,18 +195,35 @@ def _rule_module_names() -> list[str]:
 
 
 def _rule_module_files() -> dict[str, str]:
-    """``family.module`` -> path of every rule module in the family folders."""
+    """``family.module`` -> path of every rule module in the family folders.
+
+    The folders are listed with :func:`os.scandir` rather than :mod:`pkgutil`, whose
+    import costs more than the rest of selecting the rules of a README check."""
     import benchaudit.rules as pkg
 
     out: dict[str, str] = {}
-    for family in pkgutil.iter_modules(pkg.__path__):
-        if not family.ispkg or family.name.startswith("_"):
-            continue
-        folder = os.path.join(getattr(family.module_finder, "path", ""), family.name)
-        for info in pkgutil.iter_modules([folder]):
-            if not info.ispkg and not info.name.startswith("_"):
-                out[f"{family.name}.{info.name}"] = os.path.join(folder, info.name + ".py")
+    seen: set[str] = set()
+    for root in pkg.__path__:
+        for family in _entries(root):
+            folder = os.path.join(root, family)
+            if family in seen or not os.path.isfile(os.path.join(folder, "__init__.py")):
+                continue
+            seen.add(family)  # the first folder of a name is the package, as for imports
+            if family.startswith("_"):
+                continue
+            for name in _entries(folder):
+                module, dot, ext = name.rpartition(".")
+                if dot and ext == "py" and module and not module.startswith("_"):
+                    out[f"{family}.{module}"] = os.path.join(folder, name)
     return out
+
+
+def _entries(folder: str) -> list[str]:
+    """The names in a folder, sorted; none when it cannot be listed."""
+    try:
+        return sorted(os.listdir(folder))
+    except OSError:
+        return []
 
 
 # --- the catalogue: names, codes and kinds without importing the rules -----------

@@ -30,7 +30,6 @@ a baselined finding stays baselined when lines are inserted above it.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -229,6 +228,8 @@ def write_baseline(findings: Iterable[Finding], path: str) -> None:
             for f in items
         ],
     }
+    import json  # here: a check that reads and writes no baseline never needs it
+
     try:
         with open(path, "w", encoding="utf-8") as fh:
             json.dump(data, fh, indent=2, sort_keys=True, ensure_ascii=False)
@@ -248,6 +249,8 @@ def read_baseline(path: str, max_bytes: int = limits.DEFAULT.max_baseline_bytes)
         if exc.detail == "no such file":
             raise InputError(path, "baseline file not found") from None
         raise
+    import json
+
     try:
         data = json.loads(raw.decode("utf-8-sig"))
     except (ValueError, RecursionError) as exc:

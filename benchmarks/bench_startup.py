@@ -9,8 +9,9 @@ script starts (so both pay the same interpreter and site start-up):
   files are analysed with numpy).
 
 Bytecode is written on the warm-up runs, as a pip install writes it, even where
-``PYTHONDONTWRITEBYTECODE`` is set. The command keeps compiled regular expressions in
-its cache folder (``benchaudit.regex_cache``); the runs use a cache folder of their own,
+``PYTHONDONTWRITEBYTECODE`` is set. The command keeps compiled regular expressions
+(``benchaudit.regex_cache``) and the compiled methods of its record classes
+(``benchaudit.method_cache``) in its cache folder; the runs use a cache folder of their own,
 filled by the warm-up runs as a user's first check fills theirs, and a card check with
 an empty cache folder each time (what the very first check after an install costs) is
 timed beside them.

@@ -80,6 +80,8 @@ _SUFFIXES = re.compile(rf"(?:{_SUFFIX_WORDS})$")
 
 @dataclass(frozen=True)
 class NameMention:
+    """A model name as written in a sentence, with its span."""
+
     start: int
     end: int
     text: str

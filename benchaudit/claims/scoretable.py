@@ -47,6 +47,8 @@ _AGGREGATE = re.compile(r"^\s*(?:avg\.?|average|mean|overall|total|all|sum|rank)
 
 @dataclass(frozen=True)
 class ScoreCell:
+    """One score cell of a table with its marks (bold, underline, footnotes)."""
+
     model: str
     text: str
     value: float
@@ -94,6 +96,8 @@ class ScoreLine:
 
 @dataclass
 class ScoreTable:
+    """A table of scores read cell by cell, with what its bold marks."""
+
     table: Table
     lines: list[ScoreLine]
     transposed: bool

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -141,6 +140,8 @@ def _suffix(path: Path) -> str:
 
 @dataclass
 class Reader:
+    """One input kind's reader: how well a file fits it (``sniff``) and how to read it."""
+
     kind: str
     sniff: Callable[[Probe], float]
     read: Callable[[Path, str, Context], Source | list[Source]]
@@ -194,6 +195,8 @@ def readers() -> list[Reader]:
     """All reader specs found in this package, in module-name order."""
     global _READERS
     if _READERS is None:
+        import pkgutil  # here: a Markdown file is detected by its suffix, without the walk
+
         found = []
         for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
             if info.name.startswith("_") or info.name in NOT_READERS:
@@ -379,6 +382,8 @@ def load(
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise InputError(display, f"cannot read as {reader.kind}: {detail}") from None
     sources: list[Source] = got if isinstance(got, list) else [got]
+    if all(s.kind == "document" for s in sources):
+        return sources  # detection is recorded for per-item sources only (_detection.entries)
     from benchaudit.inputs._detection import entries
 
     for source, entry in entries(sources, p, reader, forced):

@@ -34,6 +34,8 @@ class Certainty(Enum):
 
 @dataclass(frozen=True)
 class Premises:
+    """How certain each premise of a claim is, and why."""
+
     n: Certainty
     protocol: Certainty
     metric: Certainty

@@ -66,6 +66,8 @@ _PROTOCOL_HINT = re.compile(
 
 @dataclass
 class Protocol:
+    """A sampling protocol stated at ``position`` of a text."""
+
     position: int
     protocol: str  # "single", "averaged", "pass@k"
     samples: int | None = None

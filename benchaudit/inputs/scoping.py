@@ -111,6 +111,8 @@ def _single(text: str) -> list[Protocol]:
 
 @dataclass
 class _Statement:
+    """A block's text with its section and position, for scoping."""
+
     section: Section | None
     index: int
     text: str

@@ -72,6 +72,8 @@ def _nearest(items: list[_T], pos: int, key: Callable[[_T], int]) -> _T | None:
 
 @dataclass
 class _Interval:
+    """An interval written after a score, and where its text ends."""
+
     end: int
     lo: str | None = None
     hi: str | None = None

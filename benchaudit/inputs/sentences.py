@@ -236,6 +236,22 @@ def _name_pattern(name: str) -> str:
     return r"[\s\-_]*".join(parts)
 
 
+def _alternation(names: list[str]) -> str:
+    """The names' patterns as one alternation; the command keeps it between runs
+    (building it for the whole registry costs about a millisecond)."""
+    if any("\n" in n for n in names):
+        return "|".join(_name_pattern(n) for n in names)
+    from benchaudit.regex_cache import remembered
+
+    return str(
+        remembered(
+            "benchmark-names",
+            "\n".join(names),
+            lambda text: "|".join(_name_pattern(n) for n in text.split("\n")) if text else "",
+        )
+    )
+
+
 _MATCHERS: dict[int, re.Pattern[str]] = {}
 
 
@@ -260,7 +276,7 @@ def find_benchmarks(text: str, registry: Registry) -> list[Mention]:
 def _scan_benchmarks(text: str, registry: Registry) -> list[Mention]:
     pattern = _MATCHERS.get(id(registry))
     if pattern is None:
-        alts = "|".join(_name_pattern(n) for n in registry.names())
+        alts = _alternation(registry.names())
         pattern = re.compile(rf"(?<![\w\-])(?:{alts})(?![\w+]|-\w)", re.I)
         _MATCHERS.clear()
         _FOUND.clear()

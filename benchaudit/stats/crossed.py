@@ -26,6 +26,8 @@ from benchaudit.stats.student import t_quantile
 
 @dataclass(frozen=True)
 class Crossed:
+    """A mean over items and seeds, its interval and the two parts of its variance."""
+
     mean: float
     ci_low: float
     ci_high: float

@@ -159,3 +159,45 @@ def test_programs_no_run_uses_are_dropped(cache_file, monkeypatch):
         "changing-4",
         "changing-5",
     ]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "single"),
+    [
+        ("[abc]", True),
+        ("[^a-z]", True),
+        (r"[\]\[\\\n~]", True),
+        ("[a][b]", False),
+        ("[a]+", False),
+        ("x[a]", False),
+        ("[]", False),
+        ("[│┃║|]", False),  # compiled into a table of the whole range: kept
+    ],
+)
+def test_one_character_class_is_recognised(pattern, single):
+    assert regex_cache.one_class(pattern) is single
+
+
+def test_a_character_class_is_compiled_not_kept(cache_file):
+    # The Markdown parser joins a set of characters into one class: its text changes from
+    # run to run, and keeping it would rewrite the whole file every time.
+    cache = regex_cache.ProgramCache(cache_file, _fresh)
+    got = cache.compile("[" + re.escape("".join({"*", "_", "`", "["})) + "]", 0)
+    assert got.search("a*b").group() == "*"
+    assert cache.added == 0 and cache.programs == {}
+
+
+def test_a_second_card_check_does_not_rewrite_the_cache(tmp_path):
+    import subprocess
+    import sys
+
+    card = tmp_path / "README.md"
+    card.write_text("| Model | GSM8K |\n|---|---|\n| *ours* | **92.5** |\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BENCHAUDIT_")}
+    env["BENCHAUDIT_CACHE_DIR"] = str(tmp_path / "cache")
+    program = "import sys; sys.argv = ['benchaudit', 'check', 'README.md']; from benchaudit.command import main; main()"
+    stamps = []
+    for _ in range(3):
+        subprocess.run([sys.executable, "-c", program], cwd=tmp_path, env=env, capture_output=True, timeout=120)
+        stamps.append(os.stat(tmp_path / "cache" / regex_cache.file_name()).st_mtime_ns)
+    assert stamps[1] == stamps[2]
