@@ -7,6 +7,10 @@ is about the figure.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from benchaudit.claims.model_claims import model_names
 from benchaudit.config import Config
 from benchaudit.engine import Context, audit
@@ -142,3 +146,18 @@ def test_two_rivals_quoted_after_the_verb_are_not_a_pair(tmp_path):
         encoding="utf-8",
     )
     assert not [f for f in _serious(card) if "18.4% vs 19.4%" in f.message]
+
+
+DEEPSEEKMOE = Path(__file__).parents[1] / "data" / "realdocs" / "docs" / "deepseekmoe-paper.pdf"
+
+
+@pytest.mark.skipif(not DEEPSEEKMOE.is_file(), reason="no deepseekmoe-paper.pdf in the corpus")
+def test_a_claim_after_a_paragraph_that_names_the_table_is_checked_on_it():
+    # DeepSeekMoE p. 32: a paragraph that points at Table 10, then "We find that at a larger
+    # scale, DeepSeekMoE can even outperform GShard×1.5 distinctly." with no table named:
+    # the claim is checked on Table 10, where GShard×1.5 leads on PIQA.
+    found = [
+        f for f in _serious(DEEPSEEKMOE)
+        if f.name == "within-noise" and "can even outperform GShard" in (f.claim or "")
+    ]
+    assert found and "PIQA" in found[0].message
