@@ -913,11 +913,15 @@ def _atoms(words: list[_Word]) -> list[_Atom]:
     return out
 
 
-def _per_column(atom: _Atom, cols: list[list[float]], bounds: list[tuple[float, float]]) -> list[_Atom]:
+def _per_column(
+    atom: _Atom, cols: list[list[float]], bounds: list[tuple[float, float]], centred: bool = False
+) -> list[_Atom]:
     """A header atom whose words sit each over one body column, three columns or more
-    ("POPE↑ MME-P↑ MMB↑ SEED↑" set close together): one atom per column. Used on the header
-    row right above the body only, where labels name columns; a word that reaches into another
-    column keeps the atom whole."""
+    ("POPE↑ MME-P↑ MMB↑ SEED↑" set close together): one atom per column. On the header
+    row right above the body, where labels name columns; a word that reaches into another
+    column keeps the atom whole. With ``centred`` (a header row higher up, where a phrase may
+    span columns: "R1-Distill-Qwen R1-Distill-Qwen Ling-Lite" over the first line of three
+    two-line model names), each word must also be centred on its column."""
     if len(atom.words) < 3:
         return [atom]
     homes: list[int] = []
@@ -925,6 +929,8 @@ def _per_column(atom: _Atom, cols: list[list[float]], bounds: list[tuple[float, 
         mid = (w.x0 + w.x1) / 2
         home = next((k for k, (b0, b1) in enumerate(bounds) if b0 <= mid < b1), None)
         if home is None or any(k != home and w.x0 < c1 and c0 < w.x1 for k, (c0, c1) in enumerate(cols)):
+            return [atom]
+        if centred and abs(mid - (cols[home][0] + cols[home][1]) / 2) > max(0.5 * w.size, 0.1 * (w.x1 - w.x0)):
             return [atom]
         homes.append(home)
     if len(set(homes)) < 3 or homes != sorted(homes):
@@ -979,8 +985,8 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
 
     def place(atoms: list[_Atom], ln: _Line, head: bool, labels: bool = False) -> list[Cell]:
         slots: dict[int, tuple[list[_Atom], int]] = {}
-        if labels:
-            atoms = [part for a in atoms for part in _per_column(a, cols, bounds)]
+        if head:
+            atoms = [part for a in atoms for part in _per_column(a, cols, bounds, centred=not labels)]
         shared = _shared_rule_spans(atoms, ln, cols, partial) if head else {}
         for a in atoms:
             over = [k for k, (c0, c1) in enumerate(bounds) if min(a.x1, c1) - max(a.x0, c0) > 0.3 * min(a.x1 - a.x0, c1 - c0)]

@@ -474,3 +474,19 @@ def test_column_rules_drawn_row_by_row_are_not_a_figure(tmp_path: Path) -> None:
     assert len(t.rows) == 15
     assert [c.text for c in t.rows[0]] == ["Model-1B", "31.1", "41.5", "11.2", "51.8"]
     check_lines(doc)
+
+
+RING_LITE = REALDOCS / "ring-lite-distill-paper.pdf"
+
+
+@pytest.mark.skipif(not RING_LITE.is_file(), reason="no ring-lite-distill-paper.pdf in the corpus")
+def test_model_names_over_two_header_lines_set_close_together() -> None:
+    # Ring-Lite-Distill, Table 2: the first lines of three two-line model names
+    # ("R1-Distill-Qwen", "R1-Distill-Qwen", "Ling-Lite") sit 4 pt apart, each centred on its
+    # column; they are three column labels joined with the line below, not one label over three.
+    doc = read_pdf(RING_LITE, RING_LITE.name)
+    table = next(t for t in doc.tables() if t.caption and t.caption.text.startswith("Table 2"))
+    assert table.header() == [
+        "Benchmark", "R1-Distill-Qwen 7B (reported)", "R1-Distill-Qwen 7B (reproduce)", "Ling-Lite",
+        "Ring-Lite-Distill-Stage-1", "Ring-Lite-Distill-Stage-2", "Ring-Lite-Distill-DPO",
+    ]
