@@ -873,6 +873,7 @@ class _Row:
     cells: list[Cell]
     group: str = ""
     x1: float = 0.0
+    sizes: bool = False  # a header line of model sizes ("Parameters | 2B | 7B"): joins the names above
 
 
 @dataclass
@@ -977,6 +978,14 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
     else:
         n_head = next((i for i, r in enumerate(rows) if _numeric_row(r) or (len(atom_rows[i]) > 1 and all(_is_numeric(a.text) for a in atom_rows[i][1:]))), 0)
     n_head = min(n_head, 4 if region.header_split is None else 8, len(rows) - 1)
+    # "Parameters | 2B | 3B | 7B" right under the model names: the second line of the header.
+    sizes = 0
+    while 0 < n_head + sizes < len(rows) and region.header_split is None and _sizes_row(atom_rows[n_head + sizes]):
+        sizes += 1
+    if sizes and len(rows) - n_head - sizes >= 2:
+        n_head += sizes
+    else:
+        sizes = 0
     body_rows = [ar for ar in atom_rows[n_head:] if len(ar) > 1] or atom_rows
     cols = _columns(body_rows)
     # each column owns the space up to the middle of the gaps beside it
@@ -1045,7 +1054,8 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
     group = ""
     for i, (ln, ar) in enumerate(zip(rows, atom_rows)):
         if i < n_head:
-            out.append(_Row("header", ln, place(ar, ln, True, labels=i == n_head - 1)))
+            sized = i > 0 and (i >= n_head - sizes or _sizes_row(ar))
+            out.append(_Row("header", ln, place(ar, ln, True, labels=i >= n_head - 1 - sizes), sizes=sized))
         elif len(ar) == 1 and len(cols) >= 3 and not _is_numeric(ar[0].text):
             group = ar[0].text
             out.append(_Row("group", ln, [Cell(group, bold=all(w.bold for w in ar[0].words), colspan=len(cols))], group, ar[0].x1))
@@ -1054,6 +1064,21 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
     if len(cols) >= 3:
         _side_labels(out, cols, region)
     return _merge_headers(out, region)
+
+
+#: A model size as a header prints it: "2B", "1.7B", "360M", "A800M" (active), "8x7B".
+_SIZE = re.compile(r"^(?:\d+\s*[x×]\s*)?A?\d+(?:\.\d+)?\s*[BMKT]$")
+
+
+def _sizes_row(atoms: list[_Atom]) -> bool:
+    """A row of model sizes under a header ("Parameters", "2B", "3B", "7B", ...): no score,
+    every cell after the first a size (or a dash), at least two of them; a count in billions,
+    or a first cell that says it is one (not a context length: "Max Input | 200K | 1M")."""
+    cells = [a.text for a in atoms[1:]]
+    sized = [t for t in cells if _SIZE.match(t)]
+    if len(sized) < 2 or not all(_SIZE.match(t) or t in ("-", "–", "—") for t in cells):
+        return False
+    return all(t.endswith("B") for t in sized) or bool(re.search(r"param|size|#\s*[AT]P\b", atoms[0].text, re.I))
 
 
 def _shared_rule_spans(
@@ -1163,7 +1188,10 @@ def _merge_headers(rows: list[_Row], region: _TableRegion) -> list[_Row]:
             or (k0 not in low and k0 in covered)
             for k0, c in top.items()
         )
-        if not close or ruled or clash:
+        spanned = {k for k0, c in top.items() for k in range(k0, k0 + c.colspan)}
+        if b.sizes and all(top[k0].colspan == c.colspan if k0 in top else k0 not in spanned for k0, c in low.items()):
+            clash = False  # each size sits under its own model name, however wide both are
+        if clash or not b.sizes and (not close or ruled):
             i += 1
             continue
         merged: list[Cell] = []
@@ -1171,7 +1199,7 @@ def _merge_headers(rows: list[_Row], region: _TableRegion) -> list[_Row]:
         while k < width:
             x, y = top.get(k), low.get(k)
             if x and y:
-                cell = Cell(_join_header(x.text, y.text), bold=x.bold and y.bold, marks=marks_of(x.text + y.text))
+                cell = Cell(_join_header(x.text, y.text), bold=x.bold and y.bold, marks=marks_of(x.text + y.text), colspan=x.colspan)
             else:
                 cell = x or y or Cell("")
             merged.append(cell)

@@ -490,3 +490,20 @@ def test_model_names_over_two_header_lines_set_close_together() -> None:
         "Benchmark", "R1-Distill-Qwen 7B (reported)", "R1-Distill-Qwen 7B (reproduce)", "Ling-Lite",
         "Ring-Lite-Distill-Stage-1", "Ring-Lite-Distill-Stage-2", "Ring-Lite-Distill-DPO",
     ]
+
+
+GRANITE3 = REALDOCS / "granite-3.0-paper.pdf"
+
+
+@pytest.mark.skipif(not GRANITE3.is_file(), reason="no granite-3.0-paper.pdf in the corpus")
+def test_a_row_of_model_sizes_under_the_names_is_part_of_the_header() -> None:
+    # Granite 3.0, Table 10: "Parameters | 2B | 3B | 2B | 7B | 8B | 8B" under the model names
+    # (two "Granite-3.0" columns) is the header's second line, not a body row; Table 16 sets
+    # the sizes under names that span two columns each ("Gemma-2" over F and C).
+    doc = read_pdf(GRANITE3, GRANITE3.name)
+    tables = {t.caption.text.split(":")[0]: t for t in doc.tables() if t.caption}
+    t10 = tables["Table 10"]
+    assert t10.header()[1:] == ["Gemma-2 2B", "Llama-3.2 3B", "Granite-3.0 2B", "Mistral 7B", "Llama-3.1 8B", "Granite-3.0 8B"]
+    assert not any(r[0].text == "Parameters" for r in t10.rows)
+    assert tables["Table 11"].header()[2] == "Granite-3.0 400M 1B"
+    assert tables["Table 16"].header()[1:4] == ["Gemma-2 2B", "Gemma-2 2B", "Llama-3.2 3B"]
