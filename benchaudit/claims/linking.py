@@ -104,8 +104,12 @@ def _names_word(word: str, text: str, fold_case: bool = False) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w+#-])", text, flags) is not None
 
 
+#: Not a version inside a model name ("Granite-3.0-2B", "Qwen-2.5-7B"): no letter and hyphen
+#: before it, no hyphen and word after it.
+_NOT_IN_NAME = r"(?<![A-Za-z]-)(?![\d.]*-\w)"
 _SCORE_IN_PROSE = re.compile(
-    r"(?<!\bby\s)(?<![\w.])(\d{1,3}\.\d{1,2})\s*%?(?!\s*(?:points?|pp|pts|percentage|[×x]|times|B\b))"
+    r"(?<!\bby\s)(?<![\w.])" + _NOT_IN_NAME
+    + r"(\d{1,3}\.\d{1,2})\s*%?(?!\s*(?:points?|pp|pts|percentage|[×x]|times|B\b))(?!-\w)"
 )
 
 
@@ -179,7 +183,7 @@ def table_about(comp: ModelComparison, tables: list[ScoreTable], doc: Document) 
     return chosen
 
 
-_VALUE_IN_PROSE = re.compile(r"(?<![\w.])(\d{1,3}\.\d{1,2})\s*%?")
+_VALUE_IN_PROSE = re.compile(r"(?<![\w.])" + _NOT_IN_NAME + r"(\d{1,3}\.\d{1,2})(?!-\w)\s*%?")
 
 
 def anchored(
