@@ -1063,7 +1063,62 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
             out.append(_Row("body", ln, place(ar, ln, False), group))
     if len(cols) >= 3:
         _side_labels(out, cols, region)
+    if len(cols) >= 2:
+        _centred_labels(out, cols)
     return _merge_headers(out, region)
+
+
+def _centred_labels(rows: list[_Row], cols: list[list[float]]) -> None:
+    r"""Row labels set with ``\multirow`` centred on their rows (DeepSeek-Prover Table 1: a
+    model's name on a line of its own between the 3rd and 4th of its six budget rows, or on
+    the middle one of three): the label names the rows above and below it, as many each way.
+
+    Only in a table that shows the style (a label line between two unlabelled rows one row
+    step apart); a run stops at a labelled row, a group row or a wider gap between rows."""
+    body = [r for r in rows if r.kind == "body"]
+    gaps = sorted(b.line.base - a.line.base for a, b in zip(body, body[1:]) if b.line.base > a.line.base)
+    if len(gaps) < 2:
+        return
+    step = 1.3 * gaps[len(gaps) // 2]
+
+    def empty(r: _Row) -> bool:
+        return r.kind == "body" and bool(r.cells) and not r.cells[0].text
+
+    def mid_label(i: int) -> bool:
+        r = rows[i]
+        if r.kind != "group" or not 0 < i < len(rows) - 1 or r.x1 > cols[1][0] + 1:
+            return False
+        a, b = rows[i - 1], rows[i + 1]
+        return empty(a) and empty(b) and b.line.base - a.line.base <= step
+
+    mids = [i for i in range(len(rows)) if mid_label(i)]
+    if not mids:
+        return
+
+    def run(i: int, way: int) -> list[int]:
+        out, k = [], i + way
+        while 0 <= k < len(rows) and empty(rows[k]) and abs(rows[k].line.base - rows[k - way].line.base) <= step:
+            out.append(k)
+            k += way
+        return out
+
+    labelled = [i for i, r in enumerate(rows) if r.kind == "body" and r.cells and r.cells[0].text]
+    for i in mids + labelled:
+        up, down = run(i, -1), run(i, 1)
+        if not up or len(up) != len(down):
+            continue
+        source = rows[i].cells[0]
+        group = rows[up[-1]].group if i in mids else rows[i].group
+        for k in up + down:
+            rows[k].cells[0] = Cell(source.text, bold=source.bold, italic=source.italic, marks=source.marks)
+            rows[k].group = group
+        if i in mids:
+            rows[i].kind = "label"
+            for k in range(i + 1, len(rows)):  # rows below no longer fall under the label as a group
+                if rows[k].kind == "group":
+                    break
+                if rows[k].group == source.text:
+                    rows[k].group = group
 
 
 #: A model size as a header prints it: "2B", "1.7B", "360M", "A800M" (active), "8x7B".

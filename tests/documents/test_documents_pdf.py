@@ -507,3 +507,24 @@ def test_a_row_of_model_sizes_under_the_names_is_part_of_the_header() -> None:
     assert not any(r[0].text == "Parameters" for r in t10.rows)
     assert tables["Table 11"].header()[2] == "Granite-3.0 400M 1B"
     assert tables["Table 16"].header()[1:4] == ["Gemma-2 2B", "Gemma-2 2B", "Llama-3.2 3B"]
+
+
+PROVER = REALDOCS / "deepseek-prover-v1.5-paper.pdf"
+
+
+@pytest.mark.skipif(not PROVER.is_file(), reason="no deepseek-prover-v1.5-paper.pdf in the corpus")
+def test_row_labels_centred_on_their_rows_name_each_of_them() -> None:
+    # DeepSeek-Prover-V1.5, Table 1: each model's name is set once, centred on its rows of
+    # sample budgets (on a line of its own between the 3rd and 4th of six rows, or on the
+    # middle one of three); every one of those rows is that model's, in its method group.
+    doc = read_pdf(PROVER, PROVER.name)
+    table = next(t for t in doc.tables() if t.caption and t.caption.text.startswith("Table 1 "))
+    labels = [r[0].text for r in table.rows]
+    assert labels.count("DeepSeek-Prover-V1.5-Base") == 3
+    assert labels.count("DeepSeek-Prover-V1.5-SFT") == 6
+    assert labels.count("DeepSeek-Prover-V1.5-RL") == 6
+    assert labels.count("DeepSeek-Prover-V1.5-RL + RMaxTS") == 4
+    assert "" not in labels
+    rl = [g for r, g in zip(table.rows, table.groups) if r[0].text == "DeepSeek-Prover-V1.5-RL"]
+    assert set(rl) == {"Single-pass Whole-Proof Generation Methods"}
+    assert [r[2].text for r in table.rows if r[0].text == "DeepSeek-Prover-V1.5-RL"][-1] == "60.2%"
