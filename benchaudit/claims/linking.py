@@ -281,6 +281,8 @@ def pointed_before(
     from benchaudit.claims.model_claims import resolve
     from benchaudit.documents.model import Table
 
+    if _FIGURE_REF.search(comp.block.text[: comp.offset + len(comp.sentence)]):
+        return []  # "Figure 3 compares X with ... . X consistently outperforms": the figure's claim
     items = doc.items
     at = next((i for i, item in enumerate(items) if item is comp.block), None)
     if at is None:
@@ -289,6 +291,9 @@ def pointed_before(
         if isinstance(item, Table) or item.kind == "heading":
             return []
         refs = list(TABLE_REF.finditer(item.text)) if item.kind != "caption" else []
+        figures = [m.start() for m in _FIGURE_REF.finditer(item.text)] if item.kind != "caption" else []
+        if figures and (not refs or figures[-1] > refs[-1].start()):
+            return []  # the paragraph before last pointed at a figure
         if refs:
             # "shown in Table 8 and Table 9": the one of them that holds both models.
             numbers = {m.group(1) for m in refs}
