@@ -805,6 +805,22 @@ def _ruled_tables(page: _Page) -> list[_TableRegion]:
             ln.words = [w for w in ln.words if id(w) not in taken]
         inner = g[1:-1] if rows[0].base > top else g[:-1]
         head = inner[0][2] if inner and any(ln.base < inner[0][2] for ln in rows) else None
+        # Group labels ruled off above the column names ("Baselines (Prior Work)", a full rule,
+        # then "BM25 mDPR ..."): the header ends at the next rule when only that one line of
+        # names (at least twice as many cells as the labels above) lies between.
+        for a, b in zip(inner, inner[1:]):
+            if head is None or a[2] != head:
+                break
+            between = [ln for ln in rows if a[2] < ln.base < b[2]]
+            names = [ln for ln in between if len(_atoms(ln.words)) >= 3 and not any(_NUMBER_TOKEN.match(w.text) for w in ln.words)]
+            # one line of column names (and a subscript line hanging off it), not a row-group
+            # label, not a first body row
+            above = [len(_atoms(ln.words)) for ln in rows if ln.base < a[2]]
+            if len(names) != 1 or not above or max(above) * 2 > len(_atoms(names[0].words)) or not any(ln.base > b[2] for ln in rows) or any(
+                ln not in names and not any(abs(ln.base - m.base) < 0.5 * m.size for m in names) for ln in between
+            ):
+                break
+            head = b[2]
         top = min(top, rows[0].top)
         partial = [(a, b, y) for a, b, y in merged if x0 <= a and b <= x1 and top - 1 <= y <= bottom + 1]
         out.append(_TableRegion(rows, partial, x0, x1, top, bottom, head))
@@ -1015,12 +1031,19 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
                 def err(i: int, j: int, mid: float = mid) -> float:
                     return abs((cols[i][0] + cols[j][1]) / 2 - mid)
 
-                while True:
-                    options = [(err(i, j), i, j) for i, j in ((first - 1, last), (first, last + 1), (first - 1, last + 1)) if 0 <= i and j < len(cols) and not {i, j} & taken]
-                    best = min(options, default=None)
-                    if best is None or best[0] >= err(first, last) - 0.5:
-                        break
-                    _, first, last = best
+                # Of the runs of columns around it that no other label claims, the one it is
+                # centred on; a wider run only when it is clearly better centred ("Baselines"
+                # over six columns whose middle two are not centred under it).
+                lo = first
+                while lo > 1 and lo - 1 not in taken:  # the row labels' column is no group's
+                    lo -= 1
+                hi = last
+                while hi < len(cols) - 1 and hi + 1 not in taken:
+                    hi += 1
+                runs = [(j - i, err(i, j), i, j) for i in range(lo, first + 1) for j in range(last, hi + 1)]
+                least = min(r[1] for r in runs)
+                if least < err(first, last) - 0.5:
+                    _, _, first, last = min(r for r in runs if r[1] <= least + 1.0)
             span = last - first + 1
             have = slots.get(first)
             slots[first] = ((have[0] if have else []) + [a], max(span, have[1] if have else 1))

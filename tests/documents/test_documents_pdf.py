@@ -528,3 +528,22 @@ def test_row_labels_centred_on_their_rows_name_each_of_them() -> None:
     rl = [g for r, g in zip(table.rows, table.groups) if r[0].text == "DeepSeek-Prover-V1.5-RL"]
     assert set(rl) == {"Single-pass Whole-Proof Generation Methods"}
     assert [r[2].text for r in table.rows if r[0].text == "DeepSeek-Prover-V1.5-RL"][-1] == "60.2%"
+
+
+BGE_M3 = REALDOCS / "bge-m3-paper.pdf"
+
+
+@pytest.mark.skipif(not BGE_M3.is_file(), reason="no bge-m3-paper.pdf in the corpus")
+def test_group_labels_ruled_off_above_the_column_names() -> None:
+    # BGE-M3, Table 13: "Baselines (Prior Work)" and "M3-Embedding (Our Work)", a full rule, then
+    # the column names (one of them "E5" with "mistral-7b" set as a subscript line), then a rule:
+    # both lines are the header, and each group label spans the columns it is centred over.
+    doc = read_pdf(BGE_M3, BGE_M3.name)
+    table = next(t for t in doc.tables() if t.caption and t.caption.text.startswith("Table 13"))
+    header = table.header()
+    assert header[0] == ""
+    assert header[1] == "Baselines (Prior Work) / BM25"
+    assert header[5] == "Baselines (Prior Work) / E5 mistral-7b"
+    assert header[6] == "Baselines (Prior Work) / OpenAI-3"
+    assert header[7] == "M3-Embedding (Our Work) / Dense"
+    assert table.rows[0][0].text == "ar"
