@@ -805,20 +805,8 @@ def _ruled_tables(page: _Page) -> list[_TableRegion]:
             ln.words = [w for w in ln.words if id(w) not in taken]
         inner = g[1:-1] if rows[0].base > top else g[:-1]
         head = inner[0][2] if inner and any(ln.base < inner[0][2] for ln in rows) else None
-        # Group labels ruled off above the column names ("Baselines (Prior Work)", a full rule,
-        # then "BM25 mDPR ..."): the header ends at the next rule when only that one line of
-        # names (at least twice as many cells as the labels above) lies between.
         for a, b in zip(inner, inner[1:]):
-            if head is None or a[2] != head:
-                break
-            between = [ln for ln in rows if a[2] < ln.base < b[2]]
-            names = [ln for ln in between if len(_atoms(ln.words)) >= 3 and not any(_NUMBER_TOKEN.match(w.text) for w in ln.words)]
-            # one line of column names (and a subscript line hanging off it), not a row-group
-            # label, not a first body row
-            above = [len(_atoms(ln.words)) for ln in rows if ln.base < a[2]]
-            if len(names) != 1 or not above or max(above) * 2 > len(_atoms(names[0].words)) or not any(ln.base > b[2] for ln in rows) or any(
-                ln not in names and not any(abs(ln.base - m.base) < 0.5 * m.size for m in names) for ln in between
-            ):
+            if head is None or a[2] != head or not _names_between(rows, a[2], b[2]):
                 break
             head = b[2]
         top = min(top, rows[0].top)
@@ -826,6 +814,19 @@ def _ruled_tables(page: _Page) -> list[_TableRegion]:
         out.append(_TableRegion(rows, partial, x0, x1, top, bottom, head))
     page.lines = [ln for ln in page.lines if ln.words]
     return out
+
+
+def _names_between(rows: list[_Line], y0: float, y1: float) -> bool:
+    """Group labels ruled off above the column names ("Baselines (Prior Work)", a full rule,
+    then "BM25 mDPR ...", a rule): the header ends at the second rule when only one line of
+    names lies between the two (with a subscript line hanging off it), at least twice as
+    many cells as the labels above, no number in it, and the body below."""
+    between = [ln for ln in rows if y0 < ln.base < y1]
+    names = [ln for ln in between if len(_atoms(ln.words)) >= 3 and not any(_NUMBER_TOKEN.match(w.text) for w in ln.words)]
+    labels = [len(_atoms(ln.words)) for ln in rows if ln.base < y0]
+    if len(names) != 1 or not labels or max(labels) * 2 > len(_atoms(names[0].words)) or not any(ln.base > y1 for ln in rows):
+        return False
+    return all(ln is names[0] or abs(ln.base - names[0].base) < 0.5 * names[0].size for ln in between)
 
 
 def _unruled_tables(
