@@ -104,8 +104,12 @@ def _names_word(word: str, text: str, fold_case: bool = False) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w+#-])", text, flags) is not None
 
 
+#: Not a version inside a model name ("Granite-3.0-2B", "Qwen-2.5-7B"): no letter and hyphen
+#: before it, no hyphen and word after it.
+_NOT_IN_NAME = r"(?<![A-Za-z]-)(?![\d.]*-\w)"
 _SCORE_IN_PROSE = re.compile(
-    r"(?<!\bby\s)(?<![\w.])(\d{1,3}\.\d{1,2})\s*%?(?!\s*(?:points?|pp|pts|percentage|[×x]|times|B\b))"
+    r"(?<!\bby\s)(?<![\w.])" + _NOT_IN_NAME
+    + r"(\d{1,3}\.\d{1,2})\s*%?(?!\s*(?:points?|pp|pts|percentage|[×x]|times|B\b))(?!-\w)"
 )
 
 
@@ -179,7 +183,7 @@ def table_about(comp: ModelComparison, tables: list[ScoreTable], doc: Document) 
     return chosen
 
 
-_VALUE_IN_PROSE = re.compile(r"(?<![\w.])(\d{1,3}\.\d{1,2})\s*%?")
+_VALUE_IN_PROSE = re.compile(r"(?<![\w.])" + _NOT_IN_NAME + r"(\d{1,3}\.\d{1,2})(?!-\w)\s*%?")
 
 
 def anchored(
@@ -254,6 +258,8 @@ def pairwise_tables(
     from benchaudit.claims.model_claims import resolve
 
     chosen = table_about(comp, tables, doc) or anchored(comp, tables, named, resolve)
+    if not chosen and not refers_to_table(comp):
+        chosen = pointed_before(comp, tables, doc, named, loose)
     if not chosen and (named or comp.general) and not refers_to_table(comp):
         chosen = [st for st in tables if holds_claim(st, comp, named, resolve)]
         if len(chosen) != 1 and loose:
@@ -263,6 +269,38 @@ def pairwise_tables(
             chosen = _most_lines_named(comp, chosen)
         chosen = chosen if len(chosen) == 1 else []
     return chosen
+
+
+def pointed_before(
+    comp: ModelComparison, tables: list[ScoreTable], doc: Document, named: set[str], loose: bool = False
+) -> list[ScoreTable]:
+    """The table the paragraphs just before the claim's paragraph point at ("Table 8 shows
+    the base models ..." and then "X outperforms Y and Z"), the last one named, when it
+    holds both models (of several it names, the one that does); the search stops at a heading
+    or a table, three paragraphs back."""
+    from benchaudit.claims.model_claims import resolve
+    from benchaudit.documents.model import Table
+
+    if _FIGURE_REF.search(comp.block.text[: comp.offset + len(comp.sentence)]):
+        return []  # "Figure 3 compares X with ... . X consistently outperforms": the figure's claim
+    items = doc.items
+    at = next((i for i, item in enumerate(items) if item is comp.block), None)
+    if at is None:
+        return []
+    for item in reversed(items[max(0, at - 3) : at]):
+        if isinstance(item, Table) or item.kind == "heading":
+            return []
+        refs = list(TABLE_REF.finditer(item.text)) if item.kind != "caption" else []
+        figures = [m.start() for m in _FIGURE_REF.finditer(item.text)] if item.kind != "caption" else []
+        if figures and (not refs or figures[-1] > refs[-1].start()):
+            return []  # the paragraph before last pointed at a figure
+        if refs:
+            # "shown in Table 8 and Table 9": the one of them that holds both models.
+            numbers = {m.group(1) for m in refs}
+            hit = [st for st in tables if any(st.table.numbered(k) for k in numbers)]
+            held = [st for st in hit if holds_claim(st, comp, named, resolve, loose)]
+            return held if len(held) == 1 else []
+    return []
 
 
 def _most_lines_named(comp: ModelComparison, tables: list[ScoreTable]) -> list[ScoreTable]:

@@ -805,11 +805,28 @@ def _ruled_tables(page: _Page) -> list[_TableRegion]:
             ln.words = [w for w in ln.words if id(w) not in taken]
         inner = g[1:-1] if rows[0].base > top else g[:-1]
         head = inner[0][2] if inner and any(ln.base < inner[0][2] for ln in rows) else None
+        for a, b in zip(inner, inner[1:]):
+            if head is None or a[2] != head or not _names_between(rows, a[2], b[2]):
+                break
+            head = b[2]
         top = min(top, rows[0].top)
         partial = [(a, b, y) for a, b, y in merged if x0 <= a and b <= x1 and top - 1 <= y <= bottom + 1]
         out.append(_TableRegion(rows, partial, x0, x1, top, bottom, head))
     page.lines = [ln for ln in page.lines if ln.words]
     return out
+
+
+def _names_between(rows: list[_Line], y0: float, y1: float) -> bool:
+    """Group labels ruled off above the column names ("Baselines (Prior Work)", a full rule,
+    then "BM25 mDPR ...", a rule): the header ends at the second rule when only one line of
+    names lies between the two (with a subscript line hanging off it), at least twice as
+    many cells as the labels above, no number in it, and the body below."""
+    between = [ln for ln in rows if y0 < ln.base < y1]
+    names = [ln for ln in between if len(_atoms(ln.words)) >= 3 and not any(_NUMBER_TOKEN.match(w.text) for w in ln.words)]
+    labels = [len(_atoms(ln.words)) for ln in rows if ln.base < y0]
+    if len(names) != 1 or not labels or max(labels) * 2 > len(_atoms(names[0].words)) or not any(ln.base > y1 for ln in rows):
+        return False
+    return all(ln is names[0] or abs(ln.base - names[0].base) < 0.5 * names[0].size for ln in between)
 
 
 def _unruled_tables(
@@ -873,6 +890,7 @@ class _Row:
     cells: list[Cell]
     group: str = ""
     x1: float = 0.0
+    sizes: bool = False  # a header line of model sizes ("Parameters | 2B | 7B"): joins the names above
 
 
 @dataclass
@@ -913,11 +931,15 @@ def _atoms(words: list[_Word]) -> list[_Atom]:
     return out
 
 
-def _per_column(atom: _Atom, cols: list[list[float]], bounds: list[tuple[float, float]]) -> list[_Atom]:
+def _per_column(
+    atom: _Atom, cols: list[list[float]], bounds: list[tuple[float, float]], centred: bool = False
+) -> list[_Atom]:
     """A header atom whose words sit each over one body column, three columns or more
-    ("POPE↑ MME-P↑ MMB↑ SEED↑" set close together): one atom per column. Used on the header
-    row right above the body only, where labels name columns; a word that reaches into another
-    column keeps the atom whole."""
+    ("POPE↑ MME-P↑ MMB↑ SEED↑" set close together): one atom per column. On the header
+    row right above the body, where labels name columns; a word that reaches into another
+    column keeps the atom whole. With ``centred`` (a header row higher up, where a phrase may
+    span columns: "R1-Distill-Qwen R1-Distill-Qwen Ling-Lite" over the first line of three
+    two-line model names), each word must also be centred on its column."""
     if len(atom.words) < 3:
         return [atom]
     homes: list[int] = []
@@ -925,6 +947,8 @@ def _per_column(atom: _Atom, cols: list[list[float]], bounds: list[tuple[float, 
         mid = (w.x0 + w.x1) / 2
         home = next((k for k, (b0, b1) in enumerate(bounds) if b0 <= mid < b1), None)
         if home is None or any(k != home and w.x0 < c1 and c0 < w.x1 for k, (c0, c1) in enumerate(cols)):
+            return [atom]
+        if centred and abs(mid - (cols[home][0] + cols[home][1]) / 2) > max(0.5 * w.size, 0.1 * (w.x1 - w.x0)):
             return [atom]
         homes.append(home)
     if len(set(homes)) < 3 or homes != sorted(homes):
@@ -971,6 +995,14 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
     else:
         n_head = next((i for i, r in enumerate(rows) if _numeric_row(r) or (len(atom_rows[i]) > 1 and all(_is_numeric(a.text) for a in atom_rows[i][1:]))), 0)
     n_head = min(n_head, 4 if region.header_split is None else 8, len(rows) - 1)
+    # "Parameters | 2B | 3B | 7B" right under the model names: the second line of the header.
+    sizes = 0
+    while 0 < n_head + sizes < len(rows) and region.header_split is None and _sizes_row(atom_rows[n_head + sizes]):
+        sizes += 1
+    if sizes and len(rows) - n_head - sizes >= 2:
+        n_head += sizes
+    else:
+        sizes = 0
     body_rows = [ar for ar in atom_rows[n_head:] if len(ar) > 1] or atom_rows
     cols = _columns(body_rows)
     # each column owns the space up to the middle of the gaps beside it
@@ -979,8 +1011,8 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
 
     def place(atoms: list[_Atom], ln: _Line, head: bool, labels: bool = False) -> list[Cell]:
         slots: dict[int, tuple[list[_Atom], int]] = {}
-        if labels:
-            atoms = [part for a in atoms for part in _per_column(a, cols, bounds)]
+        if head:
+            atoms = [part for a in atoms for part in _per_column(a, cols, bounds, centred=not labels)]
         shared = _shared_rule_spans(atoms, ln, cols, partial) if head else {}
         for a in atoms:
             over = [k for k, (c0, c1) in enumerate(bounds) if min(a.x1, c1) - max(a.x0, c0) > 0.3 * min(a.x1 - a.x0, c1 - c0)]
@@ -1000,12 +1032,19 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
                 def err(i: int, j: int, mid: float = mid) -> float:
                     return abs((cols[i][0] + cols[j][1]) / 2 - mid)
 
-                while True:
-                    options = [(err(i, j), i, j) for i, j in ((first - 1, last), (first, last + 1), (first - 1, last + 1)) if 0 <= i and j < len(cols) and not {i, j} & taken]
-                    best = min(options, default=None)
-                    if best is None or best[0] >= err(first, last) - 0.5:
-                        break
-                    _, first, last = best
+                # Of the runs of columns around it that no other label claims, the one it is
+                # centred on; a wider run only when it is clearly better centred ("Baselines"
+                # over six columns whose middle two are not centred under it).
+                lo = first
+                while lo > 1 and lo - 1 not in taken:  # the row labels' column is no group's
+                    lo -= 1
+                hi = last
+                while hi < len(cols) - 1 and hi + 1 not in taken:
+                    hi += 1
+                runs = [(j - i, err(i, j), i, j) for i in range(lo, first + 1) for j in range(last, hi + 1)]
+                least = min(r[1] for r in runs)
+                if least < err(first, last) - 0.5:
+                    _, _, first, last = min(r for r in runs if r[1] <= least + 1.0)
             span = last - first + 1
             have = slots.get(first)
             slots[first] = ((have[0] if have else []) + [a], max(span, have[1] if have else 1))
@@ -1039,7 +1078,8 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
     group = ""
     for i, (ln, ar) in enumerate(zip(rows, atom_rows)):
         if i < n_head:
-            out.append(_Row("header", ln, place(ar, ln, True, labels=i == n_head - 1)))
+            sized = i > 0 and (i >= n_head - sizes or _sizes_row(ar))
+            out.append(_Row("header", ln, place(ar, ln, True, labels=i >= n_head - 1 - sizes), sizes=sized))
         elif len(ar) == 1 and len(cols) >= 3 and not _is_numeric(ar[0].text):
             group = ar[0].text
             out.append(_Row("group", ln, [Cell(group, bold=all(w.bold for w in ar[0].words), colspan=len(cols))], group, ar[0].x1))
@@ -1047,7 +1087,77 @@ def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
             out.append(_Row("body", ln, place(ar, ln, False), group))
     if len(cols) >= 3:
         _side_labels(out, cols, region)
+    if len(cols) >= 2:
+        _centred_labels(out, cols)
     return _merge_headers(out, region)
+
+
+def _centred_labels(rows: list[_Row], cols: list[list[float]]) -> None:
+    r"""Row labels set with ``\multirow`` centred on their rows (DeepSeek-Prover Table 1: a
+    model's name on a line of its own between the 3rd and 4th of its six budget rows, or on
+    the middle one of three): the label names the rows above and below it, as many each way.
+
+    Only in a table that shows the style (a label line between two unlabelled rows one row
+    step apart); a run stops at a labelled row, a group row or a wider gap between rows."""
+    body = [r for r in rows if r.kind == "body"]
+    gaps = sorted(b.line.base - a.line.base for a, b in zip(body, body[1:]) if b.line.base > a.line.base)
+    if len(gaps) < 2:
+        return
+    step = 1.3 * gaps[len(gaps) // 2]
+
+    def empty(r: _Row) -> bool:
+        return r.kind == "body" and bool(r.cells) and not r.cells[0].text
+
+    def mid_label(i: int) -> bool:
+        r = rows[i]
+        if r.kind != "group" or not 0 < i < len(rows) - 1 or r.x1 > cols[1][0] + 1:
+            return False
+        a, b = rows[i - 1], rows[i + 1]
+        return empty(a) and empty(b) and b.line.base - a.line.base <= step
+
+    mids = [i for i in range(len(rows)) if mid_label(i)]
+    if not mids:
+        return
+
+    def run(i: int, way: int) -> list[int]:
+        out, k = [], i + way
+        while 0 <= k < len(rows) and empty(rows[k]) and abs(rows[k].line.base - rows[k - way].line.base) <= step:
+            out.append(k)
+            k += way
+        return out
+
+    labelled = [i for i, r in enumerate(rows) if r.kind == "body" and r.cells and r.cells[0].text]
+    for i in mids + labelled:
+        up, down = run(i, -1), run(i, 1)
+        if not up or len(up) != len(down):
+            continue
+        source = rows[i].cells[0]
+        group = rows[up[-1]].group if i in mids else rows[i].group
+        for k in up + down:
+            rows[k].cells[0] = Cell(source.text, bold=source.bold, italic=source.italic, marks=source.marks)
+            rows[k].group = group
+        if i in mids:
+            rows[i].kind = "label"
+            for k in range(i + 1, len(rows)):  # rows below no longer fall under the label as a group
+                if rows[k].kind == "group":
+                    break
+                if rows[k].group == source.text:
+                    rows[k].group = group
+
+
+#: A model size as a header prints it: "2B", "1.7B", "360M", "A800M" (active), "8x7B".
+_SIZE = re.compile(r"^(?:\d+\s*[x×]\s*)?A?\d+(?:\.\d+)?\s*[BMKT]$")
+
+
+def _sizes_row(atoms: list[_Atom]) -> bool:
+    """A row of model sizes under a header ("Parameters", "2B", "3B", "7B", ...): no score,
+    every cell after the first a size (or a dash), at least two of them; a count in billions,
+    or a first cell that says it is one (not a context length: "Max Input | 200K | 1M")."""
+    cells = [a.text for a in atoms[1:]]
+    sized = [t for t in cells if _SIZE.match(t)]
+    if len(sized) < 2 or not all(_SIZE.match(t) or t in ("-", "–", "—") for t in cells):
+        return False
+    return all(t.endswith("B") for t in sized) or bool(re.search(r"param|size|#\s*[AT]P\b", atoms[0].text, re.I))
 
 
 def _shared_rule_spans(
@@ -1157,7 +1267,10 @@ def _merge_headers(rows: list[_Row], region: _TableRegion) -> list[_Row]:
             or (k0 not in low and k0 in covered)
             for k0, c in top.items()
         )
-        if not close or ruled or clash:
+        spanned = {k for k0, c in top.items() for k in range(k0, k0 + c.colspan)}
+        if b.sizes and all(top[k0].colspan == c.colspan if k0 in top else k0 not in spanned for k0, c in low.items()):
+            clash = False  # each size sits under its own model name, however wide both are
+        if clash or not b.sizes and (not close or ruled):
             i += 1
             continue
         merged: list[Cell] = []
@@ -1165,7 +1278,7 @@ def _merge_headers(rows: list[_Row], region: _TableRegion) -> list[_Row]:
         while k < width:
             x, y = top.get(k), low.get(k)
             if x and y:
-                cell = Cell(_join_header(x.text, y.text), bold=x.bold and y.bold, marks=marks_of(x.text + y.text))
+                cell = Cell(_join_header(x.text, y.text), bold=x.bold and y.bold, marks=marks_of(x.text + y.text), colspan=x.colspan)
             else:
                 cell = x or y or Cell("")
             merged.append(cell)

@@ -7,6 +7,10 @@ is about the figure.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from benchaudit.claims.model_claims import model_names
 from benchaudit.config import Config
 from benchaudit.engine import Context, audit
@@ -142,3 +146,28 @@ def test_two_rivals_quoted_after_the_verb_are_not_a_pair(tmp_path):
         encoding="utf-8",
     )
     assert not [f for f in _serious(card) if "18.4% vs 19.4%" in f.message]
+
+
+DEEPSEEKMOE = Path(__file__).parents[1] / "data" / "realdocs" / "docs" / "deepseekmoe-paper.pdf"
+
+
+@pytest.mark.skipif(not DEEPSEEKMOE.is_file(), reason="no deepseekmoe-paper.pdf in the corpus")
+def test_a_claim_after_a_paragraph_that_names_the_table_is_checked_on_it():
+    # DeepSeekMoE p. 32: a paragraph that points at Table 10, then "We find that at a larger
+    # scale, DeepSeekMoE can even outperform GShard×1.5 distinctly." with no table named:
+    # the claim is checked on Table 10, where GShard×1.5 leads on PIQA.
+    found = [
+        f for f in _serious(DEEPSEEKMOE)
+        if f.name == "within-noise" and "can even outperform GShard" in (f.claim or "")
+    ]
+    assert found and "PIQA" in found[0].message
+
+
+def test_a_version_inside_a_model_name_is_not_a_quoted_score():
+    # "the Granite-3.0-2B model outperforms Mistral-7B": 3.0 is part of the name, not a score the
+    # sentence quotes (which would send the claim to a table with a 3.0 cell, or to none).
+    from benchaudit.claims.linking import _SCORE_IN_PROSE, _VALUE_IN_PROSE
+
+    for pattern in (_SCORE_IN_PROSE, _VALUE_IN_PROSE):
+        assert not [m.group(1) for m in pattern.finditer("the Granite-3.0-2B model outperforms Qwen-2.5-7B")]
+        assert [m.group(1) for m in pattern.finditer("X achieves 36.2%, surpassing Y (35.9)")] == ["36.2", "35.9"]

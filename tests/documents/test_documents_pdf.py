@@ -474,3 +474,76 @@ def test_column_rules_drawn_row_by_row_are_not_a_figure(tmp_path: Path) -> None:
     assert len(t.rows) == 15
     assert [c.text for c in t.rows[0]] == ["Model-1B", "31.1", "41.5", "11.2", "51.8"]
     check_lines(doc)
+
+
+RING_LITE = REALDOCS / "ring-lite-distill-paper.pdf"
+
+
+@pytest.mark.skipif(not RING_LITE.is_file(), reason="no ring-lite-distill-paper.pdf in the corpus")
+def test_model_names_over_two_header_lines_set_close_together() -> None:
+    # Ring-Lite-Distill, Table 2: the first lines of three two-line model names
+    # ("R1-Distill-Qwen", "R1-Distill-Qwen", "Ling-Lite") sit 4 pt apart, each centred on its
+    # column; they are three column labels joined with the line below, not one label over three.
+    doc = read_pdf(RING_LITE, RING_LITE.name)
+    table = next(t for t in doc.tables() if t.caption and t.caption.text.startswith("Table 2"))
+    assert table.header() == [
+        "Benchmark", "R1-Distill-Qwen 7B (reported)", "R1-Distill-Qwen 7B (reproduce)", "Ling-Lite",
+        "Ring-Lite-Distill-Stage-1", "Ring-Lite-Distill-Stage-2", "Ring-Lite-Distill-DPO",
+    ]
+
+
+GRANITE3 = REALDOCS / "granite-3.0-paper.pdf"
+
+
+@pytest.mark.skipif(not GRANITE3.is_file(), reason="no granite-3.0-paper.pdf in the corpus")
+def test_a_row_of_model_sizes_under_the_names_is_part_of_the_header() -> None:
+    # Granite 3.0, Table 10: "Parameters | 2B | 3B | 2B | 7B | 8B | 8B" under the model names
+    # (two "Granite-3.0" columns) is the header's second line, not a body row; Table 16 sets
+    # the sizes under names that span two columns each ("Gemma-2" over F and C).
+    doc = read_pdf(GRANITE3, GRANITE3.name)
+    tables = {t.caption.text.split(":")[0]: t for t in doc.tables() if t.caption}
+    t10 = tables["Table 10"]
+    assert t10.header()[1:] == ["Gemma-2 2B", "Llama-3.2 3B", "Granite-3.0 2B", "Mistral 7B", "Llama-3.1 8B", "Granite-3.0 8B"]
+    assert not any(r[0].text == "Parameters" for r in t10.rows)
+    assert tables["Table 11"].header()[2] == "Granite-3.0 400M 1B"
+    assert tables["Table 16"].header()[1:4] == ["Gemma-2 2B", "Gemma-2 2B", "Llama-3.2 3B"]
+
+
+PROVER = REALDOCS / "deepseek-prover-v1.5-paper.pdf"
+
+
+@pytest.mark.skipif(not PROVER.is_file(), reason="no deepseek-prover-v1.5-paper.pdf in the corpus")
+def test_row_labels_centred_on_their_rows_name_each_of_them() -> None:
+    # DeepSeek-Prover-V1.5, Table 1: each model's name is set once, centred on its rows of
+    # sample budgets (on a line of its own between the 3rd and 4th of six rows, or on the
+    # middle one of three); every one of those rows is that model's, in its method group.
+    doc = read_pdf(PROVER, PROVER.name)
+    table = next(t for t in doc.tables() if t.caption and t.caption.text.startswith("Table 1 "))
+    labels = [r[0].text for r in table.rows]
+    assert labels.count("DeepSeek-Prover-V1.5-Base") == 3
+    assert labels.count("DeepSeek-Prover-V1.5-SFT") == 6
+    assert labels.count("DeepSeek-Prover-V1.5-RL") == 6
+    assert labels.count("DeepSeek-Prover-V1.5-RL + RMaxTS") == 4
+    assert "" not in labels
+    rl = [g for r, g in zip(table.rows, table.groups) if r[0].text == "DeepSeek-Prover-V1.5-RL"]
+    assert set(rl) == {"Single-pass Whole-Proof Generation Methods"}
+    assert [r[2].text for r in table.rows if r[0].text == "DeepSeek-Prover-V1.5-RL"][-1] == "60.2%"
+
+
+BGE_M3 = REALDOCS / "bge-m3-paper.pdf"
+
+
+@pytest.mark.skipif(not BGE_M3.is_file(), reason="no bge-m3-paper.pdf in the corpus")
+def test_group_labels_ruled_off_above_the_column_names() -> None:
+    # BGE-M3, Table 13: "Baselines (Prior Work)" and "M3-Embedding (Our Work)", a full rule, then
+    # the column names (one of them "E5" with "mistral-7b" set as a subscript line), then a rule:
+    # both lines are the header, and each group label spans the columns it is centred over.
+    doc = read_pdf(BGE_M3, BGE_M3.name)
+    table = next(t for t in doc.tables() if t.caption and t.caption.text.startswith("Table 13"))
+    header = table.header()
+    assert header[0] == ""
+    assert header[1] == "Baselines (Prior Work) / BM25"
+    assert header[5] == "Baselines (Prior Work) / E5 mistral-7b"
+    assert header[6] == "Baselines (Prior Work) / OpenAI-3"
+    assert header[7] == "M3-Embedding (Our Work) / Dense"
+    assert table.rows[0][0].text == "ar"
