@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from benchaudit.claims.model_claims import fold, label
+from benchaudit.claims.model_claims import fold, label, opening_scope_end
 
 if TYPE_CHECKING:
     from benchaudit.claims.model_claims import ModelComparison
@@ -75,7 +75,8 @@ def subject_in(comp: ModelComparison, models: list[str]) -> str | None:
     sentence whose subject is a pronoun ("It outperforms ...", "Our model surpasses ..."),
     the one model the sentences before it in its paragraph name, else the table's one row
     labelled as the authors' own ("X (ours)")."""
-    before = named_in(comp.sentence[: comp.verb_at], models)
+    # "For BLEU-2, ..., X delivers gains": the opening phrase says where, never who.
+    before = named_in(comp.sentence[opening_scope_end(comp.sentence, comp.verb_at) : comp.verb_at], models)
     if before:
         return before[0] if len(set(before)) == 1 else None
     if not _PRONOUN_SUBJECT.match(comp.sentence[: comp.verb_at]):
