@@ -54,7 +54,8 @@ _EQUIVALENT = re.compile(
 #: A comparison whose rival opens the sentence ("Compared to Y, X achieves superior results
 #: on ..."): the names of that phrase are the rivals, and the verb may then drop its "than".
 _RIVAL_FIRST = re.compile(
-    r"^\W*(?:compared\s+(?:to|with)|in\s+comparison\s+(?:to|with)|relative\s+to|against)\s+(?P<rival>[^,;]{2,80}),\s*",
+    r"^\W*(?:(?:\w+ly|furthermore|moreover|additionally|also|overall|finally|however|besides|meanwhile),\s+)?"
+    r"(?:compared\s+(?:to|with)|in\s+comparison\s+(?:to|with)|relative\s+to|against)\s+(?P<rival>[^,;]{2,80}),\s*",
     re.I,
 )
 _RIVAL_FIRST_VERB = {
@@ -139,6 +140,8 @@ class ModelComparison:
     subjects: tuple[NameMention, ...]
     objects: tuple[NameMention, ...]
     general: bool  # "across benchmarks", "on all tasks": a claim about every benchmark
+    #: Where the rivals are named when they open the sentence ("Compared to Y, X ..."), else None.
+    rival_span: tuple[int, int] | None = None
 
     @property
     def line(self) -> int | None:
@@ -294,7 +297,7 @@ def _comparison(block: Block, sentence: str, offset: int) -> ModelComparison | N
                 subjects = tuple(n for n in names if n.end <= m.start())
         return ModelComparison(
             block, sentence, offset, kind, m.group(0), m.start(), subjects, objects,
-            bool(_ACROSS.search(sentence[m.end():])),
+            bool(_ACROSS.search(sentence[m.end():])), rival if rival != (0, 0) else None,
         )
     return None
 
@@ -304,6 +307,13 @@ def _comparison(block: Block, sentence: str, offset: int) -> ModelComparison | N
 _TABLE_CAPTION = re.compile(r"^\W*(?:Table|Tab\.)\s*\d+\b", re.I)
 #: An opening phrase that says where a claim holds ("For BLEU-2,", "On GSM8K,", "In Table 3,").
 _SCOPE_FIRST = re.compile(r"^\W*(?:for|on|in|across|under|at)\s+[^,;]{1,80},\s*", re.I)
+def first_verb_at(sentence: str) -> int:
+    """Where the sentence's first comparative verb starts (its length when it has none): a
+    second clause's rival ("outperforms Y, and is comparable to Z") is never its subject."""
+    found = [m.start() for p in (_SUPERIOR, _EQUIVALENT, _BEST) if (m := p.search(sentence))]
+    return min(found, default=len(sentence))
+
+
 def opening_scope_end(sentence: str, verb_at: int) -> int:
     """Where an opening phrase that says where a claim holds ("For BLEU-2, ...") ends, when it
     ends before the verb at ``verb_at``; else 0."""
@@ -383,7 +393,25 @@ def resolve(name: str, models: list[str]) -> str | None:
         return None
     loose = [m for m in models if extends(fold(m), want) or extends(fold(name), core(m))]
     loose = [m for m in loose if len(core(m)) >= 4]
-    return loose[0] if len(loose) == 1 else None
+    if len(loose) == 1:
+        return loose[0]
+    if loose:
+        return None
+    # A table that shortens the family's name ("DS-Coder-V2-Instruct" for DeepSeek-Coder-V2).
+    short = [m for m in models if _abbreviated(core(m)) == _abbreviated(want)]
+    return short[0] if len(short) == 1 else None
+
+
+#: Family names tables often shorten: the long form folded, and its short form.
+_ABBREVIATIONS = (("deepseek", "ds"),)
+
+
+def _abbreviated(folded: str) -> str:
+    """A folded model name with its family written short ("dscoderv2" for "deepseekcoderv2")."""
+    for long, short in _ABBREVIATIONS:
+        if folded.startswith(long):
+            return short + folded[len(long) :]
+    return folded
 
 
 def resolve_label(name: str, models: list[str]) -> str | None:

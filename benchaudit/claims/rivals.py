@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from benchaudit.claims.model_claims import fold, label, opening_scope_end
+from benchaudit.claims.model_claims import first_verb_at, fold, label, opening_scope_end
 
 if TYPE_CHECKING:
     from benchaudit.claims.model_claims import ModelComparison
@@ -76,7 +76,10 @@ def subject_in(comp: ModelComparison, models: list[str]) -> str | None:
     the one model the sentences before it in its paragraph name, else the table's one row
     labelled as the authors' own ("X (ours)")."""
     # "For BLEU-2, ..., X delivers gains": the opening phrase says where, never who.
-    before = named_in(comp.sentence[opening_scope_end(comp.sentence, comp.verb_at) : comp.verb_at], models)
+    # A parity clause after a superiority ("outperforms Y, and is comparable to Z"): its
+    # subject is named before the first verb, where Y is not.
+    end = min(comp.verb_at, first_verb_at(comp.sentence))
+    before = named_in(comp.sentence[opening_scope_end(comp.sentence, end) : end], models)
     if before:
         return before[0] if len(set(before)) == 1 else None
     if not _PRONOUN_SUBJECT.match(comp.sentence[: comp.verb_at]):
@@ -109,6 +112,9 @@ def rivals_in(comp: ModelComparison, st: ScoreTable, subject: str) -> list[str]:
     "open-source" class; every other group's rows otherwise)."""
     models = sorted({c.model for line in st.lines for c in line.cells})
     after = comp.scope[comp.verb_at + len(comp.verb) :]
+    if comp.rival_span is not None:
+        # "Compared to Y, X achieves ...": the rivals are those the opening phrase names.
+        after = comp.sentence[comp.rival_span[0] : comp.rival_span[1]]
     named = [m for m in named_in(after, models) if m != subject]
     if named:
         return named
