@@ -57,7 +57,38 @@ def named_in(text: str, models: list[str]) -> list[str]:
         hit = re.search(r"(?<![\w-])" + r"[-\s_]?".join(parts) + r"(?![\w-])", text, re.I)
         if hit:
             found.append((hit.start(), m))
+    seen = {m for _, m in found}
+    for m, token in _own_tokens(models).items():
+        # "SimPO outperforms DPO" beside rows "Llama 3 8B SimPO" and "Llama 3 8B DPO": the one
+        # word that tells a row from the others of its table names it.
+        # Never the head of a longer name ("DeepSeek-V2" of "DeepSeek-V2.5-Chat").
+        hit = re.search(rf"(?<![\w-]){re.escape(token)}(?![\w+-]|\.\w)", text)
+        if hit and m not in seen:
+            found.append((hit.start(), m))
     return [m for _, m in sorted(found)]
+
+
+def _own_tokens(models: list[str]) -> dict[str, str]:
+    """The word of each row label that no other row of the table has, when there is exactly
+    one and it is a name (capitals: "SimPO", "DPO"), not a size, a number or an ordinary word."""
+    words = {m: set(re.split(r"[\s/,()]+", label(m))) - {""} for m in models}
+    if len(words) < 2:
+        return {}
+    # Only a table whose rows are one shared name plus one word each ("Llama 3 8B SimPO",
+    # "Llama 3 8B DPO"): elsewhere a word of one row is no name of it.
+    common = set.intersection(*words.values())
+    out: dict[str, str] = {}
+    for m, mine in words.items():
+        own = [w for w in mine - common if re.fullmatch(r"[A-Za-z][\w.+-]*", w) and _ACRONYM.search(w)]
+        if common and mine == common | set(own) and len(own) == 1 and len(own[0]) >= 3:
+            out[m] = own[0]
+    # A word two rows share names neither.
+    taken = [t for t in out.values()]
+    return {m: t for m, t in out.items() if taken.count(t) == 1}
+
+
+#: A name-like word: two capitals ("DPO", "SimPO", "GQA"), never a plain capitalised word.
+_ACRONYM = re.compile(r"[A-Z].*[A-Z]")
 
 
 def class_of_rivals(comp: ModelComparison) -> re.Match[str] | None:
