@@ -56,7 +56,7 @@ def lines_claimed(
         if line.benchmark is not None and names_benchmark(line.benchmark, named):
             return True
         label = line.label.split(" / ")[-1].strip()
-        if bool(_LABEL_NAME.search(label)) and len(fold(label)) >= 3 and fold(label) in text:
+        if _LABEL_NAME.search(label) and len(fold(label)) >= 3 and fold(label) in text and _spelled(label, comp.scope):
             return True
         # "outperforms Y on Aider" for a line labelled "Aider-Polyglot (Acc.)": the label's
         # leading name, as a word of the clause.
@@ -82,6 +82,24 @@ def lines_claimed(
     if picked:
         return picked
     return list(st.lines) if comp.general or _OVERALL.search(comp.sentence) else []
+
+
+def _spelled(label: str, text: str) -> bool:
+    """Whether ``text`` spells ``label`` as whole words, however it is hyphenated or spaced
+    ("Human-Eval+" for "HumanEval+"); never inside a longer word ("MATH" in "mathematical")."""
+    from benchaudit.claims.model_claims import fold
+
+    want = fold(label)
+    words = [fold(w) for w in re.split(r"[\s,;:()/]+", text)]
+    for i in range(len(words)):
+        joined = ""
+        for w in words[i : i + 4]:
+            joined += w
+            if joined == want:
+                return True
+            if len(joined) >= len(want):
+                break
+    return False
 
 
 def sections_named(comp: ModelComparison, st: ScoreTable) -> list[ScoreLine]:
@@ -237,12 +255,30 @@ def pair_of(
     models = sorted({c.model for line in st.lines for c in line.cells})
     find = resolve_label if loose else resolve
     a = find(comp.subjects[-1].text, models) if comp.subjects else None
+    if a is not None and _variant_dropped(comp.sentence[comp.subjects[-1].end :], a):
+        return None, []  # "DeepSeek-V2 Chat (SFT)" said, the base row "DeepSeek-V2" found
     if a is None and loose and not _CONCESSIVE_START.match(comp.sentence):
         a = subject_in(comp, models)
     rivals = [r for r in (find(o.text, models) for o in comp.objects) if r and r != a]
     if not rivals and loose and a is not None:
         rivals = rivals_in(comp, st, a)
     return a, rivals
+
+
+#: The variant words that may follow a model's name in prose ("DeepSeek-V2 Chat (SFT)").
+_VARIANT_AFTER = re.compile(r"\s*(?:(?:chat|instruct|base|sft|rl|dpo)\b[\s()]*)+", re.I)
+
+
+def _variant_dropped(after: str, row: str) -> bool:
+    """Whether the words after a prose name give a variant ("Chat", "(SFT)") the row's label
+    does not: the name as read was cut short, and the row found is another model."""
+    from benchaudit.claims.model_claims import fold
+
+    m = _VARIANT_AFTER.match(after)
+    if m is None:
+        return False
+    words = re.findall(r"[a-z]+", m.group(0).lower())
+    return any(w not in fold(row) for w in words)
 
 
 _CONCESSIVE_START = re.compile(r"\W*(?:while|whereas|although|though|despite)\b", re.I)

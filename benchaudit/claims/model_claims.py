@@ -14,19 +14,61 @@ from dataclasses import dataclass
 
 from benchaudit.documents.model import Block, Document
 
+#: What a comparative adjective may be said of: a score, not a cost ("higher accuracy than",
+#: "more problems than"; never "more tokens than", "higher latency than").
+_PERF = (
+    r"(?:performance|accuracy|scores?|results?|(?:pass|success|win|resolve[d]?)\s+rates?|"
+    r"correlation|problems|questions|tasks|capabilit(?:y|ies))"
+)
 _SUPERIOR = re.compile(
     r"\b(?:outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beat(?:s|ing)?|exceed(?:s|ed|ing)?|"
     r"(?:is|are|was|were)\s+(?:significantly\s+|substantially\s+|much\s+)?better\s+than|"
-    r"superior\s+(?:performance\s+)?(?:to|compared\s+(?:to|with)|over))\b",
+    r"superior\s+(?:performance\s+)?(?:to|compared\s+(?:to|with)|over))\b|"
+    # The comparative shapes below name a rival after them, never a number ("higher than 80%");
+    # "comparable or better performance than Y" claims parity at least, not a lead.
+    r"\b(?<!\bor\s)(?:"
+    # "performs (significantly) better than", "scores higher than"
+    r"(?:perform|scor|fare)\w*\s+(?:\w+\s+)?(?:better|higher)\s+than|"
+    # "better (retrieval) performance than", "slightly better tolerance ... compared to"
+    r"better\s+(?:[\w-]+\s+){0,3}?(?:than|compared\s+(?:to|with)|relative\s+to)|"
+    # "higher accuracy than", "more problems from AIME 2024 than"
+    r"(?:higher|greater|more|stronger)\s+(?:[\w-]+\s+){0,2}?" + _PERF
+    + r"\s+(?:[^.;,()]{0,40}?\s)?(?:than|compared\s+(?:to|with)|relative\s+to)|"
+    # "significant improvements over", "advantages over GQA", "a 3.6% improvement over"
+    r"(?:improvements?|gains?|advantages?|advancements?|superiority)\s+(?:over|to(?=\s+(?:the\s+)?[A-Z]))|"
+    r"superior\s+(?:[\w-]+\s+){1,2}?(?:[^.;()]{0,60}?\s)?(?:compared\s+(?:to|with)|relative\s+to))"
+    r"\b(?!\s*[-+]?\d)",
     re.I,
 )
 _EQUIVALENT = re.compile(
     r"\b(?:comparable\s+(?:(?:code|math|reasoning|overall|general)\s+(?:and\s+\w+\s+)?)?"
-    r"(?:performance\s+|capabilit(?:y|ies)\s+|results\s+)?(?:to|with|as)|on\s+par\s+with|competitive\s+with|"
+    r"(?:performance\s+|capabilit(?:y|ies)\s+|results\s+)?(?:to|with|as)|on\s+(?:a\s+)?par\s+with|competitive\s+with|"
     r"perform(?:s|ed|ing)?\s+(?:similarly|comparably)\s+(?:to|with)|similar\s+(?:performance|results)\s+(?:to|with|as)|"
-    r"match(?:es|ing)?\s+the\s+performance\s+of)\b",
+    r"match(?:es|ing)?\s+the\s+performance\s+of|"
+    # "matched or even improved": parity at least, no margin given ("matches or exceeds Y"
+    # is read as the lead it also claims, above)
+    r"match(?:es|ed|ing)?\s+or\s+(?:even\s+)?improv\w*|"
+    r"closely\s+(?:approximat|match|approach)\w*)\b",
     re.I,
 )
+#: A comparison whose rival opens the sentence ("Compared to Y, X achieves superior results
+#: on ..."): the names of that phrase are the rivals, and the verb may then drop its "than".
+_RIVAL_FIRST = re.compile(
+    r"^\W*(?:(?:\w+ly|furthermore|moreover|additionally|also|overall|finally|however|besides|meanwhile),\s+)?"
+    r"(?:compared\s+(?:to|with)|in\s+comparison\s+(?:to|with)|relative\s+to|against)\s+(?P<rival>[^,;]{2,80}),\s*",
+    re.I,
+)
+_RIVAL_FIRST_VERB = {
+    # "comparable or superior performance" is parity at least, read as parity.
+    "superior": re.compile(
+        r"\b(?<!\bor\s)(?:superior|better|stronger|higher)\s+(?:[\w-]+\s+){0,2}?" + _PERF + r"\b", re.I
+    ),
+    "equivalent": re.compile(
+        r"\b(?:similar|comparable|competitive)(?:\s+or\s+(?:better|superior|higher))?\s+(?:[\w-]+\s+){0,2}?"
+        + _PERF + r"\b|"
+        r"\bperform(?:s|ed)?\s+(?:similarly|comparably)\b", re.I
+    ),
+}
 #: A claim to be the best: "achieves the (overall) best results", "the highest score",
 #: "sets SOTA results", "surpassing all other models".
 _BEST = re.compile(
@@ -100,6 +142,8 @@ class ModelComparison:
     subjects: tuple[NameMention, ...]
     objects: tuple[NameMention, ...]
     general: bool  # "across benchmarks", "on all tasks": a claim about every benchmark
+    #: Where the rivals are named when they open the sentence ("Compared to Y, X ..."), else None.
+    rival_span: tuple[int, int] | None = None
 
     @property
     def line(self) -> int | None:
@@ -168,8 +212,10 @@ def comparisons(doc: Document, clauses: bool = False) -> list[ModelComparison]:
     Z"): a clause the first verb's reading would hide."""
     out: list[ModelComparison] = []
     for block in doc.blocks():
-        if block.kind in ("code", "heading", "caption") or in_claim_free_section(block):
+        if block.kind in ("code", "heading") or in_claim_free_section(block):
             continue
+        if block.kind == "caption" and not _TABLE_CAPTION.match(block.text):
+            continue  # a figure's caption: its claim is about a chart no table holds
         text = block.text
         pos = 0
         for sentence in _SPLIT.split(text):
@@ -215,17 +261,36 @@ def _parity_clause(block: Block, sentence: str, offset: int, first: ModelCompari
 
 def _comparison(block: Block, sentence: str, offset: int) -> ModelComparison | None:
     """The comparison a sentence makes, if any: superior, equivalent, or a claim to be best."""
+    first = _RIVAL_FIRST.match(sentence)
     for kind, pattern in (("superior", _SUPERIOR), ("equivalent", _EQUIVALENT), ("best", _BEST)):
         m = pattern.search(sentence)
+        bare = False
+        if first is not None and kind in _RIVAL_FIRST_VERB and (m is None or m.start() < first.end()):
+            # "Compared to Y, X achieves superior results": the verb needs no "than" of its own.
+            m = _RIVAL_FIRST_VERB[kind].search(sentence, first.end())
+            bare = m is not None
         if not m:
             continue
         if kind == "superior" and _PASSIVE.match(sentence, m.end()):
             # "X is marginally outperformed by Y": the roles are reversed; not read as X's claim.
             return None
+        if kind != "best" and _NEGATED.search(sentence[: m.start()]):
+            return None  # "does not perform better than Y", "no better than Y": no such claim
         names = model_names(sentence)
-        subjects = tuple(n for n in names if n.end <= m.start())
+        # "For BLEU-2, ..., X delivers gains over ...": the opening phrase names what the
+        # claim is measured on, never its subject.
+        lead = opening_scope_end(sentence, m.start())
+        names = [n for n in names if n.start >= lead]
+        rival = first.span("rival") if first is not None and first.end() <= m.start() else (0, 0)
+        leading = tuple(n for n in names if rival[0] <= n.start < rival[1])
+        subjects = tuple(n for n in names if n.end <= m.start() and n not in leading)
         end = _clause_end(sentence, m.end())
-        objects = tuple(n for n in names if m.end() <= n.start < end)
+        # The rivals of a verb end where the sentence's other comparison starts ("better than
+        # Y, closely approximating Z": Z is a parity's rival, not one Y's verb beat).
+        other = (_EQUIVALENT if kind == "superior" else _SUPERIOR).search(sentence, m.end())
+        end = min(end, other.start()) if other is not None else end
+        # A bare verb after the rival ("superior results on GSM8K"): the rival is the opening one.
+        objects = leading if bare else tuple(n for n in names if m.end() <= n.start < end) or leading
         if kind == "superior" and not objects:
             best = _BEST.search(sentence)
             if best is not None:
@@ -234,11 +299,32 @@ def _comparison(block: Block, sentence: str, offset: int) -> ModelComparison | N
                 subjects = tuple(n for n in names if n.end <= m.start())
         return ModelComparison(
             block, sentence, offset, kind, m.group(0), m.start(), subjects, objects,
-            bool(_ACROSS.search(sentence[m.end():])),
+            bool(_ACROSS.search(sentence[m.end():])), rival if rival != (0, 0) else None,
         )
     return None
 
 
+#: A table's caption ("Table 8: ... MHA demonstrates significant advantages over GQA"): its
+#: claims are about that table, which its own "Table 8" names.
+_TABLE_CAPTION = re.compile(r"^\W*(?:Table|Tab\.)\s*\d+\b", re.I)
+#: An opening phrase that says where a claim holds ("For BLEU-2,", "On GSM8K,", "In Table 3,").
+_SCOPE_FIRST = re.compile(r"^\W*(?:for|on|in|across|under|at)\s+[^,;]{1,80},\s*", re.I)
+def first_verb_at(sentence: str) -> int:
+    """Where the sentence's first comparative verb starts (its length when it has none): a
+    second clause's rival ("outperforms Y, and is comparable to Z") is never its subject."""
+    found = [m.start() for p in (_SUPERIOR, _EQUIVALENT, _BEST) if (m := p.search(sentence))]
+    return min(found, default=len(sentence))
+
+
+def opening_scope_end(sentence: str, verb_at: int) -> int:
+    """Where an opening phrase that says where a claim holds ("For BLEU-2, ...") ends, when it
+    ends before the verb at ``verb_at``; else 0."""
+    m = _SCOPE_FIRST.match(sentence)
+    return m.end() if m is not None and m.end() <= verb_at else 0
+
+
+#: A comparative verb negated just before it: "does not perform better than", "no better than".
+_NEGATED = re.compile(r"\b(?:not|no|never|cannot|n't)\s+(?:[\w-]+\s+)?$", re.I)
 _PASSIVE = re.compile(r"\s+by\b", re.I)
 
 
@@ -309,7 +395,25 @@ def resolve(name: str, models: list[str]) -> str | None:
         return None
     loose = [m for m in models if extends(fold(m), want) or extends(fold(name), core(m))]
     loose = [m for m in loose if len(core(m)) >= 4]
-    return loose[0] if len(loose) == 1 else None
+    if len(loose) == 1:
+        return loose[0]
+    if loose:
+        return None
+    # A table that shortens the family's name ("DS-Coder-V2-Instruct" for DeepSeek-Coder-V2).
+    short = [m for m in models if _abbreviated(core(m)) == _abbreviated(want)]
+    return short[0] if len(short) == 1 else None
+
+
+#: Family names tables often shorten: the long form folded, and its short form.
+_ABBREVIATIONS = (("deepseek", "ds"),)
+
+
+def _abbreviated(folded: str) -> str:
+    """A folded model name with its family written short ("dscoderv2" for "deepseekcoderv2")."""
+    for long, short in _ABBREVIATIONS:
+        if folded.startswith(long):
+            return short + folded[len(long) :]
+    return folded
 
 
 def resolve_label(name: str, models: list[str]) -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from benchaudit.claims.model_claims import fold, label
+from benchaudit.claims.model_claims import first_verb_at, fold, label, opening_scope_end
 
 if TYPE_CHECKING:
     from benchaudit.claims.model_claims import ModelComparison
@@ -57,7 +57,38 @@ def named_in(text: str, models: list[str]) -> list[str]:
         hit = re.search(r"(?<![\w-])" + r"[-\s_]?".join(parts) + r"(?![\w-])", text, re.I)
         if hit:
             found.append((hit.start(), m))
+    seen = {m for _, m in found}
+    for m, token in _own_tokens(models).items():
+        # "SimPO outperforms DPO" beside rows "Llama 3 8B SimPO" and "Llama 3 8B DPO": the one
+        # word that tells a row from the others of its table names it.
+        # Never the head of a longer name ("DeepSeek-V2" of "DeepSeek-V2.5-Chat").
+        hit = re.search(rf"(?<![\w-]){re.escape(token)}(?![\w+-]|\.\w)", text)
+        if hit and m not in seen:
+            found.append((hit.start(), m))
     return [m for _, m in sorted(found)]
+
+
+def _own_tokens(models: list[str]) -> dict[str, str]:
+    """The word of each row label that no other row of the table has, when there is exactly
+    one and it is a name (capitals: "SimPO", "DPO"), not a size, a number or an ordinary word."""
+    words = {m: set(re.split(r"[\s/,()]+", label(m))) - {""} for m in models}
+    if len(words) < 2:
+        return {}
+    # Only a table whose rows are one shared name plus one word each ("Llama 3 8B SimPO",
+    # "Llama 3 8B DPO"): elsewhere a word of one row is no name of it.
+    common = set.intersection(*words.values())
+    out: dict[str, str] = {}
+    for m, mine in words.items():
+        own = [w for w in mine - common if re.fullmatch(r"[A-Za-z][\w.+-]*", w) and _ACRONYM.search(w)]
+        if common and mine == common | set(own) and len(own) == 1 and len(own[0]) >= 3:
+            out[m] = own[0]
+    # A word two rows share names neither.
+    taken = [t for t in out.values()]
+    return {m: t for m, t in out.items() if taken.count(t) == 1}
+
+
+#: A name-like word: two capitals ("DPO", "SimPO", "GQA"), never a plain capitalised word.
+_ACRONYM = re.compile(r"[A-Z].*[A-Z]")
 
 
 def class_of_rivals(comp: ModelComparison) -> re.Match[str] | None:
@@ -75,7 +106,11 @@ def subject_in(comp: ModelComparison, models: list[str]) -> str | None:
     sentence whose subject is a pronoun ("It outperforms ...", "Our model surpasses ..."),
     the one model the sentences before it in its paragraph name, else the table's one row
     labelled as the authors' own ("X (ours)")."""
-    before = named_in(comp.sentence[: comp.verb_at], models)
+    # "For BLEU-2, ..., X delivers gains": the opening phrase says where, never who.
+    # A parity clause after a superiority ("outperforms Y, and is comparable to Z"): its
+    # subject is named before the first verb, where Y is not.
+    end = min(comp.verb_at, first_verb_at(comp.sentence))
+    before = named_in(comp.sentence[opening_scope_end(comp.sentence, end) : end], models)
     if before:
         return before[0] if len(set(before)) == 1 else None
     if not _PRONOUN_SUBJECT.match(comp.sentence[: comp.verb_at]):
@@ -108,6 +143,9 @@ def rivals_in(comp: ModelComparison, st: ScoreTable, subject: str) -> list[str]:
     "open-source" class; every other group's rows otherwise)."""
     models = sorted({c.model for line in st.lines for c in line.cells})
     after = comp.scope[comp.verb_at + len(comp.verb) :]
+    if comp.rival_span is not None:
+        # "Compared to Y, X achieves ...": the rivals are those the opening phrase names.
+        after = comp.sentence[comp.rival_span[0] : comp.rival_span[1]]
     named = [m for m in named_in(after, models) if m != subject]
     if named:
         return named

@@ -343,7 +343,11 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
             )
 
 
-_HEDGED = re.compile(r"\b(?:nearly|almost|most|majority|many|several|generally|largely)\b", re.I)
+#: A claim hedged in how often it holds, or one of a small lead ("a slight advantage over Y"):
+#: a loss on a quarter of the lines does not contradict it.
+_HEDGED = re.compile(
+    r"\b(?:nearly|almost|most|majority|many|several|generally|largely|slight(?:ly)?|marginal(?:ly)?)\b", re.I
+)
 
 
 # --- claims of a difference in prose: a p, two scores, two intervals, a table ------
