@@ -82,6 +82,9 @@ class EvidenceIndex:
 
     tables: str
     prose: tuple[tuple[str, str], ...]
+    #: The same table labels as written (folding glues "LLaMA 3.1 8B" into "llama318b", which
+    #: reads as a family "llama3" at size 18B).
+    labels: tuple[str, ...] = ()
 
     def holds(self, name: str, skip: str = "") -> bool:
         """Whether the document gives a number for the model ``name`` outside the sentence
@@ -100,6 +103,46 @@ class EvidenceIndex:
         if sized is not None:
             return sized
         return _family_held(name, text)
+
+
+    def near(self, name: str, skip: str = "") -> str | None:
+        """A label the document gives a number for that names the same family at the same size
+        under a neighbouring version ("LLaMA 3.1 8B" for "Llama3-8B"): perhaps the model meant,
+        perhaps not (3 and 3.1 are two releases). None when there is no such label, or when
+        the name itself is held as written."""
+        want = versioned(name)
+        if want is None:
+            return None
+        family, version, size = want
+        texts = [*self.labels, *(raw for raw, _ in self.prose if not skip or (raw not in skip and skip not in raw))]
+        pattern = re.compile(
+            rf"(?<![A-Za-z]){re.escape(family)}[-\s]?v?(\d+(?:\.\d+)*)[-\s_]+((?:\d+x)?\d+(?:\.\d+)?[BM])\b",
+            re.I,
+        )
+        for text in texts:
+            for m in pattern.finditer(text):
+                other, at = m.group(1), m.group(2).upper()
+                if at != size:
+                    continue
+                if other == version:
+                    return None  # the same model, written with spaces: held
+                if other.startswith(version + ".") or version.startswith(other + "."):
+                    return m.group(0)
+        return None
+
+
+#: "Llama3-8B", "LLaMA 3.1 8B", "Qwen2.5-7B": a family word, a version and a size.
+_VERSIONED = re.compile(
+    r"^(?P<family>[A-Za-z]{3,}?)[-\s]?v?(?P<version>\d+(?:\.\d+)*)[-\s_]+(?P<size>(?:\d+x)?\d+(?:\.\d+)?[BbMm])$"
+)
+
+
+def versioned(name: str) -> tuple[str, str, str] | None:
+    """(family, version, size) of a name written as family, version and size, else None."""
+    m = _VERSIONED.match(name.strip())
+    if m is None:
+        return None
+    return m.group("family"), m.group("version"), m.group("size").upper()
 
 
 #: A tail some spellings of a model's name drop ("-Instruct", " Chat").
@@ -149,20 +192,22 @@ def _family_held(name: str, text: str) -> bool:
 def evidence_index(doc: Document) -> EvidenceIndex:
     """The evidence of a text document (see :class:`EvidenceIndex`)."""
     tables = [_table_labels(t) for t in doc.tables()]
+    labels = tuple(label for t in doc.tables() for label in _table_labels(t, folded=False).split("|"))
     prose: list[tuple[str, str]] = []
     for block in doc.blocks():
         # In a code block only a line naming a model beside a value (a results listing)
         # counts; an API example ("model": "gpt-3.5-turbo") or a command line gives none.
         parts = [t.text for t in block.lines] if block.kind == "code" else _SENTENCE.split(block.text)
         prose.extend((p, fold(p)) for p in parts if gives_value(p))
-    return EvidenceIndex("|".join(t for t in tables if t), tuple(prose))
+    return EvidenceIndex("|".join(t for t in tables if t), tuple(prose), labels)
 
 
-def _table_labels(table: Table) -> str:
-    """The folded text of a table's header and of its rows that hold a value, when any of its
-    body cells holds one (a table of download links holds none)."""
+def _table_labels(table: Table, folded: bool = True) -> str:
+    """The folded text (or, with ``folded`` False, the text) of a table's header and of its
+    rows that hold a value, when any of its body cells holds one (a table of download links
+    holds none)."""
     rows = [r for r in table.rows if any(gives_value(c.text) for c in r)]
     if not rows:
         return ""
     cells = [c.text for r in (*table.header_rows, *rows) for c in r]
-    return "|".join(fold(c) for c in cells if c.strip())
+    return "|".join(fold(c) if folded else c.strip() for c in cells if c.strip())

@@ -254,6 +254,7 @@ def blocks_from_document(doc: Document, registry: Registry) -> tuple[list[Block]
             possible=scope.possible,
             possible_where=scope.possible_where,
             repeated_unstated=scope.repeated_unstated,
+            repeated_for=scope.repeated_for,
             document_single=scope.document_single,
             document_single_where=scope.document_single_where,
             pm_declared=scope.pm_declared,

@@ -36,7 +36,10 @@ _MULTI_RUN = re.compile(
     r"\bover\s+k\s+(?:\w+\s+)?(?:responses|samples|runs)\b|\bk\s+sampled\s+responses\b|"
     r"\btested\s+(?:multiple|several|many)\s+times\b|\b(?:multiple|several|repeated)\s+"
     r"(?:runs|samples|trials|generations|evaluations)\b|\bmean\s+of\s+(?:multiple|several)\b|"
-    r"\baverag\w*\s+(?:over|across)\s+(?:multiple|several|many)\b",
+    r"\baverag\w*\s+(?:over|across)\s+(?:multiple|several|many)\b|"
+    # "temperature sampling and multiple-run averaging", "multi-sample averages": the compound
+    # adjective says runs were repeated as surely as "multiple runs" does, with no count.
+    r"\b(?:multiple|several|repeated|multi)[- ](?:run|sample|trial|seed|generation)s?\s+averag",
     re.I,
 )
 
@@ -51,6 +54,9 @@ class Scope:
     possible: list[Protocol] = field(default_factory=list)
     #: True when the document says results were repeated with an unstated count.
     repeated_unstated: bool = False
+    #: The benchmarks those statements are restricted to ("For competitive mathematics
+    #: benchmarks (e.g., AIME24)"), as folded name keys; empty when one speaks for all.
+    repeated_for: tuple[str, ...] = ()
     #: Where ``possible`` was stated, for messages ("line 120").
     possible_where: str = ""
     #: A single-pass statement made for the whole evaluation elsewhere in the document
@@ -123,6 +129,7 @@ def scopes(doc: Document) -> dict[int, Scope]:
     possible: list[Protocol] = []
     where = ""
     repeated = False
+    restricted: list[tuple[str, ...]] = []
     wide: list[_Statement] = []
     pm: set[str] = set()
     for idx, item in enumerate(doc.items):
@@ -140,7 +147,10 @@ def scopes(doc: Document) -> dict[int, Scope]:
                 if isinstance(item, Block) and item.page:
                     where = f"page {item.page}"
             possible.extend(found)
-            repeated = repeated or bool(_MULTI_RUN.search(text))
+            multi = _MULTI_RUN.search(text)
+            if multi:
+                repeated = True
+                restricted.append(restricted_to(text, multi.start()))
         if isinstance(item, Block) and item.kind != "code" and _single(item.text):
             # A paragraph that also states an average over samples ("greedy decoding ... results
             # in repetition; therefore we generate k responses per question") is no single-pass
@@ -165,12 +175,57 @@ def scopes(doc: Document) -> dict[int, Scope]:
             stated=stated[-1] if stated else "",
             possible=list(possible),
             repeated_unstated=repeated,
+            repeated_for=() if any(not r for r in restricted) else tuple(k for r in restricted for k in r),
             possible_where=where,
             document_single=doc_single,
             document_single_where=doc_where,
             pm_declared=declared,
         )
     return out
+
+
+#: "For competitive mathematics benchmarks (e.g., AIME24), we employ ... multiple-run averaging":
+#: a statement restricted to a class of benchmarks, named by a kind and by examples.
+_FOR_BENCHMARKS = re.compile(
+    r"^\W*for\s+(?P<what>[^,;]{2,120}?)\s*(?:benchmarks?|tasks?|datasets?|evaluations?)\b"
+    r"(?:\s*\((?:e\.g\.,?|such as|including)?\s*(?P<examples>[^)]{1,120})\))?",
+    re.I,
+)
+#: Words of a kind of benchmark, and the name keys of benchmarks of that kind.
+_KINDS = {
+    "math": ("aime", "hmmt", "cnmo", "amc", "math", "olympiad", "imo", "usamo", "brumo", "minerva", "gsm"),
+    "cod": ("humaneval", "mbpp", "livecodebench", "codeforces", "swe", "aider", "cruxeval", "bigcodebench"),
+    "program": ("humaneval", "mbpp", "livecodebench", "codeforces", "swe", "aider", "cruxeval", "bigcodebench"),
+}
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", name.lower())
+
+
+def restricted_to(text: str, at: int) -> tuple[str, ...]:
+    """The name keys of the benchmarks the statement at offset ``at`` of ``text`` is made
+    for ("aime", "hmmt", ... for "For competitive mathematics benchmarks (e.g., AIME24)"), or
+    () when its sentence restricts it to nothing the tool can name (it then speaks for all)."""
+    start = text.rfind(". ", 0, at) + 1
+    m = _FOR_BENCHMARKS.search(text[start:at])
+    if m is None:
+        return ()
+    keys = [k for word, ks in _KINDS.items() if word in m.group("what").lower() for k in ks]
+    for example in re.split(r",|\band\b|\bor\b", m.group("examples") or ""):
+        letters = re.match(r"[A-Za-z]+", example.strip())
+        if letters and len(letters.group(0)) >= 3:
+            keys.append(letters.group(0).lower())  # "AIME24": the family of the example
+    return tuple(dict.fromkeys(keys))
+
+
+def covers(keys: tuple[str, ...], benchmark: str | None) -> bool:
+    """Whether a statement restricted to ``keys`` (see :func:`restricted_to`; empty: none)
+    may speak for a score on ``benchmark``; an unnamed benchmark may be one of them."""
+    if not keys or not benchmark:
+        return True
+    folded = _key(benchmark)
+    return any(k in folded for k in keys)
 
 
 #: "For all LLaDA2.0 models, we use a temperature of 0.0": a statement restricted to a family.

@@ -354,7 +354,9 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
         elif s.block is not None and s.block.document_single:
             document_protocol(claim, s.block.document_single, s.block.document_single_where)
         if s.block is not None:
-            note_possible(claim, s.block.possible, s.block.possible_where, s.block.repeated_unstated)
+            note_possible(
+                claim, s.block.possible, s.block.possible_where, s.block.repeated_unstated, s.block.repeated_for
+            )
         if not_grid:
             claim.fields["grid"] = False
         if interval is not None:
@@ -542,13 +544,17 @@ def document_protocol(claim: Claim, text: str, where: str) -> None:
     claim.fields["protocol_where"] = where
 
 
-def note_possible(claim: Claim, possible: list[Protocol], where: str, repeated: bool) -> None:
-    """Record averaging stated elsewhere in the document as a possible reading of ``claim``."""
+def note_possible(
+    claim: Claim, possible: list[Protocol], where: str, repeated: bool, repeated_for: tuple[str, ...] = ()
+) -> None:
+    """Record averaging stated elsewhere in the document as a possible reading of ``claim``;
+    a repetition stated only for some benchmarks (``repeated_for``) is none for the others."""
+    from benchaudit.inputs.scoping import covers
     samples = sorted({p.samples for p in possible if p.samples and p.samples > 1})
     if samples:
         claim.fields["possible_samples"] = samples
         claim.fields["possible_where"] = where
-    if repeated:
+    if repeated and covers(repeated_for, claim.benchmark):
         claim.fields["repeated_unstated"] = True
 
 

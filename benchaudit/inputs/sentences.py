@@ -48,6 +48,8 @@ class Block:
     possible: list[Protocol] = field(default_factory=list)
     possible_where: str = ""
     repeated_unstated: bool = False
+    #: The benchmarks the repetition is stated for (empty: the whole document).
+    repeated_for: tuple[str, ...] = ()
     document_single: str = ""
     pm_declared: str = ""
     document_single_where: str = ""

@@ -52,6 +52,7 @@ class Table:
     possible: list[Any] = field(default_factory=list)
     possible_where: str = ""
     repeated_unstated: bool = False
+    repeated_for: tuple[str, ...] = ()
     document_single: str = ""
     pm_declared: str = ""
     document_single_where: str = ""
@@ -107,6 +108,7 @@ def from_document(table: Any, context: str, scope: Any) -> Table:
         possible=list(scope.possible),
         possible_where=scope.possible_where,
         repeated_unstated=scope.repeated_unstated,
+        repeated_for=scope.repeated_for,
         document_single=scope.document_single,
         document_single_where=scope.document_single_where,
         pm_declared=scope.pm_declared,
@@ -444,7 +446,7 @@ def _cell_claim(
         claim.fields["protocol_scope"] = "column" if own else "table"
     elif table.document_single:
         document_protocol(claim, table.document_single, table.document_single_where)
-    note_possible(claim, table.possible, table.possible_where, table.repeated_unstated)
+    note_possible(claim, table.possible, table.possible_where, table.repeated_unstated, table.repeated_for)
     if NOT_GRID.search(label):
         claim.fields["grid"] = False
     if m.group("pm"):

@@ -24,6 +24,9 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?\s*%|\b\d+\.\d+\b")
 #: A name that starts with a family word ("Llama2-13B", "GPT-4"); "R1-7B" or "O1-Preview"
 #: are too often a short form of a longer name, or the tail of one a line break cut.
 _FAMILY = re.compile(r"[A-Za-z]{3,}")
+#: "the existing Dense 8B model (Qwen3-8B, Llama3-8B)": a word that describes a kind of model,
+#: with a size, names a class (its examples follow), not a model a table should hold.
+_KIND = re.compile(r"(?:dense|sparse|moe|base|baseline|small|medium|large|tiny)\b[-\s]*(?:\d+x)?\d", re.I)
 _IMAGE = re.compile(r"!\[|<img\b", re.I)
 #: Images that decorate rather than report: badges, logos, banners, icons, QR codes.
 _DECORATION = re.compile(
@@ -97,26 +100,43 @@ class ClaimWithoutEvidence(Rule):
                 n.text
                 for n in names
                 if _FAMILY.match(n.text)
+                and not _KIND.match(n.text)
                 and not (mentioned(n.text, haystack) if index is None else index.holds(n.text, comp.sentence))
                 and not _number_after(comp.sentence, n.end)
             ]
             missing = list(dict.fromkeys(missing))
             if not missing:
                 continue
+            # "Llama3-8B" beside a "LLaMA 3.1 8B" row: another release of the family at the same
+            # size, perhaps the model meant. Not evidence-free for sure: say so, at info.
+            near = {n: index.near(n, comp.sentence) for n in missing} if index is not None else {}
+            versions = {n: r for n, r in near.items() if r}
+            missing = [n for n in missing if n not in versions]
             chart = _section_has_image(doc, comp.block, raw) or bool(_FIGURE.search(comp.sentence))
-            what = ", ".join(missing)
+            what = ", ".join(missing or list(versions))
+            if missing:
+                message = (
+                    f"the sentence compares with {what}, but no table or number of the document "
+                    f"contains {'it' if len(missing) == 1 else 'them'}"
+                )
+            else:
+                message = f"the sentence compares with {what}, which no table or number of the document names as written"
+            if versions:
+                message += "; " + "; ".join(
+                    f"the document gives numbers for {r}, another version of the family at the same "
+                    f"size: if {n} means that model, write it as the table does"
+                    for n, r in versions.items()
+                )
             yield self.finding(
                 Location(source.path, comp.line, None, comp.block.page),
-                f"the sentence compares with {what}, but no table or number of the document "
-                f"contains {'it' if len(missing) == 1 else 'them'}"
-                + ("; a figure the text points to may show them" if chart else ""),
+                message + ("; a figure the text points to may show them" if chart else ""),
                 claim=comp.sentence,
                 suggestion=(
                     f"Give the scores of {what} that the comparison rests on (benchmark, value, "
                     "source), or cite where they are reported"
                 ),
-                evidence={"missing": missing, "verb": comp.verb},
-                severity=Severity.INFO if chart else Severity.WARNING,
+                evidence={"missing": missing, "other_version": versions, "verb": comp.verb},
+                severity=Severity.INFO if chart or not missing else Severity.WARNING,
                 confidence=Confidence.MEDIUM,
             )
 

@@ -186,7 +186,7 @@ class UnreachableScore(Rule):
         if claim.plus_minus and claim.fields.get("pm_kind") == "sd":
             return None  # "29.7 ± 0.5" with ± a spread over runs: the mean of several runs
         premises = premises_of(claim, getattr(ctx, "benchmarks", None))
-        marked = re.search(r":\s*[-\d.]+\s*%?\s*[*†‡§¶#]", claim.text) is not None
+        marked = _marked(claim)
         if (
             one_pass
             and not marked  # a marked cell ("72.5*": from another report) has its own protocol
@@ -348,6 +348,9 @@ def _column_is_one_pass(cells: list[Claim]) -> bool:
     """At least four cells, at most a quarter of them off the one-pass grid, and the rest on
     it against odds of 1 in 100: each fitting cell had a chance of about (n·s + 1) / (number
     of printable values) to fit at its precision by luck."""
+    # A marked cell ("74.90*", "sourced from other public reports") carries another report's
+    # protocol: it says nothing about how this table's own cells were measured.
+    cells = [c for c in cells if not _marked(c)]
     if len(cells) < 4:
         return False
     chance, off = 1.0, 0
@@ -359,6 +362,11 @@ def _column_is_one_pass(cells: list[Claim]) -> bool:
         else:
             off += 1
     return 0 < off and 4 * off <= len(cells) and chance < CHANCE
+
+
+def _marked(claim: Claim) -> bool:
+    """Whether the cell carries a marker symbol after its value ("72.5*", "61.0†")."""
+    return re.search(r":\s*[-\d.]+\s*%?\s*[*†‡§¶#]", claim.text) is not None
 
 
 def _truncation_fits(value: str, n: int, samples: int, scale: int) -> bool:

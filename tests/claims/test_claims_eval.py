@@ -300,6 +300,7 @@ def test_the_sixth_set_is_large_enough_and_sourced():
 def test_sixth_set_recall_and_specificity(fresh5_results):
     recall, specificity, missed, noisy = _line_scores(fresh5_results, "sixth set, every rule")
     # First pass, before any change was made for this set: 17/40 = 0.425 and 87/92 = 0.946
-    # (tests/data/claims_eval/PROVENANCE.md, "fresh5.yaml"). The floors hold those figures.
-    assert recall >= 0.42, missed
-    assert specificity >= 0.94, noisy
+    # (tests/data/claims_eval/PROVENANCE.md, "fresh5.yaml"); 18/40 = 0.450 and 89/92 = 0.967 after
+    # the fixes of batch 12's wrong findings. The floors hold today's figures.
+    assert recall >= 0.45, missed
+    assert specificity >= 0.96, noisy

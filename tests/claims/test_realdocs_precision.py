@@ -36,10 +36,11 @@ PRECISION_FLOOR = 0.9
 #: against new false alarms there.
 #: Batch 12 (nine Markdown cards and READMEs, one report PDF) scored 0.78 at its first pass (7 of 9
 #: right, 2 wrong: an averaging statement without k scoped to "competitive mathematics benchmarks
-#: (e.g., AIME24)" not read as a protocol, and "Llama3-8B" not matched to a "LLaMA 3.1 8B" table row);
-#: its floor is that figure rounded down until those are fixed.
+#: (e.g., AIME24)" not read as a protocol, and "Llama3-8B" not matched to a "LLaMA 3.1 8B" table row)
+#: and 1.00 after their fixes (7 of 7: the first now info, stated repetition for the benchmarks it
+#: names; the second info, naming the neighbouring version's row).
 #: Floors are the figures after the fixes of later rounds, a little below.
-HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9, 11: 0.9, 12: 0.77}
+HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9, 11: 0.9, 12: 0.9}
 
 
 @pytest.fixture(scope="module")
