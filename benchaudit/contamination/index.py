@@ -60,6 +60,16 @@ def _mix_in_place(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     return h
 
 
+def sorted_distinct(x: np.ndarray) -> np.ndarray:
+    """The sorted distinct values of a 1-d array, as ``np.unique(x)`` gives them, without
+    its check for a masked array, which imports ``numpy.ma`` (a tenth of a second of CPU
+    in a fresh process, more than a small scan costs)."""
+    out = np.sort(x, kind="stable")
+    if len(out) > 1:
+        out = out[np.concatenate(([True], out[1:] != out[:-1]))]
+    return out
+
+
 def gram_hashes(ids: np.ndarray, lengths: Sequence[int]) -> dict[int, np.ndarray]:
     """Keys of every n-gram of each length in ``lengths``, by start position.
 
@@ -202,7 +212,7 @@ def build_index(items: Sequence[Item], ngram: int = 13, unit: int = 5) -> NgramI
     # Each item's unit-grams (its whole text when shorter), from one hash pass per length.
     g_of = np.minimum(lens, unit)
     counts = np.where(lens >= unit, lens - unit + 1, np.minimum(lens, 1))
-    lengths = {unit, *(int(g) for g in np.unique(g_of[lens > 0]))}
+    lengths = {unit, *(int(g) for g in sorted_distinct(g_of[lens > 0]))}
     hashed = gram_hashes(flat, sorted(lengths)) if len(flat) else {}
     it = np.repeat(np.arange(len(items), dtype=np.int32), counts)
     gram_off = np.zeros(len(items) + 1, dtype=np.int64)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from benchaudit.contamination.index import BITMAP_BITS, NgramIndex, gram_keys_at
+from benchaudit.contamination.index import BITMAP_BITS, NgramIndex, gram_keys_at, sorted_distinct
 from benchaudit.contamination.normalize import normalize
 from benchaudit.contamination.shards import Shard, batches
 from benchaudit.contamination.tokens import PAD, keys, spans
@@ -332,7 +332,7 @@ class ShardScanner:
                 index, tok, *_runs(index, item, p, q, n, bdoc)
             )
             self.runs.append((r_item, r_doc + doc_base, lines[r_doc], r_p0, r_diag, r_len))
-            self.df_pairs.append(np.unique(k * np.int64(1 << 31) + bdoc + doc_base))
+            self.df_pairs.append(sorted_distinct(k * np.int64(1 << 31) + bdoc + doc_base))
         if want_mh:
             from benchaudit.contamination.minhash import near_duplicates
 

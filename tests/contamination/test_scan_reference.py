@@ -17,7 +17,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from benchaudit.contamination.benchmark import Item
@@ -219,3 +219,91 @@ def test_no_documents_and_empty_documents():
     scanner.add([b"", b"...", b"One, two three\nfour five!"], [1, 2, 3], 30)
     res = scanner.finish()
     assert res.tokens == 5 and _fast_runs(res, [0, 1, 2]) == {(0, 2, 0, 0, 5)}
+
+
+def _longest_common(a: list[bytes], b: list[bytes]) -> int:
+    """Length of the longest stretch of words that ``a`` and ``b`` share."""
+    best, prev = 0, [0] * (len(b) + 1)
+    for x in a:
+        cur = [0] * (len(b) + 1)
+        for j, y in enumerate(b):
+            if x == y:
+                cur[j + 1] = prev[j] + 1
+                best = max(best, cur[j + 1])
+        prev = cur
+    return best
+
+
+@st.composite
+def _planted(draw: st.DrawFn) -> tuple[list[str], list[str]]:
+    """Items of 5 to 20 words and documents with stretches of them planted, re-spelt (case,
+    punctuation, Unicode separators, line breaks inside the text), or cut in two across
+    consecutive documents, where no n-gram may run on."""
+    items = draw(st.lists(st.lists(_word, min_size=5, max_size=20).map(" ".join), min_size=1))
+    docs: list[str] = []
+    for _ in range(draw(st.integers(1, 6))):
+        doc = draw(_text)
+        if draw(st.booleans()):
+            src = draw(st.sampled_from(items)).split()
+            a = draw(st.integers(0, len(src) // 3))
+            b = draw(st.one_of(st.just(len(src)), st.integers(a, len(src))))
+            glue = draw(st.sampled_from([" ", "\n", ",\n", " \u2014 ", "\u2019 ", ". ", "\u00a0"]))
+            words = [w.upper() if draw(st.booleans()) else w for w in src[a:b]]
+            if draw(st.booleans()) and len(words) > 1:  # the stretch ends one document
+                cut = draw(st.integers(1, len(words) - 1))
+                docs.append(doc + " " + glue.join(words[:cut]))
+                doc = glue.join(words[cut:]) + " " + draw(_text)
+            else:
+                doc = draw(_text) + glue + glue.join(words) + glue + doc
+        docs.append(doc)
+    return items, docs
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(case=_planted(), block=st.sampled_from([48, 200, 1 << 20]))
+@example(  # 20 words of an item, cut 12 + 8 across two documents: no 13-gram
+    case=(
+        [" ".join(f"w{k}" for k in range(20))],
+        [" ".join(f"w{k}" for k in range(12)), " ".join(f"W{k}" for k in range(12, 20))],
+    ),
+    block=1 << 20,
+)
+def test_dirty_13_gram_flag_equals_the_reference(tmp_path: Path, case, block):
+    """GPT-3's dirty flag (a shared 13-gram, the whole item when shorter) and the longest
+    exact match of every item, from a gzip'd JSON-lines shard read in blocks of any size,
+    are what a brute-force comparison of word lists gives: an n-gram runs across line
+    breaks inside a document, never across two documents (two JSON lines)."""
+    from benchaudit.contamination.results import merge
+
+    items, docs = case
+    path = tmp_path / "s.jsonl.gz"
+    lines = "".join(
+        json.dumps({"id": k, "text": t}, ensure_ascii=False) + "\n" for k, t in enumerate(docs)
+    )
+    path.write_bytes(gzip.compress(lines.encode()))
+    index = build_index(
+        [Item(index=i, id=str(i), text=t, line=i + 1) for i, t in enumerate(items)], ngram=13
+    )
+    res = scan_shard(
+        index, Shard(path=str(path), ordinal=0, size=0), ScanOptions(batch_bytes=block)
+    )
+    summary = merge(index, [res], max_docs=10**9)
+    dws = [_ref_words(t.encode()) for t in docs]
+    assert res.tokens == sum(map(len, dws)) and res.docs == len(docs)
+    for k, item in enumerate(items):
+        iw = _ref_words(item.encode())
+        n = min(13, len(iw))
+        longest = max(_longest_common(iw, d) for d in dws)
+        hit_lines = {j + 1 for j, d in enumerate(dws) if _longest_common(iw, d) >= n}
+        got = summary.items[k]
+        event(f"dirty: {longest >= n}")
+        assert got.dirty_ngram == (longest >= n)
+        assert got.longest_match == (longest if longest >= 5 else 0)
+        fast_lines = {
+            int(ln)
+            for i, ln, m in zip(res.run_item, res.run_line, res.run_len)
+            if i == k and m >= n
+        }
+        assert fast_lines == hit_lines
