@@ -15,7 +15,7 @@ FILES = {
     'evidence.py': 764796448,
     'integrity.clustered_items': 4117923991,
     'integrity.generations_as_items': 822829333,
-    'integrity.harness_limit': 1839291170,
+    'integrity.harness_limit': 1055267825,
     'integrity.partial_credit': 3980920687,
     'integrity.row_count_mismatch': 2932831495,
     'integrity.run_drift': 740640219,

@@ -32,6 +32,7 @@ from benchaudit.stats.paired import (
     mcnemar_exact_many,
     nonzero_diffs,
     normal_two_sided_many,
+    paired_diff_newcombe_many,
     sign_flip_many,
     sign_flip_rows,
     sign_flip_test,
@@ -406,6 +407,7 @@ def _comparisons(
         uz = np.where(se0 > 0, (sa - sb) / nn / se0, 0.0)
     u_p = normal_two_sided_many(uz)
     za, zb = z_for(1 - alpha), z_for(0.6)  # z_{1-a/2} and z_{0.8}
+    both01 = np.zeros(0, dtype=np.int64)  # 0/1 pairs of a graded matrix
     if binary:
         disc = n10 + n01
         p = mcnemar_exact_many(n10, n01)
@@ -435,6 +437,21 @@ def _comparisons(
         p, floor, half = clustered["p"], clustered["floor"], clustered["half"]
         test = np.full(ia.size, "cluster-sign-flip", dtype=object)
         mde = mde * np.sqrt(np.maximum(clustered["design_effect"], 1.0))
+    # The interval: Newcombe's hybrid score interval for 0/1 items (it agrees with
+    # McNemar's exact test where the normal one on few discordant items does not),
+    # the normal interval on the per-item differences for graded ones, the
+    # cluster-level one with clusters.
+    if binary and clustered is None:
+        ci_lo, ci_hi = paired_diff_newcombe_many(xx, n10, n01, n - sa - sb + xx, conf)
+    else:
+        ci_lo, ci_hi = np.maximum(diff - half, -1.0), np.minimum(diff + half, 1.0)
+        if clustered is None and both01.size:
+            # Two 0/1 runs beside a graded one: the interval they get when given alone.
+            j = both01
+            x1 = pm["xx"][ia, ib][j]
+            ci_lo[j], ci_hi[j] = paired_diff_newcombe_many(
+                x1, np.rint(sa[j] - x1), np.rint(sb[j] - x1), n[j] - sa[j] - sb[j] + x1, conf
+            )
     p = np.where(ok, p, 1.0)
     p_adj = holm_array(p[ok]) if ok.any() else np.array([])
     adj = np.ones_like(p)
@@ -451,7 +468,7 @@ def _comparisons(
         "mde": mde,
         "floor": floor,
     }
-    extra = {"test": test, "u_half": u_half, "u_p": u_p}
+    extra = {"test": test, "u_half": u_half, "u_p": u_p, "ci_lo": ci_lo, "ci_hi": ci_hi}
     if binary:
         extra.update(n10=n10, n01=n01)
     if clustered is not None:
@@ -475,15 +492,15 @@ def _pair_table(rs: ResultSet, ok: np.ndarray, binary: bool, v: dict[str, Any]) 
         a = np.asarray(x)
         return a.astype(dtype, copy=False) if every else a[keep].astype(dtype)
 
-    diff, half, u_half = col(v["diff"]), col(v["half"]), col(v["u_half"])
+    diff, u_half = col(v["diff"]), col(v["u_half"])
     fields: list[tuple[str, Any]] = [
         ("file", rs.path),
         ("a", Names(names, col(ia, np.int32))),
         ("b", Names(names, col(ib, np.int32))),
         ("n_items", col(v["n"], np.int64)),
         ("diff", diff),
-        ("ci_low", np.maximum(diff - half, -1.0)),  # a difference of proportions
-        ("ci_high", np.minimum(diff + half, 1.0)),  # lies in [-1, 1]
+        ("ci_low", col(v["ci_lo"])),
+        ("ci_high", col(v["ci_hi"])),
         ("p_value", col(v["p"])),
         ("test", _one_or_many(np.asarray(v["test"])[keep])),
         ("p_adjusted", col(v["p_adj"])),

@@ -23,7 +23,7 @@ from benchaudit.analysis.reporting import (
     setup_line,
 )
 from benchaudit.stats.multiple import holm
-from benchaudit.stats.paired import mcnemar_exact
+from benchaudit.stats.paired import mcnemar_exact, paired_diff_newcombe
 from benchaudit.stats.proportions import wilson, z_for
 from benchaudit.stats.special import norm_sf
 
@@ -142,9 +142,7 @@ def _comparisons(
             xx = float(sum(cells[a][i] * cells[b][i] for i in shared))
             diff = (sa - sb) / n
             n10, n01 = sa - xx, sb - xx
-            sum_d2 = n10 + n01
-            var_d = (sum_d2 - n * diff * diff) / max(n - 1, 1) if n > 1 else 0.0
-            half = z * math.sqrt(max(var_d, 0.0) / n)
+            _, ci_low, ci_high = paired_diff_newcombe(int(xx), int(n10), int(n01), int(n - sa - sb + xx), 1 - alpha)
             pa_, pb_ = sa / n, sb / n
             va, vb = pa_ * (1 - pa_), pb_ * (1 - pb_)
             pooled = (pa_ + pb_) / 2
@@ -158,8 +156,8 @@ def _comparisons(
                 "b": rs.models[b],
                 "n_items": int(n),
                 "diff": diff,
-                "ci_low": max(-1.0, diff - half),  # a difference of proportions
-                "ci_high": min(1.0, diff + half),  # lies in [-1, 1]
+                "ci_low": ci_low,  # Newcombe's hybrid score interval,
+                "ci_high": ci_high,  # as the numpy analysis gives it
                 "p_value": mcnemar_exact(int(n10), int(n01)),
                 "test": "mcnemar-exact",
                 "p_adjusted": 1.0,

@@ -6,7 +6,9 @@ struct holding its ``id``), the model's response and the per-document metrics (`
 a struct such as ``{"acc": 1}``; older releases call the column ``metrics``). The model
 is the folder's ``<org>/<model>``, the task the file name's ``<task>|<shots>``. The first
 metric is the score; the others are named in a note (``--column score=NAME`` picks one).
-pyarrow is imported when a file is read, never at module level.
+The run's ``results/<org>/<model>/results_<time>.json``, when it is there, gives
+``config_general.max_samples`` (a limited run, ``--max-samples``) and the task's
+``original_num_docs``. pyarrow is imported when a file is read, never at module level.
 """
 
 from __future__ import annotations
@@ -53,6 +55,53 @@ def _model_of(path: Path) -> str:
         if inner:
             return "/".join(inner)
     return path.parent.parent.name or path.parent.name
+
+
+def _results_file(path: Path, time: str) -> Path | None:
+    """The run's ``results/<org>/<model>/results_<time>.json`` beside its details folder."""
+    parts = path.resolve().parts
+    if "details" not in parts:
+        return None
+    at = len(parts) - 1 - parts[::-1].index("details")
+    inner = parts[at + 1 : -2]
+    if not inner:
+        return None
+    found = Path(*parts[:at], "results", *inner, f"results_{time}.json")
+    return found if found.is_file() and found.stat().st_size <= _RESULTS_MAX_BYTES else None
+
+
+#: A results file is a few kilobytes per task; a larger one is not read for its settings.
+_RESULTS_MAX_BYTES = 32 << 20
+
+
+def _positive_whole(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def run_settings(path: Path, time: str, task: str) -> dict[str, Any]:
+    """``max_samples`` (as ``limit``) and the task's ``original_num_docs`` (as
+    ``n_original``, when lighteval recorded it) from the run's results file; empty when
+    there is none or it cannot be read (the details alone are still analysed)."""
+    import json
+
+    found = _results_file(path, time)
+    if found is None:
+        return {}
+    try:
+        data = json.loads(found.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    general = data.get("config_general")
+    tasks = data.get("config_tasks")
+    out: dict[str, Any] = {}
+    if isinstance(general, dict):
+        out["limit"] = _positive_whole(general.get("max_samples"))
+    config = tasks.get(task) if isinstance(tasks, dict) else None
+    if isinstance(config, dict):
+        out["n_original"] = _positive_whole(config.get("original_num_docs"))
+    return {k: v for k, v in out.items() if v is not None}
 
 
 def read(path: Path, display: str, ctx: Context) -> Source:
@@ -110,7 +159,13 @@ def read(path: Path, display: str, ctx: Context) -> Source:
             "are paired by position, which holds only if every run kept the same order"
         )
     task = m.group("task")
-    meta = {"reader": "lighteval details", "task": task, "metric": metric}
+    meta = {
+        "reader": "lighteval details",
+        "task": task,
+        "metric": metric,
+        # max_samples caps the documents of every task (harness-limit reads it).
+        **run_settings(path, m.group("time"), task),
+    }
     rs = build(
         display,
         model=[_model_of(path)] * len(scores),

@@ -65,6 +65,57 @@ def paired_coverage(n: int, p10: float, p01: float) -> tuple[float, float]:
     return cover, gap
 
 
+#: Newcombe's interval depends on how the concordant items split: here 70% of them both
+#: models got right. The n of the table stops at 500 (the 4-cell sums grow as n^3).
+NEWCOMBE_BOTH_RIGHT = 0.7
+NEWCOMBE_NS = (50, 100, 200, 500)
+
+
+def newcombe_coverage(n: int, p10: float, p01: float) -> tuple[float, float]:
+    """Exact coverage of :func:`paired_diff_newcombe`, the interval of 0/1 comparisons.
+
+    The four cells (both right, only A, only B, neither) are multinomial with
+    P(both right) = ``NEWCOMBE_BOTH_RIGHT`` of the concordant mass; the sum runs over
+    every table with marginal tail probability above 1e-10 in each of its first three
+    cells. Returns the coverage and the largest gap between the vectorised bounds
+    and the scalar function, on a subsample of tables.
+    """
+    from scipy.special import gammaln
+    from scipy.stats import binom
+
+    from benchaudit.stats.paired import paired_diff_newcombe, paired_diff_newcombe_many
+
+    p11 = NEWCOMBE_BOTH_RIGHT * (1 - p10 - p01)
+    p00 = 1 - p10 - p01 - p11
+
+    def span(p: float) -> np.ndarray:
+        return np.arange(int(binom.ppf(1e-10, n, p)), int(binom.isf(1e-10, n, p)) + 1)
+
+    a, b, c = (x.ravel() for x in np.meshgrid(span(p11), span(p10), span(p01), indexing="ij"))
+    keep = a + b + c <= n
+    a, b, c = a[keep], b[keep], c[keep]
+    d = n - a - b - c
+    logp = (
+        gammaln(n + 1)
+        - gammaln(a + 1)
+        - gammaln(b + 1)
+        - gammaln(c + 1)
+        - gammaln(d + 1)
+        + a * math.log(p11)
+        + b * math.log(p10)
+        + c * math.log(p01)
+        + d * math.log(p00)
+    )
+    lo, hi = paired_diff_newcombe_many(a, b, c, d, CONFIDENCE)
+    delta = p10 - p01
+    cover = float(np.exp(logp)[(lo <= delta + 1e-12) & (delta - 1e-12 <= hi)].sum())
+    gap = 0.0
+    for idx in range(0, a.size, max(1, a.size // 50)):
+        _, l_, h_ = paired_diff_newcombe(int(a[idx]), int(b[idx]), int(c[idx]), int(d[idx]), CONFIDENCE)
+        gap = max(gap, abs(l_ - lo[idx]), abs(h_ - hi[idx]))
+    return cover, gap
+
+
 GRADED_VALUES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 GRADED_PROBS = np.array([0.10, 0.10, 0.20, 0.30, 0.30])
 BOOTSTRAP_NS = (30, 100, 300)
@@ -139,6 +190,12 @@ def other_intervals(budget: Budget) -> Section:
             cov, gap = paired_coverage(n, p10, p01)
             paired[n, p10, p01] = cov
             gaps.append(gap)
+    newcombe: dict[tuple[int, float, float], float] = {}
+    for n in NEWCOMBE_NS:
+        for p10, p01 in PAIRED_CELLS:
+            cov, gap = newcombe_coverage(n, p10, p01)
+            newcombe[n, p10, p01] = cov
+            gaps.append(gap)
     boot = {
         n: bootstrap_coverage(n, budget.bootstrap_datasets, budget.bootstrap_resamples, 100 + n)
         for n in BOOTSTRAP_NS
@@ -154,6 +211,16 @@ def other_intervals(budget: Budget) -> Section:
     p_rows = []
     for n in PAIRED_NS:
         p_rows.append([str(n), *[pct(paired[n, a, b]) for a, b in PAIRED_CELLS]])
+    nc_rows = [
+        [str(n), *[pct(newcombe[n, a, b]) for a, b in PAIRED_CELLS]] for n in NEWCOMBE_NS
+    ]
+    (cn, ca, cb), nc_worst = min(newcombe.items(), key=lambda kv: kv[1])
+    nc_high = max(newcombe.values())
+    newcombe_note = (
+        f"The lowest is {pct(nc_worst)}% (n = {cn}, ({ca:g}, {cb:g})), the highest "
+        f"{pct(nc_high)}%: where few items are discordant the interval is conservative, "
+        "as McNemar's exact test is, instead of erratic."
+    )
     nb, nt = budget.bootstrap_datasets, budget.vector_draws
 
     def row(name: str, design: str, rate: float, draws: int) -> list[str]:
@@ -179,14 +246,17 @@ def other_intervals(budget: Budget) -> Section:
         f"in {pct(min(many))}–{pct(max(many))}%. With few it is erratic: the lowest, "
         f"{pct(worst)}%, is at n = {wn}, ({wa:g}, {wb:g}), {wn * (wa + wb):g} expected "
         "discordant items (a sample with no discordant item gives a zero-width interval). "
-        "There the comparison row's McNemar p-value and `p_floor` are the figures to read."
+        "This is why comparisons of 0/1 items report Newcombe's interval (next table)."
     )
     intro = f"""
-The paired-difference interval (`paired_diff_ci`, the interval of every comparison
-in `results.comparisons`) is a normal interval on the per-item differences. Its
-coverage is computed exactly by summing over the trinomial distribution of the
-discordant counts (items only A got right, items only B got right); the vectorised
-bounds used for the sum match the module's function to {max(gaps):.1e}.
+The normal interval on the per-item differences (`paired_diff_ci`, the interval of the
+comparisons of graded items in `results.comparisons`) has its coverage computed exactly
+by summing over the trinomial distribution of the discordant counts (items only A got
+right, items only B got right). Comparisons of 0/1 items report Newcombe's hybrid score
+interval (`paired_diff_newcombe`, method 10 of Newcombe 1998), which also depends on how
+the concordant items split; its coverage is summed over the four-cell multinomial with
+{NEWCOMBE_BOTH_RIGHT:.0%} of the concordant items right for both models. The vectorised
+bounds used for the sums match the module's functions to {max(gaps):.1e}.
 
 The bootstrap intervals (`bootstrap_mean_ci` for graded items,
 `cluster_bootstrap_ci` for clustered items, both with {budget.bootstrap_resamples}
@@ -209,6 +279,13 @@ accuracy. `t_interval` matches its vectorised form to {seed_gap:.1e}.
                 paired_note,
             ),
             Table(
+                "Exact coverage of Newcombe's interval for 0/1 items (%), by n and true "
+                "(P(A only), P(B only))",
+                ["n", *[f"({a:g}, {b:g})" for a, b in PAIRED_CELLS]],
+                nc_rows,
+                newcombe_note,
+            ),
+            Table(
                 "Simulated coverage of the nominal 95% intervals",
                 ["interval", "design", "coverage (%)", "MC s.e. (points)"],
                 sim_rows,
@@ -219,6 +296,7 @@ accuracy. `t_interval` matches its vectorised form to {seed_gap:.1e}.
         ],
         {
             "paired": paired,
+            "newcombe": newcombe,
             "paired_gap": max(gaps),
             "bootstrap": boot,
             "cluster": clus,

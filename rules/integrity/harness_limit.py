@@ -28,7 +28,8 @@ class HarnessLimit(Rule):
     warning (every task saw at most that many items); so is each task whose
     ``n-samples`` effective count is below its original count, a per-item
     log holding fewer items than its task has (lm-eval or inspect ``--limit``),
-    and a HELM run whose run spec caps ``max_eval_instances``. The message gives the 95%
+    a HELM run whose run spec caps ``max_eval_instances``, and lighteval details
+    whose run's results file sets ``max_samples``. The message gives the 95%
     Wilson interval the subset supports. A stderr of ``"N/A"`` is information:
     the harness could not compute one, and the score goes out bare.
 
@@ -254,6 +255,8 @@ def _check_part(
         drawn = max(used, int(part.get("instances_drawn") or 0))
         if meta.get("reader") == "helm" and isinstance(limit, int) and drawn >= limit:
             yield _helm_limit(rule, part, task, used, limit)
+        elif meta.get("reader") == "lighteval details" and isinstance(limit, int) and used >= limit:
+            yield _lighteval_limit(rule, part, task, used, limit)
         return
     if used >= total:
         return
@@ -263,7 +266,8 @@ def _check_part(
     if score is not None and used:
         words, extra = _subset_words(str(meta.get("metric") or "score"), score, used, total)
         evidence.update(extra)
-    why = f" (run with --limit {limit:g})" if isinstance(limit, (int, float)) else ""
+    option = "max_samples" if meta.get("reader") == "lighteval details" else "--limit"
+    why = f" (run with {option} {limit:g})" if isinstance(limit, (int, float)) else ""
     yield rule.finding(
         Location(part["path"], 1),
         f"this log holds {used:,} of the {total:,} items of {task}{why}",
@@ -290,4 +294,18 @@ def _helm_limit(rule: Rule, part: dict[str, Any], task: str, used: int, limit: i
         suggestion=f"Say that {task} was scored on {used:,} sampled instances "
         "(max_eval_instances) with the interval for that n, or re-run without the cap.",
         evidence={"task": task, "max_eval_instances": limit, "n_items": used},
+    )
+
+
+def _lighteval_limit(rule: Rule, part: dict[str, Any], task: str, used: int, limit: int) -> Finding:
+    """lighteval's ``max_samples`` keeps at most that many documents of every task; the
+    task's full size is in the results file only when lighteval recorded it."""
+    return rule.finding(
+        Location(part["path"], None),
+        f"the run of {task} was capped at max_samples = {limit:,} ({used:,} documents "
+        "scored): the score covers part of the task, not the full test set",
+        claim=f"max_samples: {limit}",
+        suggestion=f"Re-run {task} without --max-samples before reporting its score, or say "
+        f"that it was scored on {used:,} documents, with the interval for that n.",
+        evidence={"task": task, "max_samples": limit, "n_items": used},
     )

@@ -18,7 +18,7 @@ from benchaudit.cli import main
 from benchaudit.config import Config
 from benchaudit.engine import Context, audit
 from benchaudit.inputs import tabular
-from benchaudit.stats.paired import sign_flip_test
+from benchaudit.stats.paired import paired_diff_newcombe, sign_flip_test
 
 DATA = Path(__file__).parents[1] / "data" / "results"
 
@@ -44,7 +44,9 @@ def test_paired_table_of_500(tmp_path):
     a, _ = run(write_pair(tmp_path / "s.csv", 335, 30, 15, 120))
     (c,) = a.comparisons
     assert c["diff"] == pytest.approx(0.03)
-    assert round(100 * c["ci_low"], 1) == 0.4 and round(100 * c["ci_high"], 1) == 5.6
+    # Newcombe's hybrid score interval (the normal one on the differences is 0.4 to 5.6).
+    assert (c["ci_low"], c["ci_high"]) == pytest.approx(paired_diff_newcombe(335, 30, 15, 120)[1:], abs=1e-15)
+    assert round(100 * c["ci_low"], 1) == 0.4 and round(100 * c["ci_high"], 1) == 5.7
     assert c["p_value"] == pytest.approx(0.036, abs=5e-4)
     assert c["test"] == "mcnemar-exact" and c["a_only"] == 30 and c["b_only"] == 15
     assert (c["unpaired_ci_high"] - c["unpaired_ci_low"]) / 2 == pytest.approx(0.056, abs=5e-4)
@@ -56,13 +58,13 @@ def test_paired_table_of_500(tmp_path):
     # Seed 002 §8: each model's interval, then the paired delta vs the baseline.
     rows = {r["model"]: r for r in a.baseline}
     assert rows["A"]["delta"] is None and rows["B"]["delta"] == pytest.approx(-0.03)
-    assert rows["B"]["delta_points"] == "-3.0 (-5.6 to -0.4)"
+    assert rows["B"]["delta_points"] == "-3.0 (-5.7 to -0.4)"
 
 
 def test_baseline_model_option(tmp_path):
     a, _ = run(write_pair(tmp_path / "s.csv", 335, 30, 15, 120), baseline_model="B")
     rows = {r["model"]: r for r in a.baseline}
-    assert rows["A"]["delta_points"] == "+3.0 (+0.4 to +5.6)"
+    assert rows["A"]["delta_points"] == "+3.0 (+0.4 to +5.7)"
     assert rows["A"]["p_value"] == pytest.approx(0.0357, abs=1e-4)
     assert a.setup["baseline"] == "B"
 

@@ -76,3 +76,71 @@ def test_a_details_file_with_a_text_metric_is_a_one_line_error(tmp_path: Path):
     )
     assert got.returncode == 2 and "not a number" in got.stderr
     assert len(got.stderr.strip().splitlines()) == 1
+
+
+def _limit_findings(report) -> list:
+    return [f for f in report.findings if f.name == "harness-limit"]
+
+
+def test_max_samples_in_the_results_file_is_a_limited_run():
+    """lighteval's results file of this run sets config_general.max_samples = 2: each
+    task's details hold 2 documents, so each is flagged as a capped run."""
+    results = json.loads(next(ROOT.glob("results/*/*/results_*.json")).read_text())
+    assert results["config_general"]["max_samples"] == 2
+    report = audit([str(ROOT)], fail_on="never")
+    got = {f.evidence["task"]: f for f in _limit_findings(report)}
+    assert set(got) == {"anli:r1|0", "squad_v2|0"}
+    for task, f in got.items():
+        assert f.severity.name == "WARNING"
+        assert f.evidence["max_samples"] == 2 and f.evidence["n_items"] == 2
+        assert "max_samples = 2" in f.message and task in f.message
+
+
+def _copy_run(tmp_path: Path, edit) -> Path:
+    import shutil
+
+    dest = tmp_path / "run"
+    shutil.copytree(ROOT, dest)
+    res = next(dest.glob("results/*/*/results_*.json"))
+    data = json.loads(res.read_text())
+    edit(data)
+    res.write_text(json.dumps(data, indent=2))
+    return dest
+
+
+def test_a_full_run_is_not_flagged(tmp_path: Path):
+    def full(data):
+        data["config_general"]["max_samples"] = None
+
+    report = audit([str(_copy_run(tmp_path, full) / "details")], fail_on="never")
+    assert _limit_findings(report) == []
+
+
+def test_a_cap_above_the_task_size_is_not_flagged(tmp_path: Path):
+    def big(data):
+        data["config_general"]["max_samples"] = 500
+
+    report = audit([str(_copy_run(tmp_path, big) / "details")], fail_on="never")
+    assert _limit_findings(report) == []
+
+
+def test_a_known_task_size_gives_the_fraction(tmp_path: Path):
+    def sized(data):
+        data["config_tasks"]["anli:r1|0"]["original_num_docs"] = 1000
+
+    report = audit([str(_copy_run(tmp_path, sized) / "details")], fail_on="never")
+    got = {f.evidence["task"]: f for f in _limit_findings(report)}
+    anli = got["anli:r1|0"]
+    assert anli.evidence["n_original"] == 1000 and anli.evidence["n_items"] == 2
+    assert "2 of the 1,000 items" in anli.message and "max_samples 2" in anli.message
+    assert "--limit" not in anli.message
+    assert got["squad_v2|0"].evidence["max_samples"] == 2  # size unknown: the cap
+
+
+def test_details_without_their_results_file_say_nothing_of_a_limit(tmp_path: Path):
+    import shutil
+
+    dest = tmp_path / "run"
+    shutil.copytree(ROOT / "details", dest / "details")
+    report = audit([str(dest / "details")], fail_on="never")
+    assert _limit_findings(report) == []

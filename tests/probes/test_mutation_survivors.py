@@ -66,3 +66,17 @@ def test_a_level_the_curve_never_reaches_gives_no_transition_width():
     # scaled to its range: 0, 1/8, 1; 10% is crossed at 8 + 0.8, 90% at 9 + (0.9 - 1/8) / (7/8)
     assert transition_width(sizes, values) == pytest.approx(9 + (0.9 - 1 / 8) / (7 / 8) - 8.8)
     assert transition_width(sizes, values, hi=1.5) is None
+
+
+def test_tie_groups_join_only_neighbours_whose_intervals_share_a_point():
+    # ranks.py: `lo1 <= hi2 and lo2 <= hi1` (P05). rank-tie splits its runs again at clear
+    # gaps, which hides the overlap test from the rule's cases, so it is tested here.
+    from benchaudit.stats.ranks import overlaps, tie_groups
+
+    assert overlaps(0.0, 1.0, 1.0, 2.0)  # closed intervals: a shared end point
+    assert not overlaps(0.0, 1.0, 1.5, 2.0)
+    assert not overlaps(1.5, 2.0, 0.0, 1.0)
+    score = [90.0, 88.0, 80.0, 79.0, 70.0]
+    low = [87.0, 85.0, 77.0, 76.0, 60.0]
+    high = [93.0, 91.0, 83.0, 82.0, 75.0]
+    assert tie_groups(score, low, high) == [[0, 1], [2, 3]]
