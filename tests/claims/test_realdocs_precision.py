@@ -41,9 +41,10 @@ PRECISION_FLOOR = 0.9
 #: names; the second info, naming the neighbouring version's row).
 #: Batch 13 (twelve Markdown cards and READMEs) scored 0.75 at its first pass (9 of 12 right, 1 wrong:
 #: a transposed table's "Improvement" column read as a rival model; 2 debatable: scores of 30- and
-#: 198-item sets that an unstated average over samples reaches), recall 8 of 51.
+#: 198-item sets that an unstated average over samples reaches), recall 8 of 51, and 0.82 after its
+#: fix (9 of 11: a column of differences beside the models' columns is no longer a rival).
 #: Floors are the figures after the fixes of later rounds, a little below.
-HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9, 11: 0.9, 12: 0.9, 13: 0.75}
+HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9, 11: 0.9, 12: 0.9, 13: 0.81}
 
 
 @pytest.fixture(scope="module")
