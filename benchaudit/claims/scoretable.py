@@ -43,6 +43,9 @@ _GROUP_METRIC = re.compile(r"\(\s*(?:chrf\+*|bleu(?:rt)?|rouge[-\w]*|comet|meteo
 #: A column of a benchmark-per-row table that holds a setting, not a model's scores.
 _SETTING_COLUMN = re.compile(r"^\W*(?:#\s*)?(?:shots?|n[-_ ]?shots?|few[- ]shot|params?|metrics?|setting)\W*$", re.I)
 _AGGREGATE = re.compile(r"^\s*(?:avg\.?|average|mean|overall|total|all|sum|rank)\b", re.I)
+# A column of differences beside the models': "| Benchmark | Ours | Previous SOTA | Improvement |"
+# lists "+50.6%" under "Improvement"; it is never a rival.
+_DIFFERENCE_COLUMN = re.compile(r"^\W*(?:improvements?|gains?|deltas?|Δ|diff(?:erence)?s?)\W*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -356,7 +359,8 @@ def _by_rows(
         pairs = [
             (header[j], row[j], "")
             for j in range(key + 1, min(len(row), len(header)))
-            if not _SETTING_COLUMN.search(header[j])  # "#shots", "Params": a setting, not a model
+            # "#shots", "Params": a setting, not a model; "Improvement": a difference, not a model
+            if not _SETTING_COLUMN.search(header[j]) and not _DIFFERENCE_COLUMN.search(header[j])
         ]
         line = _line(label, _mentions(row[key].text, registry), pairs, registry, counts)
         if line is not None:

@@ -39,8 +39,12 @@ PRECISION_FLOOR = 0.9
 #: (e.g., AIME24)" not read as a protocol, and "Llama3-8B" not matched to a "LLaMA 3.1 8B" table row)
 #: and 1.00 after their fixes (7 of 7: the first now info, stated repetition for the benchmarks it
 #: names; the second info, naming the neighbouring version's row).
+#: Batch 13 (twelve Markdown cards and READMEs) scored 0.75 at its first pass (9 of 12 right, 1 wrong:
+#: a transposed table's "Improvement" column read as a rival model; 2 debatable: scores of 30- and
+#: 198-item sets that an unstated average over samples reaches), recall 8 of 51, and 0.82 after its
+#: fix (9 of 11: a column of differences beside the models' columns is no longer a rival).
 #: Floors are the figures after the fixes of later rounds, a little below.
-HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9, 11: 0.9, 12: 0.9}
+HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9, 11: 0.9, 12: 0.9, 13: 0.81}
 
 
 @pytest.fixture(scope="module")

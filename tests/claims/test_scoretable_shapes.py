@@ -34,3 +34,13 @@ def test_a_caption_naming_asr_and_another_task_leaves_the_direction_alone():
 def test_a_column_marked_lower_keeps_its_direction_beside_higher_ones():
     text = "| Model | WER ↓ | Acc ↑ |\n|---|---|---|\n| A | 5.0 | 70.0 |\n| B | 6.0 | 71.0 |\n"
     assert [(label, higher) for label, higher, _ in _lines(text)] == [("WER ↓", False), ("Acc ↑", True)]
+
+
+def test_an_improvement_column_beside_the_models_is_not_a_rival():
+    # Benchmarks as rows, models as columns, and the difference between them as a last column
+    # (the LIMO README): "+50.6%" is not a third model's score.
+    text = (
+        "| Benchmark | LIMO | Previous SOTA | Improvement |\n|---|---|---|---|\n"
+        "| AIME24 | **57.1%** | 6.5% | +50.6% |\n| MATH500 | **94.8%** | 59.2% | +35.6% |\n"
+    )
+    assert [models for _, _, models in _lines(text)] == [["LIMO", "Previous SOTA"]] * 2
