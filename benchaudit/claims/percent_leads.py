@@ -26,6 +26,29 @@ _LEAD_OVER = re.compile(
     r"\s+(?:over|compared\s+(?:to|with)|against)\s+(?P<rival>[^.;:()]{2,120})",
     re.I,
 )
+#: "surpassing the human baseline by 4%", "outperforms Y by 1.3%": a lead after its rival.
+_BEATS_BY = re.compile(
+    r"\b(?:surpass|outperform|exceed|beat|top)(?:s|es|ed|ing)?\s+(?P<rival>[^.;:()%]{2,80}?)\s+by\s+"
+    r"(?:a\s+(?:margin|gap)\s+of\s+)?(?P<d>\d{1,3}(?:\.\d+)?)\s*%",
+    re.I,
+)
+#: What a rival's score is introduced by after its name: "human experts achieving only 53.7%".
+_SCORED = (
+    r"[^.%;]{0,60}?\b(?:achiev|scor|reach|obtain|attain)\w*\s+(?:only\s+|just\s+)?"
+    r"(?:a\s+score\s+of\s+|an?\s+(?:\w+\s+)?accuracy\s+of\s+)?" + r"(\d{1,3}(?:\.\d+)?)\s*%"
+)
+#: Human performance as a rival ("the human baseline", "human experts").
+_HUMAN = re.compile(r"\bhumans?\b", re.I)
+#: "from 59.94 to 43.49" in one sentence ...
+_FROM_TO = re.compile(
+    r"\bfrom\s+(?P<a>\d{1,3}(?:\.\d+)?)\s*%?\s+(?:to|→|->)\s+(?P<b>\d{1,3}(?:\.\d+)?)(?!\.?\d)\s*%?", re.I
+)
+#: ... and "This 37.8% decline" opening the next.
+_THIS_CHANGE = re.compile(
+    r"^(?:This|That|Such\s+an?|The)\s+(?:\w+\s+)?(?P<d>\d{1,3}(?:\.\d+)?)\s*%\s+"
+    r"(?:decline|drop|decrease|reduction|fall|loss|increase|rise|gain|improvement|boost)\b",
+    re.I,
+)
 #: A change in the words that mark it relative, or in points, is taken at its word.
 _MARKED = re.compile(r"\brelative(?:ly)?\b|\bpoints?\b|\bpp\b|percentage\s+points?", re.I)
 _SCORE = re.compile(r"(?<![\w.+-])" + _PCT)
@@ -50,6 +73,9 @@ class PointsLead:
     base: str
     rival: str  # what ``base`` belongs to: a model's name, or "the table at line 160"
     in_table: bool = False  # the table writes the change beside the score
+    #: The stated change is the difference divided by the final value ``score`` (a "37.8%
+    #: decline" from 59.94 to 43.49 is 16.45 / 43.49), not a difference in points.
+    over_final: bool = False
 
     @property
     def points(self) -> float:
@@ -58,6 +84,19 @@ class PointsLead:
     @property
     def relative(self) -> float:
         return 100 * self.points / float(self.base)
+
+
+def _over_final(stated: str, start: str, end: str) -> bool:
+    """Whether ``stated`` is the change from ``start`` to ``end`` divided by ``end`` (to the
+    rounding of the numbers as written) and neither the relative change nor the points."""
+    a, b, d = float(start), float(end), float(stated)
+    if a <= 0 or b <= 0 or a == b:
+        return False
+    diff = abs(b - a)
+    # The rounding of the two scores moves the quotient by at most this much.
+    slack = 100 * (_half_unit(start) + _half_unit(end)) * (1 / b + diff / b**2)
+    tol = _half_unit(stated) + slack
+    return abs(100 * diff / b - d) <= tol and abs(100 * diff / a - d) > tol and abs(diff - d) > tol
 
 
 def _decimals(x: str) -> int:
@@ -118,6 +157,61 @@ def paragraph_leads(doc: Document) -> list[PointsLead]:
                                        base.group(1), name.text)
                         )
                         break
+    return found
+
+
+def _rival_score(text: str, rival: str) -> tuple[str, str] | None:
+    """The score the paragraph gives the rival, and the rival's name: "Y (18.1%)", "Y achieves
+    18.1%", or, for human performance, "human experts achieving only 53.7%"."""
+    for name in model_names(rival):
+        esc = re.escape(name.text)
+        base = re.search(esc + r"\s*\(\s*" + _PCT + r"\s*\)", text) or re.search(esc + _SCORED, text)
+        if base:
+            return base.group(1), name.text
+    if _HUMAN.search(rival):
+        base = re.search(r"\bhumans?\b" + _SCORED, text, re.I)
+        if base:
+            return base.group(1), "human performance"
+    return None
+
+
+def beaten_by_leads(doc: Document) -> list[PointsLead]:
+    """ "X achieves 57.7%, surpassing Y by 4%" where the paragraph gives Y's score ("Y achieves
+    53.7%"): 57.7 − 53.7 is 4 points, 7.4% relative."""
+    found = []
+    for block in _prose_blocks(doc):
+        for at, sentence in _sentences(block):
+            for m in _BEATS_BY.finditer(sentence):
+                if _MARKED.search(sentence[m.end() : m.end() + 30]) or _MARKED.search(m.group("rival")):
+                    continue
+                before = _SCORE.findall(sentence[: m.start()])
+                rival = _rival_score(block.text, m.group("rival"))
+                if not before or rival is None:
+                    continue
+                base, name = rival
+                if base != before[-1] and is_points(m.group("d"), before[-1], base):
+                    found.append(
+                        PointsLead(block, line_of(block, at + m.start()), sentence, m.group("d"), before[-1], base, name)
+                    )
+    return found
+
+
+def over_final_changes(doc: Document) -> list[PointsLead]:
+    """ "plummeting from 59.94 to 43.49. This 37.8% decline ...": the stated change is the
+    difference over the final value (16.45 / 43.49), not over the starting one (27.4%)."""
+    found = []
+    for block in _prose_blocks(doc):
+        sentences = _sentences(block)
+        for (_, first), (at, second) in zip(sentences, sentences[1:]):
+            m, c = _FROM_TO.search(first), _THIS_CHANGE.match(second)
+            if m is None or c is None or _MARKED.search(second[: c.end() + 30]):
+                continue
+            start, end = m.group("a"), m.group("b")
+            if _over_final(c.group("d"), start, end):
+                found.append(
+                    PointsLead(block, line_of(block, at + c.start()), f"{first} {second}", c.group("d"), end, start,
+                               "", over_final=True)
+                )
     return found
 
 

@@ -58,7 +58,12 @@ class PercentVsPoints(Rule):
     not their relative gap. So is a lead whose rival's score the paragraph
     states beside its name ("Y (18.1%) ... 21.7%, a 3.6% improvement over Y"),
     and a change the table after the sentence writes beside the score ("a
-    16.7% improvement on average" and a cell "48.9 (+16.7)").
+    16.7% improvement on average" and a cell "48.9 (+16.7)"), a lead after its
+    rival ("57.7%, surpassing the human baseline by 4%") whose score the
+    paragraph gives ("human experts achieving only 53.7%"), and a change from
+    one score to another stated in the next sentence as the difference over
+    the final value ("from 59.94 to 43.49. This 37.8% decline": 16.45 / 43.49,
+    while the decline is 27.4%).
 
     **Assumptions.** The two scores are the nearest pair in the sentence
     ("from x to y", or two percentages); a change marked "relative",
@@ -81,24 +86,39 @@ class PercentVsPoints(Rule):
         """A lead whose two scores the paragraph states ("X (18.1%)" ... "21.7%, a 3.6%
         improvement over X"), or whose change the table after it writes ("48.9 (+16.7)")."""
         from benchaudit.claims.access import document_of
-        from benchaudit.claims.percent_leads import paragraph_leads, table_written_leads
+        from benchaudit.claims.percent_leads import (
+            beaten_by_leads,
+            over_final_changes,
+            paragraph_leads,
+            table_written_leads,
+        )
         from benchaudit.finding import Confidence, Location
 
         doc = document_of(source)
         if doc is None:
             return
-        for lead in (*paragraph_leads(doc), *table_written_leads(doc)):
+        leads = (*paragraph_leads(doc), *beaten_by_leads(doc), *table_written_leads(doc), *over_final_changes(doc))
+        for lead in leads:
             if lead.line in said:
                 continue
             said.add(lead.line)
             rel = f"relative to {lead.base} it is {abs(lead.relative):.1f}%"
-            message = (
-                f"the {lead.stated}% change is the +{lead.stated} that {lead.rival} writes beside "
-                f"{lead.score}, a difference in points from {lead.base}; {rel}"
-                if lead.in_table
-                else f"the {lead.stated}% lead over {lead.rival} is the difference in points "
-                f"({lead.score} vs {lead.base}); {rel}"
-            )
+            if lead.over_final:
+                message = (
+                    f"the {lead.stated}% change from {lead.base} to {lead.score} is the difference "
+                    f"({abs(lead.points):.{max(_places(lead.base), _places(lead.score))}f}) divided by the "
+                    f"final value {lead.score}; {rel}"
+                )
+            elif lead.in_table:
+                message = (
+                    f"the {lead.stated}% change is the +{lead.stated} that {lead.rival} writes beside "
+                    f"{lead.score}, a difference in points from {lead.base}; {rel}"
+                )
+            else:
+                message = (
+                    f"the {lead.stated}% lead over {lead.rival} is the difference in points "
+                    f"({lead.score} vs {lead.base}); {rel}"
+                )
             yield self.finding(
                 Location(source.path, lead.line, None, lead.block.page),
                 message,
@@ -197,6 +217,10 @@ class PercentVsPoints(Rule):
                 severity=severity_for(claim.confidence, self.severity),
                 confidence=claim.confidence,
             )
+
+
+def _places(x: str) -> int:
+    return len(x.split(".")[1]) if "." in x else 0
 
 
 def _leads(comp: ModelComparison) -> list[re.Match[str]]:

@@ -50,7 +50,11 @@ class UnreachableScore(Rule):
     a warning when the protocol is unstated (an average over unstated samples
     could explain it) or is a majority vote (``maj@64``, ``cons@64``: one
     answer per item, unless several votes were averaged); info when the parse
-    is unsure.
+    is unsure. A cell marked as taken from another report ("66.30*") is info
+    unless its row is the document's own: the protocol in the column's header
+    need not be that report's. A value that only cutting (not rounding) makes
+    k/n is info, unless the cells around it (its table; for prose, the
+    document's prose scores) show the writer rounds.
 
     Bad::
 
@@ -94,9 +98,11 @@ class UnreachableScore(Rule):
                     columns[_column(claim)].append(claim)
                 checked.append(claim)
             single = {key for key, cells in columns.items() if _column_is_one_pass(cells)}
+            rounded = _rounding_shown(checked)
             for claim in checked:
                 one_pass = _column(claim) in single if claim.fields.get("table") else False
-                finding = self._check(claim, claim.samples or 1, ctx, one_pass)
+                where = claim.fields.get("table_line") if claim.fields.get("table") else None
+                finding = self._check(claim, claim.samples or 1, ctx, one_pass, where in rounded)
                 if finding is not None:
                     found.append((claim, finding))
             yield from self._by_table(found, columns, source.path)
@@ -172,14 +178,24 @@ class UnreachableScore(Rule):
                     "State the sampling protocol of the table (e.g. 'pass@1 averaged over k samples "
                     "per problem') and the split of each benchmark, or correct the cells"
                 ),
-                evidence={"cells": [f.evidence for _, f in members]},
+                evidence={
+                    # Each cell with its claim, message and line, so that a reader (or a
+                    # verdict) can take the table's finding cell by cell.
+                    "cells": [
+                        {**f.evidence, "claim": f.claim, "text": f.message, "line": f.location.line}
+                        for _, f in members
+                    ],
+                    "lines": sorted({f.location.line for _, f in members if f.location.line is not None}),
+                },
                 severity=severity,
                 confidence=first.confidence,
             )
 
     # ------------------------------------------------------------ one score
 
-    def _check(self, claim: Claim, samples: int, ctx: Context, one_pass: bool = False) -> Finding | None:
+    def _check(
+        self, claim: Claim, samples: int, ctx: Context, one_pass: bool = False, rounds: bool = False
+    ) -> Finding | None:
         value, n, sc = S.written(claim), S.items(claim), S.scale(claim)
         if G.is_reachable(value, n, samples, sc):
             return self._check_stated_k(claim, samples)
@@ -234,7 +250,9 @@ class UnreachableScore(Rule):
             severity = Severity.WARNING
             how = "if each item was scored once (the protocol is not stated)"
         severity = capped(severity, premises.cap())
-        truncated = claim.protocol is None and _truncation_fits(value, n, samples, sc)
+        # "76.6" for 23/30 = 76.67 may be cut rather than rounded, unless the cells around it
+        # (the same table; for prose, the document's prose scores) are written rounded.
+        truncated = claim.protocol is None and not rounds and _truncation_fits(value, n, samples, sc)
         if truncated:
             severity = Severity.INFO  # "76.6" for 23/30 = 76.67: cut, not rounded, is possible
         possible = [int(k) for k in claim.fields.get("possible_samples", [])]
@@ -279,6 +297,11 @@ class UnreachableScore(Rule):
             # A split key is one word ("dev"); a longer key names another problem set.
             where = f"the {other[0]} split" if " " not in other[0] else other[0]
             message += f"; it is reachable on {where} ({S.count(other[1])} items)"
+        if marked and premises.own is not Certainty.CERTAIN and severity is not Severity.INFO:
+            # "66.30*" under "AIME24 (avg@10)": the mark sends the reader to another report,
+            # whose protocol the column's header need not describe.
+            severity = Severity.INFO
+            message += "; the cell is marked (taken from another report, whose protocol may differ)"
         if premises.reasons and severity is not Severity.ERROR:
             message += f" ({premises.why()})"
         fix = f"Report {' or '.join(options)} {S.on_what(claim)}"
@@ -367,6 +390,24 @@ def _column_is_one_pass(cells: list[Claim]) -> bool:
 def _marked(claim: Claim) -> bool:
     """Whether the cell carries a marker symbol after its value ("72.5*", "61.0†")."""
     return re.search(r":\s*[-\d.]+\s*%?\s*[*†‡§¶#]", claim.text) is not None
+
+
+def _rounding_shown(claims: list[Claim]) -> set[object]:
+    """The tables (by their line; None for prose) where some score is k/n rounded and could
+    not be k/n cut to its decimals: there the writer rounds, and a value that only cutting
+    explains is not put down to cutting. A table with more cells that only cutting explains
+    than cells that only rounding does is taken to cut."""
+    only_rounded: dict[object, int] = defaultdict(int)
+    only_cut: dict[object, int] = defaultdict(int)
+    for c in claims:
+        value, n, sc, s = S.written(c), S.items(c), S.scale(c), c.samples or 1
+        where = c.fields.get("table_line") if c.fields.get("table") else None
+        reached, cut = G.is_reachable(value, n, s, sc), _truncation_fits(value, n, s, sc)
+        if reached and not cut:
+            only_rounded[where] += 1
+        elif cut and not reached:
+            only_cut[where] += 1
+    return {w for w, k in only_rounded.items() if k > only_cut.get(w, 0)}
 
 
 def _truncation_fits(value: str, n: int, samples: int, scale: int) -> bool:
