@@ -277,8 +277,9 @@ def test_fifth_set_recall_and_specificity(fresh4_results):
     recall, specificity, missed, noisy = _line_scores(fresh4_results, "fifth set, every rule")
     # First pass, before any change was made for this set: 49/66 = 0.742 and 124/128 = 0.969;
     # 51/68 and 124/126 with the two labels corrected after that run
-    # (tests/data/claims_eval/PROVENANCE.md, "fresh4.yaml"). The floors hold today's figures.
-    assert recall >= 0.82, missed
+    # (tests/data/claims_eval/PROVENANCE.md, "fresh4.yaml"); 58/68 = 0.853 after the fixes made
+    # for fresh6.yaml. The floors hold today's figures.
+    assert recall >= 0.85, missed
     assert specificity >= 0.98, noisy
 
 
@@ -324,6 +325,7 @@ def test_the_seventh_set_is_large_enough_and_sourced():
 def test_seventh_set_recall_and_specificity(fresh6_results):
     recall, specificity, missed, noisy = _line_scores(fresh6_results, "seventh set, every rule")
     # First pass, before any change was made for this set: 16/41 = 0.390 and 65/69 = 0.942
-    # (tests/data/claims_eval/PROVENANCE.md, "fresh6.yaml"). The floors hold today's figures.
-    assert recall >= 0.39, missed
-    assert specificity >= 0.94, noisy
+    # (tests/data/claims_eval/PROVENANCE.md, "fresh6.yaml"); 32/41 = 0.780 and 68/69 = 0.986 after
+    # the fixes of that round. The floors hold today's figures.
+    assert recall >= 0.78, missed
+    assert specificity >= 0.98, noisy
