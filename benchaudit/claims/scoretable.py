@@ -158,9 +158,10 @@ def _n_of(
     if stated is not None:
         return stated
     fractions = {
-        fm.group(1)
+        fm.group(1).replace(",", "")
         for c in cells
-        if re.search(r"\d\s*/\s*\d+", c.text) and (fm := re.search(r"/\s*(\d+)", c.text))
+        if re.search(r"\d\s*/\s*\d+", c.text)
+        and (fm := re.search(r"/\s*(\d{1,3}(?:,\d{3})+(?![\d.])|\d+)", c.text))
     }
     if len(fractions) == 1:
         return int(fractions.pop())

@@ -28,6 +28,7 @@ What happens to the lines:
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -141,6 +142,7 @@ def _claims_of(
     most = getattr(ctx.config, "max_paragraph_numbers", None) or MAX_NUMBERS_PER_PARAGRAPH
     for block in blocks:
         in_block = 0
+        paragraph = _ParagraphCount()
         for i, sentence in enumerate(block.sentences):
             seen += sum(1 for n in sentence.numbers if n.kind not in NOT_COUNTED)
             in_block += len(sentence.numbers)
@@ -157,8 +159,10 @@ def _claims_of(
                         "(max-paragraph-numbers)"
                     )
                 break
+            before = len(claims)
             for fn in extractors:
                 claims.extend(fn(sentence, ctx))
+            paragraph.read(sentence, claims[before:])
     claims.extend(tables_mod.tables_to_claims(all_tables, path, ctx))
     seen += tables_mod.numbers_in(all_tables)
     doc_fn = _comparisons_attr("extract_document")
@@ -170,6 +174,46 @@ def _claims_of(
     claims.sort(key=lambda c: (c.location.line or 0, c.location.column or 0))
     assign_roles(claims, own or [])
     return claims, seen
+
+
+_PER_UNIT = re.compile(r"^[^.;,]*?\b(?:for\s+each|for\s+every|per|each|in\s+each|within\s+each|from\s+each)\b", re.I)
+
+
+class _ParagraphCount:
+    """The one item count a paragraph states before its scores ("200 multiple-choice questions
+    were entered into 5 LLMs. ... ChatGPT had the highest overall accuracy of 83.5%"): the n of
+    the later scores of the paragraph that name no benchmark and state no count of their own.
+    A paragraph that states two different counts gives none."""
+
+    def __init__(self) -> None:
+        self.n: int | None = None
+        self.unsure = False
+
+    def read(self, sentence: Sentence, new: list[Claim]) -> None:
+        from benchaudit.finding import Confidence
+
+        if self.n is not None and not self.unsure:
+            for c in new:
+                if c.kind == "score" and c.n is None and c.benchmark is None and not c.fields.get("table"):
+                    c.n, c.n_source = self.n, "text"
+                    c.fields["n_where"] = "paragraph"
+                    # As a count stated in the score's own sentence with no benchmark named.
+                    c.confidence = Confidence.MEDIUM
+        text = sentence.text
+        counts = {
+            int(n.digits)
+            for n in sentence.numbers
+            if n.kind == "items" and n.digits.isdigit()
+            # "10 annotated pairs for each label within a given task": a count per unit, not the
+            # set the scores are on.
+            and not _PER_UNIT.search(text[n.end : n.end + 40])
+        }
+        if any(n.kind == "items" for n in sentence.numbers) and not counts:
+            self.unsure = True
+        if len(counts) > 1 or (counts and self.n is not None and counts != {self.n}):
+            self.unsure = True
+        elif counts:
+            self.n = next(iter(counts))
 
 
 #: Largest item count, sample count or k taken from a text. No benchmark has a billion

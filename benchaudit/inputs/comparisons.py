@@ -81,7 +81,7 @@ _MINUS = "−–—"
 
 _ITEMS = (
     r"(?:questions?|items?|problems?|examples?|prompts?|tasks?|instances?|test cases?|"
-    r"samples?|puzzles?|exercises?|conversations?|queries|pairs)"
+    r"samples?|puzzles?|exercises?|conversations?|queries|pairs|cases|vignettes)"
 )
 
 
@@ -125,6 +125,12 @@ _STAT_CHI = lazy(
 _STAT_CHI_NODF = lazy(
     r"(?:χ\s*(?:2|²|\^2)|chi[- ]?(?:squared?|2|²|\^2))\s*=\s*(" + _UNUM + ")", re.I
 )
+#: "χ2 = 14.9, df = 1", "χ (2) = 101.95, df = 8": the degrees of freedom after the value.
+_STAT_CHI_DF_AFTER = lazy(
+    r"(?:χ\s*\(?\s*(?:2|²|\^2)\s*\)?|chi[- ]?(?:squared?|2|²|\^2))\s*=\s*(" + _UNUM + r")\s*[,;]\s*"
+    r"(?:df|d\.f\.)\s*=\s*(\d+)\b",
+    re.I,
+)
 _STAT_Z = lazy(r"(?<![\w.])[zZ]\s*=\s*(" + NUM + r")(?![\d.]*\s*%)")
 _STAT_R = lazy(r"\br\s*\(\s*(\d+)\s*\)\s*=\s*([-+−]?\d*\.\d+|[-+−]?[01])")
 
@@ -165,7 +171,7 @@ _DISCORDANT.append(
 _DISAGREE = lazy(
     r"(?:disagree|differ)\w*\s+(?:on|in)\s+(?:only\s+|just\s+)?("
     + _WORDNUM
-    + r")\s+"
+    + r")\s+(?:(?:out\s+)?of\s+(?:the\s+)?\d[\d,]*\s+)?"  # "disagree on only 4 of the 31 questions"
     + _ITEMS
     + r"|\b("
     + _WORDNUM
@@ -194,7 +200,7 @@ _N = [
     lazy(r"\b[nN]\s*=\s*(\d[\d,]*)"),
     lazy(
         r"\b(?:on|over|across|of|with|using|from)\s+(?:the\s+|all\s+|its\s+|their\s+)?"
-        r"(?:same\s+)?(\d[\d,]*)\s+(?:\w+\s+){0,2}?(?:held[- ]out\s+|test\s+)?" + _ITEMS + r"\b",
+        r"(?:same\s+)?(\d[\d,]*)\s+(?:[\w-]+\s+){0,2}?(?:held[- ]out\s+|test\s+)?" + _ITEMS + r"\b",
         re.I,
     ),
     lazy(r"\b(\d[\d,]*)[- ](?:question|item|problem|example|prompt|task)\b", re.I),
@@ -205,6 +211,9 @@ _N = [
         r"models|seeds|subjects|categories)\b)[a-z]+s\b",
         re.I,
     ),
+    # "200 multiple-choice question stems ... were entered": a count of questions that opens its
+    # clause (no "of" before it), in the paragraph's method sentence.
+    lazy(r"(?:^|[,:;]\s+|\b(?:METHODS?|Methods?):?\s+)(\d[\d,]*)\s+(?:[\w-]+\s+){0,2}?(?:questions?|cases|vignettes)\b"),
 ]
 
 _FROM_TO = lazy(
@@ -214,7 +223,8 @@ _FROM_TO = lazy(
 )
 _VS = lazy(
     r"(?<![\w\-.])(?P<x>" + _UNUM + r")\s*(?P<xu>%|percent)?\s*(?:\)\s*)?(?:\([^)]{0,40}\)\s*)?"
-    r"(?:vs\.?|versus|compared (?:to|with)|against|relative to|over|vis-à-vis|and|"
+    # "VS" before a lowercase word is an abbreviation ("the 35 VS cases"), not "versus".
+    r"(?:(?-i:[vV]s\.?|VS\.?(?!\s+[a-z]))|versus|compared (?:to|with)|against|relative to|over|vis-à-vis|and|"
     r",?\s*(?:just |slightly |narrowly )?ahead of|,?\s*(?:just|slightly|narrowly) above)\s+"
     # A rival's name may hold a version ("Claude 3.5 Sonnet at 58.6%"): the 3.5 is no score.
     r"(?:(?:the\s+)?[A-Za-z][\w.\-]*(?:\s(?:[A-Za-z][\w.\-]*|\d+(?:\.\d+)?)){0,3}?\s*[(:]?\s*)?\[?"
@@ -736,6 +746,40 @@ def _values_pct(text: str) -> list[str]:
     ]
 
 
+#: "the highest ... 95.9% ..., followed by Y (93.9%": the first two scores of a ranking.
+_FOLLOWED_BY = lazy(
+    r"\b(?:the\s+)?(?:highest|best|top)\b[^.;%]{0,80}?(?<![\d.])(?P<a>\d{1,3}(?:\.\d+)?)\s*%"
+    r"(?:[^.;]|\.(?=\d)){0,50}?,?\s*followed\s+(?:closely\s+)?by\s+[^.;%(]{0,40}?\(?\s*(?:at\s+|with\s+)?"
+    r"(?<![\d.])(?P<b>\d{1,3}(?:\.\d+)?)\s*%",
+    re.I,
+)
+
+
+def _own_fraction_n(text: str, value: str) -> int | None:
+    """The n of the one k/n count that the score ``value`` is the percentage of ("97.14%
+    (34/35)"): the item count of the comparison."""
+    found = [(int(m.group(1)), int(m.group(2).replace(",", ""))) for m in _FRACTION_PAIR.finditer(text)]
+    if len(found) != 1 or not found[0][1]:
+        return None
+    k, n = found[0]
+    return n if abs(100 * k / n - float(value)) < 0.1 else None
+
+
+_FRACTION_PAIR = lazy(r"(?<![\d.,/])(\d{1,6})\s*/\s*(\d{1,3}(?:,\d{3})+|\d{1,6})(?![\d.,/%]|\s*%)")
+
+
+def _two_fractions(text: str) -> tuple[str, str, int] | None:
+    """The two scores of a sentence written as k/n of one n ("79/100 ... against 68/100"), as
+    percentages in the order written, and n; None unless there are exactly two such counts."""
+    found = [(int(m.group(1)), int(m.group(2).replace(",", ""))) for m in _FRACTION_PAIR.finditer(text)]
+    if len(found) != 2 or found[0][1] != found[1][1] or found[0][1] < 5:
+        return None
+    n = found[0][1]
+    if any(k > n for k, _ in found):
+        return None
+    return f"{100 * found[0][0] / n:.2f}", f"{100 * found[1][0] / n:.2f}", n
+
+
 def _find_n(text: str) -> int | None:
     for rx in _N:
         for m in rx.finditer(text):
@@ -811,6 +855,11 @@ def _stats(text: str) -> list[dict[str, Any]]:
         out.append(
             {"test": "chi2", "value": m.group(2), "df": [float(m.group(1))], "text": m.group(0)}
         )
+    if not any(s["test"] == "chi2" for s in out):
+        for m in _STAT_CHI_DF_AFTER.finditer(text):
+            out.append(
+                {"test": "chi2", "value": m.group(1), "df": [float(m.group(2))], "text": m.group(0)}
+            )
     if not any(s["test"] == "chi2" for s in out) and re.search(r"mcnemar", text, re.I):
         for m in _STAT_CHI_NODF.finditer(text):
             out.append({"test": "chi2", "value": m.group(1), "df": [1.0], "text": m.group(0)})
@@ -840,6 +889,30 @@ def _pvalues(text: str) -> list[dict[str, Any]]:
         op = {"≤": "<=", "≥": ">=", "≈": "=", "~": "="}.get(m.group(1), m.group(1))
         out.append({"op": op, "value": value, "text": m.group(0), "sci": bool(sci)})
     return out
+
+
+#: Parity said of scores: "similar accuracy", "broadly comparable performance".
+_PARITY_OF_SCORES = lazy(
+    r"\b(?:similar|comparable|equivalent|the same)\s+(?:[\w-]+\s+){0,2}?(?:accuracy|performance|scores?|results)\b",
+    re.I,
+)
+
+
+def _mixed_significance(text: str, not_sig: re.Match[str]) -> bool:
+    """A sentence that calls one thing significant and another not, with a p-value after the
+    significant one and before the null ("a significant predictor (P = .022), whereas question length ... were not
+    significantly associated"): the p is not that of the null."""
+    positive = [
+        m
+        for m in _SIG.finditer(text)
+        if not not_sig.start() <= m.start() < not_sig.end()
+        and "significant" in m.group(1).lower()
+        and not re.search(r"\b(?:no|not|non-?)\s*(?:statistically\s+)?$", text[: m.start()], re.I)
+    ]
+    if not positive:
+        return False
+    at = positive[0].end()
+    return any(at <= m.start() < not_sig.start() for m in _P_VALUE.finditer(text))
 
 
 def _decimals(text: str) -> int:
@@ -1011,7 +1084,7 @@ _CHEAP = (
 def _comparison(text: str, loc: Location, ctx: Context | None, context: str = "") -> Claim | None:
     low = text.lower()
     if not _has(low, _CHEAP) and not (
-        _BETTER.search(text) or _WORSE.search(text) or _EQUIV.search(text)
+        _BETTER.search(text) or _WORSE.search(text) or _EQUIV.search(text) or "followed by" in low
     ):
         return None
     pvals = _pvalues(text)
@@ -1058,10 +1131,23 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         how = paren_how if paren_how is not None else how
         if how == "value-delta":
             delta_unit = "points"
+    pair_n = None
+    followed = _FOLLOWED_BY.search(text) if a_val is None else None
+    if followed is not None:
+        # "achieved the highest accuracy (95.9%, ...), followed by Claude Opus 4 (93.9%, ...)":
+        # a ranking, the lead of the first over the second.
+        a_val, b_val, how = followed.group("a"), followed.group("b"), "vs"
+        pair_n = _own_fraction_n(text, a_val)
+    if a_val is None and b_val is None and not _values_pct(text):
+        # "answered 79/100 questions correctly against 68/100": two counts of one test set.
+        pair = _two_fractions(text)
+        if pair is not None:
+            a_val, b_val, pair_n = pair
+            how = "two-values"
     not_sig = _NOT_SIG.search(text)
     sig = None
     if not_sig:
-        sig = "no"
+        sig = None if pvals and _mixed_significance(text, not_sig) else "no"
     elif _SIG.search(text) and not re.search(
         r"\bsignificant(?:ly)? (?:more|larger|fewer) (?:data|compute|parameters)", text, re.I
     ):
@@ -1076,11 +1162,34 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
             or _EQUIV.search(text)
         ):
             sig, sig_from = "no", "p"
-    better = _BETTER.search(_PURPOSE.sub(" ", text))
+    better = _BETTER.search(_PURPOSE.sub(" ", text)) or followed
     worse = _WORSE.search(text)
     equiv = _EQUIV.search(text)
-    if equiv and re.search(r"\b(?:exceed\w*|outperform\w*|surpass\w*|better than|beats?)\b", text, re.I):
-        equiv = None  # "maintains strong performance, exceeding X": a superiority claim
+    sup = re.search(r"\b(?:exceed\w*|outperform\w*|surpass\w*|better than|beats?)\b", text, re.I)
+    if equiv and sup:
+        null_first = (
+            equiv.end() <= sup.start()
+            and pvals
+            and all(_p_not_below(p) for p in pvals)
+            and all(equiv.end() <= m.start() < sup.start() for m in _P_VALUE.finditer(text))
+        )
+        if null_first:
+            # "A and B were equivalent (P=0.963), C outperformed both": the p is the first
+            # clause's, a null read as equality; the later lead states no number of its own.
+            better = None
+        else:
+            equiv = None  # "maintains strong performance, exceeding X": a superiority claim
+    if (
+        equiv
+        and sig is None
+        and not (better or worse)
+        and context
+        and _NOT_SIG.search(context)
+        and _PARITY_OF_SCORES.search(text)
+    ):
+        # "There was no statistically significant difference ... (p = 0.298). ... LRMs and LLMs
+        # exhibited similar accuracy": the paragraph's null read as equality.
+        sig, sig_from = "no", "paragraph"
     overlap_null = _OVERLAP_NULL.search(text)
     overlap_sig = _OVERLAP_SIG.search(text)
     unpaired = _UNPAIRED_TEST.search(text)
@@ -1119,6 +1228,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
                 better
                 or worse
                 or not_sig
+                or sig_from == "paragraph"
                 or re.search(r"quanti[sz]\w*|distill\w*|compress\w*|prun\w*", text, re.I)
             )
         )
@@ -1139,7 +1249,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
     ):
         a_val = b_val = None  # "(90 vs 70)" were the discordant counts, not two scores
         how = ""
-    n = _find_n(text)
+    n = _find_n(text) or pair_n
     if n is not None and disc and (n in disc or n == sum(disc)):
         n = None  # "right on 90 items where B was wrong" counts discordant items, not the test set
     n_source = "sentence" if n else None
@@ -1411,9 +1521,16 @@ def _emergence(text: str, loc: Location) -> Claim | None:
     )
 
 
+#: Two-way items: "true/false", "yes/no", "binary" questions.
+_TWO_WAY = lazy(r"\b(?:true[/-]false|yes[/-]no|binary|dichotomous)\b(?=\s+(?:[\w-]+\s+){0,2}?"
+                r"(?:items?|questions?|tasks?|answers?|classification|choices?))", re.I)
+
+
 def _chance(text: str, loc: Location) -> Claim | None:
     cm = _CHANCE.search(text)
     rot = _ROTATION.search(text)
+    if cm and not rot:
+        return _single_chance(text, loc, cm)
     if not cm or not rot:
         return None
     stated = cm.group(1) or cm.group(2)
@@ -1459,6 +1576,31 @@ def _chance(text: str, loc: Location) -> Claim | None:
         value=stated,
         unit="%",
         fields={"rotations": m_rot, "needed": need, "options": options, "procedure": rot.group(0)},
+    )
+
+
+def _single_chance(text: str, loc: Location, cm: re.Match[str]) -> Claim | None:
+    """A chance level stated for single-asking items whose option count the sentence states
+    ("the 4-option questions ... the 50% chance level", "true/false items ... 25% chance"):
+    the chance of one guess is 1/k."""
+    said = cm.group(0)
+    if not re.search(r"chance|random[- ](?:guess\w*|baseline|performance|accuracy|chance)", said, re.I):
+        return None  # "a random 10% subset"
+    if re.match(r"\s*(?:level\s+)?(?:of|that|to)\b", text[cm.end() :], re.I):
+        return None  # "a 30% chance of solving": a probability, not the guessing baseline
+    om = _OPTIONS.search(text)
+    options = to_int(om.group(1) or om.group(2)) if om else (2 if _TWO_WAY.search(text) else None)
+    stated = cm.group(1) or cm.group(2)
+    if not options or not stated or options < 2:
+        return None
+    return Claim(
+        kind="chance-level",
+        text=text,
+        location=loc,
+        confidence=Confidence.MEDIUM,
+        value=stated,
+        unit="%",
+        fields={"rotations": 1, "needed": 1, "options": options, "procedure": "single asking"},
     )
 
 

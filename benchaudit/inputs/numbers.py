@@ -331,7 +331,7 @@ _NOT_SCORE_AFTER = re.compile(
 )
 _NOT_SCORE_BEFORE = re.compile(
     r"(?:\btop|\bbottom|\bfirst|\blast|\brandom|\bremaining|\bheld[- ]out|\bonly|\bsparsity(?: of)?"
-    r"|\bdropout(?: of| rate of)?|\brate of|\bratio of|\bshare of|\bfraction of|\bprobability of"
+    r"|\bdropout(?: of| rate of)?|(?<!accuracy )(?<!success )(?<!pass )(?<!resolve )\brate of|\bratio of|\bshare of|\bfraction of|\bprobability of"
     r"|\bp\s*[<=>≤≥]|\balpha\s*=|\bα\s*=|\bsubsample(?:d)?(?: to)?|\bsampled|\bmasked)\s*$",
     re.I,
 )

@@ -13,7 +13,7 @@ or ``±`` right after it, and how sure the parse is.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -57,7 +57,9 @@ _SCORE_WORDS = re.compile(
     re.I,
 )
 NOT_GRID = re.compile(
-    r"\bF1\b|\bBLEU|\bROUGE|\bMETEOR|chrF|perplexity|\bElo\b|win[ -]rate|length[- ]controlled"
+    # "Perplexity" capitalised mid-sentence is the product ("followed by Perplexity (78.9%)").
+    r"\bF1\b|\bBLEU|\bROUGE|\bMETEOR|chrF|(?-i:\bperplexity|\bPPL\b|^Perplexity|\bPerplexity\s+(?:of|on|is|was|=))"
+    r"|\bElo\b|win[ -]rate|length[- ]controlled"
     r"|normali[sz]ed|macro|weighted|pass@(?:[2-9]|\d\d+)|\bAUC|correlation|\bkappa",
     re.I,
 )
@@ -205,6 +207,8 @@ def _is_plain_score(s: Sentence, num: Number, masked: str) -> str | None:
         _adjacent_after(s.text, num.end, s.mentions)
         or _adjacent_before(s.text, num.start, s.mentions)
         or _SCORE_BEFORE.search(before)
+        # "a HumanEval value of 88.2": the benchmark's name, then a noun for its number.
+        or re.search(r"\x00\s*(?:value|result|number|figure)\s+(?:of|is|was|:)\s*$", before)
         # "On GSM8K ... we obtain 82.4 ± 0.3 (95% CI)": a ± with a stated level is a score's
         # interval when the sentence names one benchmark.
         or (len(s.mentions) == 1 and _PM_WITH_LEVEL.match(masked, num.end))
@@ -341,7 +345,7 @@ def score_claims(s: Sentence, ctx: Context) -> list[Claim]:
                 claim.confidence = Confidence.MEDIUM
         elif mention is None:
             claim.confidence = Confidence.LOW
-        k = _stated_k(text, num, fractions)
+        k = _stated_k(text, num, fractions, [f[0] for f in found if f[0] is not num])
         if k is not None:
             claim.fields["k"] = k
         proto = _protocol_for(text, num.start, protocols, cuts) or (
@@ -486,16 +490,20 @@ def _stated_n(
         (it.start, int(it.digits)) for it in items if it.digits.isdigit() and int(it.digits) > 0
     ]
     for fr in fractions:
-        m = re.match(r"/\s*(\d+)", text[fr.end : fr.end + 12])
-        if m and int(m.group(1)) > 0:
-            candidates.append((fr.start, int(m.group(1))))
+        m = _DENOMINATOR.match(text[fr.end : fr.end + 14])
+        if m and int(m.group(1).replace(",", "")) > 0:
+            candidates.append((fr.start, int(m.group(1).replace(",", ""))))
     for m in _K_OF_N.finditer(text):
         if int(m.group(2).replace(",", "")) > 0:
             candidates.append((m.start(2), int(m.group(2).replace(",", ""))))
     free = []
     for pos, n in candidates:
         owner = next((mn for mn in mentions if mn.end <= pos <= mn.end + 6), None)
-        if owner is None and _NAMED_COUNT.search(text[max(0, pos - 40) : pos]):
+        if (
+            owner is None
+            and _NAMED_COUNT.search(text[max(0, pos - 40) : pos])
+            and not (num.end <= pos and _OWN_NAMED_SET.fullmatch(text[num.end : pos]))
+        ):
             continue  # "Putnam (5 problems)": the count of another, unnamed-in-registry set
         if owner is None:
             free.append((pos, n))
@@ -505,27 +513,47 @@ def _stated_n(
         return None
     if len(free) == 1 and (len(scores) == 1 or mention is None):
         return free[0][1]
-    # Otherwise a free count belongs to the score nearest to it.
-    for pos, n in free:
+    # Otherwise a free count belongs to the score nearest to it; of several such counts, the
+    # nearest ("45% (18/40) in physics, 33% (13/26)": 33% is of 26, not of 40).
+    for pos, n in sorted(free, key=lambda f: abs(f[0] - num.start)):
         if _nearest(scores, pos, lambda p: p) == num.start and abs(pos - num.start) < 60:
             return n
     return None
 
 
+#: The n of a fraction "k/n", thousands separators included ("1,439/1,456").
+_DENOMINATOR = re.compile(r"/\s*(\d{1,3}(?:,\d{3})+(?![\d.])|\d+)")
+#: What lies between a score and the count of the set it is on: "84.23% on MGSM English (250".
+_OWN_NAMED_SET = re.compile(r"\s*(?:on|in)\s+(?:the\s+)?[A-Z][\w\-+.]*(?:\s+[A-Za-z][\w\-+.]*){0,3}\s*\(\s*")
 _NAMED_COUNT = re.compile(r"[A-Z][\w\-+.]*[\w+]\s*\(\s*$")
 _K_OF_N = re.compile(r"(?<![\d.,])(\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(\d[\d,]*)(?![\d.]|\s*%)")
 
 
-def _stated_k(text: str, num: Number, fractions: list[Number]) -> int | None:
-    """The count k written next to a score ("34/48 (70.8%)", "70.8% (34 of 48)"): the nearest one."""
+def _stated_k(
+    text: str, num: Number, fractions: list[Number], others: Sequence[Number] = ()
+) -> int | None:
+    """The count k written next to a score ("34/48 (70.8%)", "70.8% (34 of 48)"): the nearest one.
+
+    A count nearer to another score of the sentence is that score's ("97.14% (34/35), followed
+    by Gemini at 88.57%": 34 is not Gemini's)."""
+
+    def gap_to(score: Number, start: int, end: int) -> int:
+        return score.start - end if end <= score.start else start - score.end
+
+    def own(start: int, end: int) -> int | None:
+        gap = gap_to(num, start, end)
+        if not 0 <= gap < 30:
+            return None
+        if any(0 <= gap_to(o, start, end) < gap for o in others):
+            return None
+        return gap
+
     found: list[tuple[int, int]] = []
     for m in _K_OF_N.finditer(text):
-        gap = num.start - m.end() if m.end() <= num.start else m.start() - num.end
-        if 0 <= gap < 30:
+        if (gap := own(m.start(), m.end())) is not None:
             found.append((gap, int(m.group(1))))
     for fr in fractions:
-        gap = num.start - fr.end if fr.end <= num.start else fr.start - num.end
-        if 0 <= gap < 30 and fr.digits.isdigit():
+        if fr.digits.isdigit() and (gap := own(fr.start, fr.end)) is not None:
             found.append((gap, int(fr.digits)))
     return min(found)[1] if found else None
 

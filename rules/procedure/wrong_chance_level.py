@@ -64,6 +64,17 @@ class WrongChanceLevel(Rule):
             stated = float(c.value)
             if abs(true - stated) <= 0.5:
                 continue
+            if m == 1:
+                yield emit(
+                    self,
+                    c,
+                    f"one guess among {k} options is right with probability {num(true, 1)}%, not "
+                    f"{c.value}%",
+                    suggestion=f"Compare scores with the {num(true, 1)}% chance level of {k}-option "
+                    "items.",
+                    evidence={"options": k, "rotations": 1, "needed": 1, "stated": stated, "chance": true},
+                )
+                continue
             yield emit(
                 self,
                 c,

@@ -199,6 +199,9 @@ class UnreachableScore(Rule):
         value, n, sc = S.written(claim), S.items(claim), S.scale(claim)
         if G.is_reachable(value, n, samples, sc):
             return self._check_stated_k(claim, samples)
+        if samples == 1 and claim.fields.get("k") is not None and claim.n_source == "text":
+            # "33% (13/26)": the count written beside the score is its protocol, one pass.
+            return self._check_stated_k(claim, samples)
         if claim.plus_minus and claim.fields.get("pm_kind") == "sd":
             return None  # "29.7 ± 0.5" with ± a spread over runs: the mean of several runs
         premises = premises_of(claim, getattr(ctx, "benchmarks", None))

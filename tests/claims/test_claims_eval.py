@@ -277,8 +277,9 @@ def test_fifth_set_recall_and_specificity(fresh4_results):
     recall, specificity, missed, noisy = _line_scores(fresh4_results, "fifth set, every rule")
     # First pass, before any change was made for this set: 49/66 = 0.742 and 124/128 = 0.969;
     # 51/68 and 124/126 with the two labels corrected after that run
-    # (tests/data/claims_eval/PROVENANCE.md, "fresh4.yaml"). The floors hold today's figures.
-    assert recall >= 0.82, missed
+    # (tests/data/claims_eval/PROVENANCE.md, "fresh4.yaml"); 58/68 = 0.853 after the fixes made
+    # for fresh6.yaml. The floors hold today's figures.
+    assert recall >= 0.85, missed
     assert specificity >= 0.98, noisy
 
 
@@ -304,3 +305,27 @@ def test_sixth_set_recall_and_specificity(fresh5_results):
     # the fixes of batch 12's wrong findings. The floors hold today's figures.
     assert recall >= 0.45, missed
     assert specificity >= 0.96, noisy
+
+
+# ---------------------------------------------------------------- the seventh set, every rule
+
+
+@pytest.fixture(scope="module")
+def fresh6_results(tmp_path_factory):
+    entries = yaml.safe_load((DATA / "fresh6.yaml").read_text(encoding="utf-8"))["claims"]
+    return _audit_entries(entries, tmp_path_factory.mktemp("fresh6"), Config(), WHOLE_DOCUMENT)
+
+
+def test_the_seventh_set_is_large_enough_and_sourced():
+    entries = yaml.safe_load((DATA / "fresh6.yaml").read_text(encoding="utf-8"))["claims"]
+    _assert_sourced(entries, 100, 70)
+    assert sum("document" in e for e in entries) >= 6
+
+
+def test_seventh_set_recall_and_specificity(fresh6_results):
+    recall, specificity, missed, noisy = _line_scores(fresh6_results, "seventh set, every rule")
+    # First pass, before any change was made for this set: 16/41 = 0.390 and 65/69 = 0.942
+    # (tests/data/claims_eval/PROVENANCE.md, "fresh6.yaml"); 32/41 = 0.780 and 68/69 = 0.986 after
+    # the fixes of that round. The floors hold today's figures.
+    assert recall >= 0.78, missed
+    assert specificity >= 0.98, noisy
