@@ -11,7 +11,7 @@ FILES = {
     'comparisons.underpowered': 4253595144,
     'comparisons.unpaired_comparison': 3671950607,
     'comparisons.winners_curse': 3881683641,
-    'comparisons.within_noise': 1052195168,
+    'comparisons.within_noise': 1379835608,
     'evidence.py': 764796448,
     'integrity.clustered_items': 4117923991,
     'integrity.generations_as_items': 822829333,

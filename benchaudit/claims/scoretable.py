@@ -406,7 +406,8 @@ def read_score_table(
     total = _framed_total(table, totals) if st is not None and totals else None
     if st is not None and total is not None:
         n, kind = total
-        for line in st.lines:
+        # An average or overall line of such a table is over at most all of those items too.
+        for line in [*st.lines, *st.aggregates]:
             if line.n is None and line.benchmark is None:
                 line.n_bound = (n, f"at most the {n:,} {kind} the document states")
     return st

@@ -68,7 +68,118 @@ def bold_leads(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
             bound = _bound(line, ctx) if line.n is None and line.benchmark is None else None
             for pool in _pools(cells, sign):
                 leads.extend(_bold_lead(rule, source, ctx, line, pool, sign, bound))
+        for line in st.aggregates:
+            sign = 1 if line.higher_is_better else -1
+            cells = [c for c in line.cells if c.model not in outside and c.model not in st.highlighted]
+            for pool in _pools(cells, sign):
+                got = list(_average_lead(rule, source, ctx, st, line, pool, sign))
+                if not got and line.n_bound is not None:
+                    # An overall score of a set whose total the document states: tested at
+                    # that total, an upper bound on its count.
+                    got = list(_bold_lead(rule, source, ctx, line, pool, sign, _bound(line, ctx)))
+                leads.extend(got)
         yield from _by_table(rule, source, st, leads, ctx.alpha)
+
+
+def _parts_of(st: ScoreTable, line: ScoreLine, model: str) -> list[ScoreCell] | None:
+    """The model's cells on the table's benchmark lines when their mean is its value on the
+    average line ``line`` (as written, within the rounding of the cells); else None, for an
+    average over benchmarks the table does not show or weighted in a way it does not say."""
+    own = next((c for c in line.cells if c.model == model), None)
+    parts = [next((c for c in bl.cells if c.model == model), None) for bl in st.lines]
+    if own is None or not parts or any(c is None for c in parts) or len(parts) < 2:
+        return None
+    got = [c for c in parts if c is not None]
+    mean = sum(c.value for c in got) / len(got)
+    slack = 0.5 * 10.0 ** -own.decimals + 0.5 * 10.0 ** -min(c.decimals for c in got) + 1e-9
+    return got if abs(mean - own.value) <= slack else None
+
+
+def _average_lead(
+    rule: Rule,
+    source: Source,
+    ctx: Context,
+    st: ScoreTable,
+    line: ScoreLine,
+    cells: list[ScoreCell],
+    sign: int,
+) -> Iterator[_Lead]:
+    """A bold "best" average whose lead is inside the noise of the benchmarks it averages.
+
+    The mean of K benchmark scores has variance (1/K²)·Σ p_k(1-p_k)/n_k when each is a share of
+    n_k items scored 0/1. A benchmark whose count is unknown or whose per-item score is not 0/1
+    is given no variance: the variance used is at most the true one, so the interval is at
+    most as wide as the true one and a lead inside it is inside the noise."""
+    from statistics import NormalDist
+
+    pair = _runner_up(cells, sign)
+    if pair is None:
+        return
+    b, r = pair
+    mine, theirs = _parts_of(st, line, b.model), _parts_of(st, line, r.model)
+    if mine is None or theirs is None or b.value == r.value:
+        return
+    scale = 100.0 if line.proportion else 1.0
+    if not all(0 <= c.value * scale <= 100 for c in [b, r, *mine, *theirs]):
+        return
+    k = len(st.lines)
+    var = 0.0
+    counted: list[str] = []
+    for bl, x, y in zip(st.lines, mine, theirs):
+        n = bl.n
+        binary = bl.benchmark is None or getattr(bl.benchmark, "metric", "binary") == "binary"
+        if not n or n < 2 or not binary or bl.rating:
+            continue
+        unit = 100.0 if bl.proportion else 1.0
+        for c in (x, y):
+            q = c.value * unit / 100
+            var += q * (1 - q) / n
+        counted.append(f"{bl.label} {n:,}")
+    if not counted:
+        return
+    half = NormalDist().inv_cdf(0.5 + (1 - ctx.alpha) / 2) * var**0.5 / k * 100
+    d = (b.value - r.value) * scale
+    lo, hi = d - half, d + half
+    if not lo <= 0 <= hi:
+        return
+    lead = abs(d)
+    missing = k - len(counted)
+    without = f"; the {missing} without a known count of 0/1 items add none, so the true interval is wider" if missing else ""
+    message = (
+        f"{b.model} is set in bold as the best on {line.label} with {b.text}, {lead:.3g} points ahead "
+        f"of {r.model} ({r.text}); an average of {k} benchmarks has the noise of its parts, and on "
+        f"each part's own item count ({'; '.join(counted)}{without}) the {level(ctx.alpha)} interval "
+        f"of that difference is {signed(lo)} to {signed(hi)} points (unpaired: the table has no "
+        "per-item results), so the lead is inside the noise; a paired test on the per-item results "
+        "would be narrower and might separate them"
+    )
+    finding = rule.finding(
+        Location(source.path, b.line, b.column, b.page),
+        message,
+        claim=f"{b.model} | {line.label}: {b.text}",
+        suggestion=(
+            f"Mark {b.model} ({b.text}) and {r.model} ({r.text}) alike on {line.label}, or say "
+            "the averages are tied within noise"
+        ),
+        evidence={
+            "benchmark": line.label,
+            "n": None,
+            "parts": counted,
+            "best": b.value,
+            "runner_up": r.value,
+            "diff": d,
+            "lo": lo,
+            "hi": hi,
+            "bound": "unpaired",
+        },
+        confidence=Confidence.MEDIUM,
+    )
+    digits = max(1, b.decimals, r.decimals)
+    part = (
+        f"{b.model} | {line.label}: {b.text} vs {r.model} {r.text} ({signed(d, digits)}; "
+        f"{signed(lo)} to {signed(hi)}, an average of {k})"
+    )
+    yield _Lead(finding, part, f"{line.label} is an average of {k} benchmarks, each on its own count")
 
 
 def _bound(line: ScoreLine, ctx: Context) -> tuple[int, str] | None:
@@ -192,10 +303,12 @@ def _bold_lead(
     unit = 10.0 ** -max(b.decimals, r.decimals) * scale
     items = (lead + unit) * n / 100
     # With a lead of at most m items no pairing can make the gap significant when McNemar's
-    # floor 2·(1/2)^m is not below alpha; above it, a gap only just inside the unpaired
-    # interval might be separated by a paired test, so it is said as information.
+    # floor 2·(1/2)^m is not below alpha. Above it a paired test on per-item results would be
+    # narrower and might separate the two; the table gives none, so the bold is a claim its
+    # numbers do not show, said as a warning that names the bound it used (the count is the
+    # registry's or a stated one, an inferred premise: never an error).
     never = mcnemar_floor(int(items)) >= ctx.alpha
-    severity = Severity.WARNING if never or u["p"] >= 0.2 else Severity.INFO
+    severity = Severity.WARNING
     # At a bound on n the interval is narrower than on the true (smaller) count, so a lead
     # inside it there is inside the noise on the true count too: "even at n = N".
     at_most = bound is not None
@@ -207,6 +320,8 @@ def _bold_lead(
         f"{level(ctx.alpha)} interval of that difference is {signed(u['lo'])} to "
         f"{signed(u['hi'])} points (unpaired: the table has no per-item results){even}"
     )
+    if not never:
+        message += "; a paired test on the per-item results would be narrower and might separate them"
     needed = next(m for m in range(1, 64) if mcnemar_floor(m) < ctx.alpha)
     if never:
         message += (
@@ -365,6 +480,8 @@ def _by_table(
                 f"; {never} of them lead by so few items that no paired test could reach "
                 f"p < {alpha:g}"
             )
+        if never < len(members):
+            message += "; for the others a paired test on per-item results would be narrower and might separate them"
         lines = sorted({m.finding.location.line for m in members if m.finding.location.line is not None})
         yield rule.finding(
             first.location,

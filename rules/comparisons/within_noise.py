@@ -68,8 +68,13 @@ class WithinNoise(Rule):
     states ("1,781 objective questions" over "Scoring Rate of Objective
     Questions" by subject), the lead is tested at that total: an upper bound,
     at which the interval is narrowest, so a lead inside the noise there is
-    inside it on the true count ("even at n = 1,781"). Three or more such
-    cells of one table are one finding that lists them.
+    inside it on the true count ("even at n = 1,781"). A bold average
+    ("Average", "Avg.") is tested when the table shows what it averages: the
+    variance of a mean of K scores is (1/K²)·Σ p(1-p)/n over its parts with a
+    known count of 0/1 items (a part without one adds none, so the interval is
+    never wider than the true one). A lead inside the unpaired interval is a
+    warning, and the message says a paired test would be narrower. Three or
+    more such cells of one table are one finding that lists them.
 
     Bad::
 
