@@ -49,7 +49,7 @@ def named_in(text: str, models: list[str]) -> list[str]:
     """The table models whose own name (:func:`label`) ``text`` spells as a word, in the
     order they first occur; a label shorter than four letters and digits never counts."""
     found: list[tuple[int, str]] = []
-    # A row's name without its variant word ("dots.llm1 .base" is "dots.llm1" in prose), when
+    # A row's name without its variant word ("dots.llm1 .inst" is "dots.llm1" in prose; never a base row, another model), when
     # no other row shares what is left.
     bare = {m: _VARIANT_END.sub("", label(m).strip()) for m in models}
     shared = [b for b in bare.values()]
@@ -99,7 +99,7 @@ def _own_tokens(models: list[str]) -> dict[str, str]:
 #: Not followed by a word that makes another model of the family ("GPT-4o mini" is not "GPT-4o").
 _NOT_ANOTHER = r"(?!\s+(?:mini|pro|flash|lite|plus|max|turbo|ultra)\b)"
 #: The variant word that ends a row's label ("-Base", " .inst", " Instruct", " Chat").
-_VARIANT_END = re.compile(r"[\s._-]+(?:base|inst|instruct|chat)\.?$", re.I)
+_VARIANT_END = re.compile(r"[\s._-]+(?:inst|instruct|chat)\.?$", re.I)
 #: A name-like word: two capitals ("DPO", "SimPO", "GQA"), never a plain capitalised word.
 _ACRONYM = re.compile(r"[A-Z].*[A-Z]")
 
