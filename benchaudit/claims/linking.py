@@ -16,7 +16,7 @@ from benchaudit.documents.model import TABLE_REF
 
 if TYPE_CHECKING:
     from benchaudit.benchmarks import Benchmark, Registry
-    from benchaudit.claims.model_claims import ModelComparison
+    from benchaudit.claims.model_claims import ModelComparison, NameMention
     from benchaudit.claims.scoretable import ScoreLine, ScoreTable
     from benchaudit.context import RunContext
     from benchaudit.documents.model import Document
@@ -253,28 +253,84 @@ def pair_of(
     from benchaudit.claims.rivals import rivals_in, subject_in
 
     models = sorted({c.model for line in st.lines for c in line.cells})
-    find = resolve_label if loose else resolve
-    a = find(comp.subjects[-1].text, models) if comp.subjects else None
+    base = resolve_label if loose else resolve
+
+    def find(mention: NameMention) -> str | None:
+        return _resolve_spelled(comp.sentence, mention, models, base)
+
+    a = find(comp.subjects[-1]) if comp.subjects else None
     if a is not None and _variant_dropped(comp.sentence[comp.subjects[-1].end :], a):
         return None, []  # "DeepSeek-V2 Chat (SFT)" said, the base row "DeepSeek-V2" found
     if a is None and loose and not _CONCESSIVE_START.match(comp.sentence):
         a = subject_in(comp, models)
-    rivals = [r for r in (find(o.text, models) for o in comp.objects) if r and r != a]
+    said = [comp.sentence[o.start : o.end + 12] for o in comp.objects]
+    if a is not None and any(_tuning_clash(x, a) for x in said):
+        return None, []  # "Ling-Plus ... comparable to DeepSeek-V2.5-Chat": not the base row
+    rivals = [r for o, x in zip(comp.objects, said) if (r := find(o)) and r != a and not _tuning_clash(x, r)]
     if not rivals and loose and a is not None:
         rivals = rivals_in(comp, st, a)
     return a, rivals
+
+
+#: What prose writes after a model's name, spaced, that is still its name: a size ("Qwen2.5
+#: 72B", "Mixtral 8x22B") and the variant words after it ("LLaMA3 70B Chat", "GPT-4o mini").
+_SPACED_TAIL = re.compile(
+    r"(?P<size>\s+(?:\d+x)?\d+(?:\.\d+)?[BM]\b)?"
+    r"(?P<words>(?:\s+(?:chat|instruct|inst|base|mini|turbo|pro|flash|lite|plus|max|preview)\b)*)",
+    re.I,
+)
+
+
+def _resolve_spelled(
+    sentence: str, mention: NameMention, models: list[str], base: Resolver
+) -> str | None:
+    """The table model a prose name stands for, read with the size and variant words written
+    after it ("Qwen2.5 72B", "GPT-4o mini"): the longest spelling that names one row. A size
+    said that no row of the table carries with the name is another model, never the bare
+    name's row ("Qwen2.5 72B" is not the table's only "Qwen2.5-7B")."""
+    tail = _SPACED_TAIL.match(sentence, mention.end)
+    said = tail.group(0) if tail else ""
+    if not said.strip():
+        return base(mention.text, models)
+    words = said.split()
+    for k in range(len(words), 0, -1):
+        found = base(mention.text + " " + " ".join(words[:k]), models)
+        if found is not None:
+            return found
+    if tail is not None and tail.group("size"):
+        return None
+    found = base(mention.text, models)
+    # "GPT-4o mini" said, a "GPT-4o" row found: the words said are another model's.
+    return None if found is not None and _variant_dropped(said, found, _OTHER_MODEL_WORDS) else found
+
+
+def _tuning_clash(said: str, row: str) -> bool:
+    """Whether a name as written says a chat or instruct model and the row is a base model, or
+    the other way round: another model than the row, whatever the resolver folds away."""
+    from benchaudit.claims.model_claims import label
+
+    def kind(text: str) -> str:
+        words = {w.lower() for w in re.findall(r"(?<![a-z])(base|chat|instruct|inst)(?![a-z])", text, re.I)}
+        return "base" if words == {"base"} else "tuned" if words and "base" not in words else ""
+
+    mine, theirs = kind(said), kind(label(row))
+    return bool(mine and theirs and mine != theirs)
+
+
+#: Variant words that make another model of a family ("mini", "Pro"), not another spelling.
+_OTHER_MODEL_WORDS = re.compile(r"\s*(?:(?:mini|pro|flash|lite|plus|max|turbo)\b\s*)+", re.I)
 
 
 #: The variant words that may follow a model's name in prose ("DeepSeek-V2 Chat (SFT)").
 _VARIANT_AFTER = re.compile(r"\s*(?:(?:chat|instruct|base|sft|rl|dpo)\b[\s()]*)+", re.I)
 
 
-def _variant_dropped(after: str, row: str) -> bool:
+def _variant_dropped(after: str, row: str, variants: re.Pattern[str] | None = None) -> bool:
     """Whether the words after a prose name give a variant ("Chat", "(SFT)") the row's label
     does not: the name as read was cut short, and the row found is another model."""
     from benchaudit.claims.model_claims import fold
 
-    m = _VARIANT_AFTER.match(after)
+    m = (variants or _VARIANT_AFTER).match(after)
     if m is None:
         return False
     words = re.findall(r"[a-z]+", m.group(0).lower())
@@ -296,6 +352,15 @@ def pairwise_tables(
     chosen = table_about(comp, tables, doc) or anchored(comp, tables, named, resolve)
     if not chosen and not refers_to_table(comp):
         chosen = pointed_before(comp, tables, doc, named, loose)
+    if not chosen and not refers_to_table(comp) and not (named or comp.general) and unqualified(comp):
+        # "X achieves better performance than Y", far from its table and saying nowhere where:
+        # a claim about results overall, in the one table that holds both names as written.
+        # In a PDF, only a table on the claim's page or the next one: a table pages away that
+        # happens to hold both names may be another evaluation of them.
+        near = [st for st in tables if comp.block.page is None or st.table.page is None
+                or 0 <= st.table.page - comp.block.page <= 1]
+        chosen = [st for st in near if holds_claim(st, comp, named, resolve) and _all_rivals(comp, st)]
+        chosen = chosen if len(chosen) == 1 else []
     if not chosen and (named or comp.general) and not refers_to_table(comp):
         chosen = [st for st in tables if holds_claim(st, comp, named, resolve)]
         if len(chosen) != 1 and loose:
@@ -305,6 +370,31 @@ def pairwise_tables(
             chosen = _most_lines_named(comp, chosen)
         chosen = chosen if len(chosen) == 1 else []
     return chosen
+
+
+def unqualified(comp: ModelComparison) -> bool:
+    """Whether a pairwise claim names both sides and says nothing after its rivals about where
+    it holds ("X achieves better performance than Y." but not "... than Y in Chinese", "... on
+    hard benchmarks", "... when trained longer"): a claim about results overall."""
+    if not comp.subjects or not comp.objects:
+        return False
+    last = max(o.end for o in comp.objects)
+    rest = comp.scope[last:]
+    # A comment after a comma (", solidifying ...", ", which ...") says nothing of where.
+    rest = re.split(r",\s*(?:which|and|[a-z]+ing)\b", rest, maxsplit=1)[0]
+    return re.fullmatch(r"[\s()\w.-]*?[\s.;,]*", rest) is not None and not _WHERE.search(rest)
+
+
+def _all_rivals(comp: ModelComparison, st: ScoreTable) -> bool:
+    """Whether every rival the sentence names is a row of ``st``."""
+    from benchaudit.claims.model_claims import resolve
+
+    models = sorted({c.model for line in st.lines for c in line.cells})
+    return all(resolve(o.text, models) is not None for o in comp.objects)
+
+
+#: Words after the rivals that bound where a claim holds.
+_WHERE = re.compile(r"\b(?:on|in|at|for|across|when|with|under|regarding|by|if|after|before|while|during)\b", re.I)
 
 
 def pointed_before(

@@ -49,14 +49,23 @@ def named_in(text: str, models: list[str]) -> list[str]:
     """The table models whose own name (:func:`label`) ``text`` spells as a word, in the
     order they first occur; a label shorter than four letters and digits never counts."""
     found: list[tuple[int, str]] = []
+    # A row's name without its variant word ("dots.llm1 .inst" is "dots.llm1" in prose; never a base row, another model), when
+    # no other row shares what is left.
+    bare = {m: _VARIANT_END.sub("", label(m).strip()) for m in models}
+    shared = [b for b in bare.values()]
     for m in models:
         own = label(m)
         if len(fold(own)) < 4:
             continue
-        parts = [re.escape(p) for p in re.split(r"[-\s_]+", own.strip()) if p]
-        hit = re.search(r"(?<![\w-])" + r"[-\s_]?".join(parts) + r"(?![\w-])", text, re.I)
-        if hit:
-            found.append((hit.start(), m))
+        spellings = [own]
+        if bare[m] != own.strip() and len(fold(bare[m])) >= 4 and shared.count(bare[m]) == 1:
+            spellings.append(bare[m])
+        for spelling in spellings:
+            parts = [re.escape(p) for p in re.split(r"[-\s_]+", spelling.strip()) if p]
+            hit = re.search(r"(?<![\w-])" + r"[-\s_]?".join(parts) + r"(?![\w-]|\.\w)" + _NOT_ANOTHER, text, re.I)
+            if hit:
+                found.append((hit.start(), m))
+                break
     seen = {m for _, m in found}
     for m, token in _own_tokens(models).items():
         # "SimPO outperforms DPO" beside rows "Llama 3 8B SimPO" and "Llama 3 8B DPO": the one
@@ -87,6 +96,10 @@ def _own_tokens(models: list[str]) -> dict[str, str]:
     return {m: t for m, t in out.items() if taken.count(t) == 1}
 
 
+#: Not followed by a word that makes another model of the family ("GPT-4o mini" is not "GPT-4o").
+_NOT_ANOTHER = r"(?!\s+(?:mini|pro|flash|lite|plus|max|turbo|ultra)\b)"
+#: The variant word that ends a row's label ("-Base", " .inst", " Instruct", " Chat").
+_VARIANT_END = re.compile(r"[\s._-]+(?:inst|instruct|chat)\.?$", re.I)
 #: A name-like word: two capitals ("DPO", "SimPO", "GQA"), never a plain capitalised word.
 _ACRONYM = re.compile(r"[A-Z].*[A-Z]")
 

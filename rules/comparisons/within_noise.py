@@ -217,7 +217,8 @@ def _unsupported(comp: ModelComparison, got: dict[str, Any]) -> str | None:
     """Why the breakdown does not support the claim (words for the message), or None.
 
     A loss or tie contradicts "outperforms" (a hedged "on most benchmarks" tolerates a
-    quarter); with none, the claim needs one lead beyond the noise, and a claim of a
+    quarter, and so does a claim said of results overall, with no word of every benchmark,
+    when most of its leads are beyond the noise); with none, the claim needs one lead beyond the noise, and a claim of a
     large or "significant" margin (no test named) or of a lead "across" / "consistently"
     needs most of its leads beyond it."""
     checked = got["checked"]
@@ -225,14 +226,18 @@ def _unsupported(comp: ModelComparison, got: dict[str, Any]) -> str | None:
     noisy, clear = len(got["noisy"]), len(got["clear"])
     if not checked:
         return None
-    hedged = bool(_HEDGED.search(comp.sentence))
-    if behind and not (hedged and behind * 4 <= checked):
+    own = _own_clause(comp)
+    hedged = bool(_HEDGED.search(own))
+    unknown = len(got["unknown"])
+    # "X outperforms Y", said of results overall with no word of every benchmark: a few losses
+    # among leads mostly beyond the noise do not contradict it.
+    overall = not _EVERY.search(own) and clear > noisy + behind
+    if behind and not ((hedged or overall) and behind * 4 <= checked):
         return ""
     if not noisy:
         return None
     if not clear and noisy >= len(got["unknown"]):
         return " beyond the noise"
-    unknown = len(got["unknown"])
     strong = _STRONG.search(comp.sentence)
     if strong and not _TESTED.search(comp.sentence) and noisy > clear and noisy >= unknown:
         return f" ('{strong.group(0)}', and no test is named)"
@@ -346,6 +351,27 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
                 evidence={"models": sorted(family), "behind": behind, "level": level, "noisy": noisy},
                 confidence=Confidence.MEDIUM,
             )
+
+
+def _own_clause(comp: ModelComparison) -> str:
+    """The claim's own words: its scope up to a clause that comments on it (", making it a
+    good choice for many use cases", ", which ...", ", demonstrating ..."): a hedge there
+    ("many") qualifies that comment, not how often the lead holds."""
+    scope = comp.scope
+    m = _COMMENT.search(scope, comp.verb_at + len(comp.verb))
+    return scope[: m.start()] if m else scope
+
+
+#: A clause that comments on the claim before it: a relative or a participle after a comma
+#: ("including" lists the rivals, and stays with the claim).
+_COMMENT = re.compile(r",\s*(?:which|making|(?!including\b)[a-z]+ing)\b")
+
+
+#: A claim said of every line ("on all benchmarks", "consistently", "across the board").
+_EVERY = re.compile(
+    r"\b(?:all|every|each|consistent(?:ly)?|uniformly|comprehensively|across\s+the\s+board|without\s+exception)\b",
+    re.I,
+)
 
 
 #: A claim hedged in how often it holds, or one of a small lead ("a slight advantage over Y"):
