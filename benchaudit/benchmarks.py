@@ -51,9 +51,12 @@ DIRECTIONS = ("higher", "lower")
 _VALIDATION = frozenset({"val", "valid", "validation"})
 
 
+_FOLDED = re.compile(r"[\s\-_'’()]+")
+
+
 def fold(name: str) -> str:
     """Compare names loosely: case, spaces, hyphens, underscores, quotes."""
-    return re.sub(r"[\s\-_'’()]+", "", name.lower())
+    return _FOLDED.sub("", name.lower())
 
 
 class Splits(Mapping[str, int]):

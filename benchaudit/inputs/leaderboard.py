@@ -18,7 +18,6 @@ Standard library only: a leaderboard in a pre-commit hook reads fast.
 
 from __future__ import annotations
 
-import csv
 import io
 import math
 import re
@@ -322,6 +321,8 @@ def _dialect(p: Probe) -> str:
 def sniff(p: Probe) -> float:
     if p.suffix not in (".csv", ".tsv"):
         return 0.0
+    import csv  # a leaderboard file only: a document's tables are read without it
+
     text = p.text
     try:
         rows = list(csv.reader(io.StringIO(text[: 16 * 1024]), delimiter=_dialect(p)))
@@ -342,6 +343,7 @@ TASK_COLS = ("task", "benchmark", "dataset", "task_name")
 
 
 def read(path: Path, display: str, ctx: Context) -> Source[Leaderboard] | list[Source[Leaderboard]]:
+    import csv
 
     text = path.read_text(encoding="utf-8").lstrip("\ufeff")
     delim = delimiter_of(text, path.suffix.lower())
