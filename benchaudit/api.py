@@ -185,12 +185,11 @@ def _audit_written(
     import tempfile  # here: its import (random, shutil) is a fifth of bare Python's start-up
 
     from benchaudit import engine
-    from benchaudit.context import RunContext
 
     with tempfile.TemporaryDirectory(prefix="benchaudit-") as tmp:
         path = Path(tmp) / Path(name).name
         write(path)
-        ctx = RunContext(config=cfg, paths=(name,))
+        ctx = engine.run_context(cfg, (name,))
         errors: list[InputError] = []
         try:
             try:

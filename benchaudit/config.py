@@ -24,6 +24,7 @@ from typing import Any
 
 from benchaudit import limits
 from benchaudit.errors import ConfigError
+from benchaudit.options import Option, is_broad
 
 #: Every key the configuration accepts, with a one-line meaning (shown in the README).
 KEYS: dict[str, str] = {
@@ -70,25 +71,8 @@ MAX_RESAMPLES = 100_000
 MAX_SEED = 2**63 - 1
 MAX_NGRAM = 64
 MAX_ITEMS = 10**9
-#: Contamination: the document-frequency cap, and worker processes / Ray actors.
-MAX_DOCS = 10**9
-MAX_WORKERS = 256
 #: Largest configuration or baseline file read.
 MAX_FILE_BYTES = 1 << 20
-
-
-@dataclass(frozen=True)
-class Option:
-    """A per-rule option a rule declares: its type and, for numbers, its bounds.
-
-    ``kind`` is ``int``, ``number``, ``bool``, ``str``, ``ints`` (one or a list),
-    ``table-of-int`` or ``table-of-number``; ``choices`` limits a ``str``.
-    """
-
-    kind: str
-    minimum: float | None = None
-    maximum: float | None = None
-    choices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -288,11 +272,6 @@ def _known_rules(key: str, names: list[str]) -> None:
         select((), [n for n in names if n.strip() != "*"])
     except ConfigError as exc:
         raise ConfigError(f"{key}: {exc}") from None
-
-
-def is_broad(name: str) -> bool:
-    """``*`` or a code prefix naming a whole family (``BA``, ``BA1``), not one rule."""
-    return name.strip() == "*" or bool(re.fullmatch(r"(?i)ba\d{0,2}", name.strip()))
 
 
 def _refuse_broad(cfg: Config, raw: dict[str, Any], where: str) -> None:

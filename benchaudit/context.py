@@ -55,6 +55,12 @@ class RunContext:
     config: Config = field(default_factory=Config)
     #: The inputs as named on the command line (files or folders), in order.
     paths: tuple[str, ...] = ()
+    #: Names and codes (lower case) of every rule there is, and of the rules the run selected,
+    #: filled by the engine from the registry so that a rule never imports it; ``all_selected``
+    #: when the selection left out none.
+    known_rules: frozenset[str] = frozenset()
+    selected_rules: frozenset[str] = frozenset()
+    all_selected: bool = True
 
     @property
     def seed(self) -> int:

@@ -13,13 +13,23 @@ from pathlib import Path
 
 from benchaudit import inputs, limits
 from benchaudit.analysis.sections import analyse
-from benchaudit.config import Config, is_broad
-from benchaudit.contamination.evidence import configured_scan
+from benchaudit.config import Config
+from benchaudit.contamination.configured import configured_scan
 from benchaudit.context import Results, RunContext
 from benchaudit.errors import BenchauditError, InputError, UnknownKindError
 from benchaudit.evidence import Claim, Source
 from benchaudit.finding import Finding, Report, Severity, Suppressed, assign_fingerprints
-from benchaudit.registry import Note, Rows, Rule, load_entry, select, selected
+from benchaudit.options import is_broad
+from benchaudit.registry import (
+    Note,
+    Rows,
+    Rule,
+    catalogue,
+    load_entry,
+    rule_docs,
+    select,
+    selected,
+)
 
 #: The name the rules and readers were written against; the run context is read-only.
 Context = RunContext
@@ -118,6 +128,20 @@ def run_rules(
     return findings
 
 
+def run_context(config: Config, paths: tuple[str, ...]) -> RunContext:
+    """The run's context, with the rules it knows and selects (an unknown rule name in the
+    selection is a :class:`ConfigError` here, before any input is read)."""
+    ran = selected(config.select, config.ignore)
+    every = catalogue()
+    return RunContext(
+        config=config,
+        paths=paths,
+        known_rules=frozenset(k.lower() for e in every for k in (e.name, e.code)),
+        selected_rules=frozenset(k.lower() for e in ran for k in (e.name, e.code)),
+        all_selected=len(ran) >= len(every),
+    )
+
+
 def audit(paths: list[str], config: Config | None = None, on_error: str = "raise") -> Report:
     """Audit ``paths`` and return the report (findings sorted, fingerprinted).
 
@@ -125,8 +149,7 @@ def audit(paths: list[str], config: Config | None = None, on_error: str = "raise
     or is kept in ``Report.errors`` while the other inputs are audited (``"report"``,
     what the command does).
     """
-    ctx = RunContext(config=config or Config(), paths=tuple(paths))
-    selected(ctx.config.select, ctx.config.ignore)  # an unknown rule name fails before reading
+    ctx = run_context(config or Config(), tuple(paths))  # an unknown rule name fails here
     errors: list[InputError] = []
     notes: list[str] = []
     sources = load_sources(paths, ctx, errors, notes)
@@ -220,6 +243,7 @@ def audit_sources(
     report = Report(findings=findings, results=results.sections, notes=list(dict.fromkeys(said)))
     report.suppressed = hidden
     report.config = cfg.source
+    report.rule_docs = rule_docs([*findings, *(h.finding for h in hidden)])
     report.errors = [*failed]
     report.files = [s.path for s in sources]
     report.claims_checked = sum(1 for s in sources for c in s.claims if s.kind != "document" or _checkable(c))

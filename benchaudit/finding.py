@@ -205,6 +205,18 @@ class Suppressed:
         return {**self.finding.to_dict(), "suppressed_by": self.by, "suppression": self.detail}
 
 
+@dataclass(frozen=True)
+class RuleDoc:
+    """What a writer prints of a rule that a finding names (the HTML page's rule notes, SARIF's
+    rule descriptors): handed over in the report, so no writer looks rules up itself."""
+
+    code: str
+    name: str
+    severity: Severity  # the rule's default
+    summary: str
+    documentation: str
+
+
 @dataclass
 class Report:
     """Everything one run produced: findings, counts, and per-item results."""
@@ -228,6 +240,8 @@ class Report:
     config: str | None = None
     #: Text and Markdown print every pairwise comparison, not only the significant ones.
     all_pairs: bool = False
+    #: The documentation of each rule a finding (open or suppressed) names, by code.
+    rule_docs: dict[str, RuleDoc] = field(default_factory=dict)
 
     def suppressed_counts(self) -> dict[str, int]:
         out = {"total": len(self.suppressed)}

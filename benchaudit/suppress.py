@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from benchaudit import limits
-from benchaudit.config import is_broad
 from benchaudit.errors import InputError
 from benchaudit.evidence import Source
 from benchaudit.finding import Finding, Suppressed
+from benchaudit.options import is_broad
 
 if TYPE_CHECKING:
     from benchaudit.context import RunContext

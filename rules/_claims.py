@@ -18,7 +18,7 @@ from benchaudit.finding import Confidence, Finding, Severity
 
 if TYPE_CHECKING:
     from benchaudit.evidence import Claim, Source
-    from benchaudit.registry import Rule
+    from benchaudit.rulebase import Rule
 
 
 def claims(source: Source, *kinds: str) -> Iterator[Claim]:

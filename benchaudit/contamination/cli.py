@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import click
 
-from benchaudit.config import MAX_DOCS, MAX_WORKERS
+from benchaudit.options import MAX_DOCS, MAX_WORKERS
 
 if TYPE_CHECKING:
     from benchaudit.contamination.audit import Outcome
@@ -170,7 +170,7 @@ def contamination(
     from benchaudit.engine import exit_code
     from benchaudit.errors import ConfigError
     from benchaudit.finding import Report, assign_fingerprints
-    from benchaudit.registry import lookup
+    from benchaudit.registry import lookup, rule_docs
     from benchaudit.render import render
     from benchaudit.render.text import use_color
 
@@ -205,7 +205,7 @@ def contamination(
             max_benchmark_bytes=max_benchmark_bytes,
         ),
     )
-    from benchaudit.cli import refuse_inputs
+    from benchaudit.check_run import refuse_inputs
 
     targets = [o for o in outputs if o != "-"]
     refuse_inputs(targets, [benchmark, scores or "", *corpus, cfg.source or ""])
@@ -223,6 +223,7 @@ def contamination(
         files=[benchmark],
         claims_checked=len(outcome.items),
         config=cfg.source,
+        rule_docs=rule_docs(findings),
     )
     for i, fmt in enumerate(fmts):
         to_file = i < len(outputs) and outputs[i] != "-"

@@ -181,22 +181,16 @@ def _markup(svg: str) -> Markup:
 
 
 def _rules(report: Report) -> list[dict[str, str]]:
-    codes = sorted({f.code for f in report.findings})
-    if not codes:
-        return []
-    from benchaudit.registry import all_rules
-
-    by_code = {cls.code: cls for cls in all_rules().values()}
     out = []
-    for code in codes:
-        cls = by_code.get(code)
-        if cls is not None:
+    for code in sorted({f.code for f in report.findings}):
+        doc = report.rule_docs.get(code)
+        if doc is not None:
             out.append(
                 {
                     "code": code,
-                    "name": cls.name,
-                    "summary": cls.summary(),
-                    "doc": _markup(rule_doc_html(cls.documentation())),
+                    "name": doc.name,
+                    "summary": doc.summary,
+                    "doc": _markup(rule_doc_html(doc.documentation)),
                 }
             )
     return out

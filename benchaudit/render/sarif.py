@@ -22,8 +22,7 @@ from benchaudit.plain import jsonable as _jsonable
 from benchaudit.render.escape import json_text
 
 if TYPE_CHECKING:
-    from benchaudit.finding import Finding, Report, Suppressed
-    from benchaudit.registry import Rule
+    from benchaudit.finding import Finding, Report, RuleDoc, Suppressed
 
 SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -52,13 +51,12 @@ def _artifact_uri(file: str) -> str:
     return quote(os.fsencode(str(posix)), safe="/-._~")
 
 
-def _rule_descriptor(code: str, name: str, level: str) -> dict[str, Any]:
+def _rule_descriptor(doc: RuleDoc | None, code: str, name: str, level: str) -> dict[str, Any]:
     summary, docs = name, ""
-    cls = _registered(code)
-    if cls is not None:
-        summary = cls.summary() or name
-        docs = cls.documentation()
-        level = LEVELS[cls.severity.label]
+    if doc is not None:
+        summary = doc.summary or name
+        docs = doc.documentation
+        level = LEVELS[doc.severity.label]
     body = docs.split("\n", 1)[1].strip() if "\n" in docs else ""
     out: dict[str, Any] = {
         "id": code,
@@ -71,17 +69,6 @@ def _rule_descriptor(code: str, name: str, level: str) -> dict[str, Any]:
         "properties": {"tags": ["benchaudit", f"{code[:3]}xx"]},
     }
     return out
-
-
-def _registered(code: str) -> type[Rule] | None:
-    try:
-        from benchaudit.registry import all_rules
-    except ImportError:  # pragma: no cover - the registry is part of the package
-        return None
-    for cls in all_rules().values():
-        if cls.code == code:
-            return cls
-    return None
 
 
 def _result(f: Finding, index: int) -> dict[str, Any]:
@@ -140,7 +127,7 @@ def as_dict(report: Report) -> dict[str, Any]:
         seen.setdefault(f.code, (f.name, LEVELS[f.severity.label]))
     codes = sorted(seen)
     index = {code: i for i, code in enumerate(codes)}
-    rules = [_rule_descriptor(code, *seen[code]) for code in codes]
+    rules = [_rule_descriptor(report.rule_docs.get(code), code, *seen[code]) for code in codes]
     driver: dict[str, Any] = {
         "name": "benchaudit",
         "version": __version__,

@@ -19,7 +19,7 @@ from benchaudit.rules._claims import unpaired
 from benchaudit.rules._wording import level, signed
 
 from benchaudit.finding import Confidence, Finding, Location, Severity
-from benchaudit.registry import Rule
+from benchaudit.rulebase import Rule
 
 if TYPE_CHECKING:
     from benchaudit.claims.scoretable import ScoreCell, ScoreLine, ScoreTable

@@ -9,7 +9,7 @@ from benchaudit.rules._claims import claims, emit, mean_halfwidth
 from benchaudit.rules._wording import num, signed
 
 from benchaudit.finding import Finding, Severity
-from benchaudit.registry import Rule
+from benchaudit.rulebase import Rule
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context

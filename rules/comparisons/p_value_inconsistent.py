@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from benchaudit.rules._claims import claims, emit, points
 
 from benchaudit.finding import Finding, Severity
-from benchaudit.registry import Rule
+from benchaudit.rulebase import Rule
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context

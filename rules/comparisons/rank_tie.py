@@ -9,7 +9,7 @@ from benchaudit.rules._results import analysis, first_line
 from benchaudit.rules._wording import percent
 
 from benchaudit.finding import Confidence, Finding, Location, Severity
-from benchaudit.registry import Output, Rule
+from benchaudit.rulebase import Output, Rule
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context

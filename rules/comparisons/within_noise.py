@@ -17,7 +17,7 @@ from benchaudit.claims.linking import (
     table_about,
 )
 from benchaudit.finding import Confidence, Finding, Location, Severity
-from benchaudit.registry import Note, Output, Rule
+from benchaudit.rulebase import Note, Output, Rule
 
 if TYPE_CHECKING:
     from benchaudit.claims.model_claims import ModelComparison

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from benchaudit.rules._wording import interval, percent, signed_points
 
 from benchaudit.finding import Finding, Location, Severity
-from benchaudit.registry import Rule
+from benchaudit.rulebase import Rule
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context

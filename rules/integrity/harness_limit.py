@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from benchaudit.rules._wording import interval
 
 from benchaudit.finding import Finding, Location, Severity
-from benchaudit.registry import Rule
+from benchaudit.rulebase import Rule
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context

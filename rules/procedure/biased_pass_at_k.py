@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.rules._claims import claims, emit
 
-from benchaudit.config import Option
 from benchaudit.finding import Confidence, Finding, Location, Severity
-from benchaudit.registry import Rule
+from benchaudit.options import Option
+from benchaudit.rulebase import Rule
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context

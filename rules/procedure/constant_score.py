@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from benchaudit.finding import Confidence, Finding, Location, Severity
-from benchaudit.registry import Rule
+from benchaudit.rulebase import Rule
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context

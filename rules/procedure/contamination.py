@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from benchaudit.config import MAX_DOCS, MAX_WORKERS, Option
 from benchaudit.contamination.evidence import KIND, ContaminationHits
 from benchaudit.finding import Confidence, Finding, Location, Severity
-from benchaudit.registry import Output, Rule
+from benchaudit.options import MAX_DOCS, MAX_WORKERS, Option
+from benchaudit.rulebase import Output, Rule
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context

@@ -9,7 +9,7 @@ from benchaudit.rules._claims import claims, emit
 from benchaudit.rules._wording import interval, level, num, percent
 
 from benchaudit.finding import Finding, Location, Severity
-from benchaudit.registry import Output, Rule
+from benchaudit.rulebase import Output, Rule
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context

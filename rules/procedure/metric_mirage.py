@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from benchaudit.rules._claims import CITATION, claims, emit
 
-from benchaudit.config import Option
 from benchaudit.finding import Confidence, Finding, Location, Severity
-from benchaudit.registry import Rule
+from benchaudit.options import Option
+from benchaudit.rulebase import Rule
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context

@@ -12,7 +12,7 @@ from benchaudit.claims.access import document_of
 from benchaudit.claims.evidence_index import evidence_index, spaced_names
 from benchaudit.claims.model_claims import NameMention, comparisons, fold, mentioned
 from benchaudit.finding import Confidence, Finding, Location, Severity
-from benchaudit.registry import Rule
+from benchaudit.rulebase import Rule
 
 if TYPE_CHECKING:
     from benchaudit.claims.model_claims import ModelComparison

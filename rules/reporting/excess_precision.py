@@ -11,7 +11,7 @@ from benchaudit.rules._wording import severity_for
 
 from benchaudit.finding import Finding, Severity
 from benchaudit.inputs.premises import capped, premises_of
-from benchaudit.registry import Rule
+from benchaudit.rulebase import Rule
 from benchaudit.stats import granularity as G
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from benchaudit.rules import _scores as S
 from benchaudit.rules._wording import severity_for
 
 from benchaudit.finding import Finding, Severity
-from benchaudit.registry import Rule
+from benchaudit.rulebase import Rule
 from benchaudit.stats import stated_intervals as I
 
 if TYPE_CHECKING:

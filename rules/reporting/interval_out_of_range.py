@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from benchaudit.rules import _scores as S
 
 from benchaudit.finding import Confidence, Finding, Severity
-from benchaudit.registry import Rule
+from benchaudit.rulebase import Rule
 from benchaudit.stats.stated_intervals import implied_n
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from benchaudit.claims.scoretable import (
     same_level_threshold,
 )
 from benchaudit.finding import Confidence, Finding, Location, Severity
-from benchaudit.registry import Rule
+from benchaudit.rulebase import Rule
 
 #: A sentence saying what the underline marks.
 _UNDERLINE_SAID = re.compile(r"[^.\n]{0,80}\bunderlin\w*[^.\n]{0,80}", re.I)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from benchaudit.rules import _scores as S
 
 from benchaudit.finding import Confidence, Finding, Severity
-from benchaudit.registry import Rule
+from benchaudit.rulebase import Rule
 
 if TYPE_CHECKING:
     from benchaudit.engine import Context

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from benchaudit.rules._wording import severity_for, signed
 
 from benchaudit.finding import Finding, Severity
-from benchaudit.registry import Rule
+from benchaudit.rulebase import Rule
 from benchaudit.stats import granularity as G
 
 if TYPE_CHECKING:

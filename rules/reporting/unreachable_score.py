@@ -13,7 +13,7 @@ from benchaudit.rules._wording import severity_for
 
 from benchaudit.finding import Finding, Severity
 from benchaudit.inputs.premises import PROTOCOL_UNSTATED, Certainty, capped, premises_of
-from benchaudit.registry import Note, Output, Rule
+from benchaudit.rulebase import Note, Output, Rule
 from benchaudit.stats import granularity as G
 
 #: What a finding says when one pass is inferred from the rest of the column.

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from benchaudit.config import is_broad
 from benchaudit.evidence import KINDS, Source
 from benchaudit.finding import Finding, Location, Severity
-from benchaudit.registry import Rule, catalogue, selected
+from benchaudit.options import is_broad
+from benchaudit.rulebase import Rule
 from benchaudit.suppress import Suppression, honoured, suppressions
 
 if TYPE_CHECKING:
@@ -53,11 +53,9 @@ class StaleSuppression(Rule):
     def audit_suppressions(self, sources: list[Source], ctx: RunContext) -> Iterable[Finding]:
         """The comments of every text source read that suppressed nothing (called by the
         engine once inline suppressions are applied: only then is it known)."""
-        # Names and codes only: the catalogue answers without importing every rule.
-        known = {k.lower() for cls in catalogue() for k in (cls.name, cls.code)}
-        ran = selected(ctx.config.select, ctx.config.ignore)
-        ran_keys = {k.lower() for cls in ran for k in (cls.name, cls.code)}
-        whole = len(ran) >= len(catalogue())
+        known, ran_keys, whole = ctx.known_rules, ctx.selected_rules, ctx.all_selected
+        if not known:
+            return  # a context built by hand, without the registry's names: nothing to judge by
         allow_broad = ctx.config.allow_broad_ignores
         for source in sources:
             if source.kind not in self.reads or not source.lines:
@@ -82,11 +80,11 @@ class StaleSuppression(Rule):
                 )
 
 
-def _unknown(name: str, known: set[str]) -> bool:
+def _unknown(name: str, known: frozenset[str]) -> bool:
     return not is_broad(name) and name.lower() not in known
 
 
-def _stale_message(sup: Suppression, known: set[str], ran: set[str], whole: bool) -> str | None:
+def _stale_message(sup: Suppression, known: frozenset[str], ran: frozenset[str], whole: bool) -> str | None:
     """Why a comment that hid nothing is stale, or None when the run cannot tell."""
     unknown = [n for n in sup.names if _unknown(n, known)]
     if unknown:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from benchaudit.evidence import KINDS, Source
 from benchaudit.finding import Finding, Location, Severity
-from benchaudit.registry import Rule
+from benchaudit.rulebase import Rule
 from benchaudit.suppress import suppressions
 
 if TYPE_CHECKING:

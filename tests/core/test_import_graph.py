@@ -2,7 +2,8 @@
 
 The graph is built from the source with ``ast``: every ``import`` and ``from ...
 import`` anywhere in a module (at the top, inside a function, in a ``try``) and
-every ``importlib.import_module("literal")`` is an edge. Imports under ``if
+every ``importlib.import_module("literal")`` is an edge; an ``import_module`` of a
+computed name is an edge to every module it can name (``DYNAMIC``). Imports under ``if
 TYPE_CHECKING:`` are left out: they never run, they only name types.
 """
 
@@ -43,15 +44,51 @@ def _targets(node: ast.AST, name: str, is_package: bool, known: dict[str, Path])
         return [
             f"{module}.{a.name}" if f"{module}.{a.name}" in known else module for a in node.names
         ]
-    if (
+    if _is_import_module(node):
+        assert isinstance(node, ast.Call)
+        first = node.args[0]
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            return [first.value]
+        return sorted(_dynamic_targets(name, known))
+    return []
+
+
+def _is_import_module(node: ast.AST) -> bool:
+    return (
         isinstance(node, ast.Call)
         and ast.unparse(node.func).endswith("import_module")
-        and node.args
-        and isinstance(node.args[0], ast.Constant)
-        and isinstance(node.args[0].value, str)
-    ):
-        return [node.args[0].value]
-    return []
+        and bool(node.args)
+    )
+
+
+#: Modules that import a module whose name they compute (plugin discovery: the registry loads
+#: every rule module, the writer and reader tables load theirs), and the package whose modules
+#: the computed name can be. A computed import anywhere else fails the test below, so none hides
+#: an edge. ``None``: the names are the module's own string constants (a table of "module:attr").
+DYNAMIC: dict[str, str | None] = {
+    "benchaudit.registry": "benchaudit.rules",
+    "benchaudit.docs": "benchaudit.rules",
+    "benchaudit.render": "benchaudit.render",
+    "benchaudit.inputs": "benchaudit.inputs",
+    "benchaudit": None,
+    "benchaudit.cli": None,
+    "benchaudit.analysis.sections": None,
+    "benchaudit.regex_cache": "re",
+}
+
+
+def _dynamic_targets(name: str, known: dict[str, Path]) -> set[str]:
+    assert name in DYNAMIC, f"{name} imports a computed module name; declare it in DYNAMIC"
+    package = DYNAMIC[name]
+    if package is not None:
+        return {m for m in known if m.startswith(package + ".")}
+    tree = ast.parse(known[name].read_text(encoding="utf-8"))
+    names = {
+        n.value.partition(":")[0]
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    }
+    return names & set(known)
 
 
 @cache
@@ -138,6 +175,11 @@ def test_the_graph_sees_function_level_and_literal_imports() -> None:
     assert "benchaudit.render.json" in graph["benchaudit.finding"]
     # a module named to importlib.import_module as a literal
     assert "benchaudit.inputs.comparisons" in graph["benchaudit.inputs.claims"]
+    # a computed name is an edge to every module it can be: the registry discovers the rules
+    assert "benchaudit.rules.reporting.unreachable_score" in graph["benchaudit.registry"]
+    assert "benchaudit.render.sarif" in graph["benchaudit.render"]
+    # a rule imports the rule kit, never the registry that imports it
+    assert "benchaudit.registry" not in graph["benchaudit.rules.reporting.unreachable_score"]
     # type-only imports are no edges: suppress names the run context for annotations only
     assert "benchaudit.context" not in graph["benchaudit.suppress"]
 
