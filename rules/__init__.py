@@ -1,6 +1,6 @@
 """benchaudit's rules, one module per rule, in one folder per family.
 
-Installed as ``benchaudit.rules``. Every :class:`benchaudit.registry.Rule`
+Installed as ``benchaudit.rules``. Every :class:`benchaudit.rulebase.Rule`
 subclass defined in a module of a family folder (``reporting/``,
 ``comparisons/`` ...) is registered automatically; the folder's docstring
 names the family in ``docs/rules.md``. Modules whose name starts with ``_``
