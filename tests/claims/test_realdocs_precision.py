@@ -49,7 +49,7 @@ HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9, 11: 0.9,
 
 @pytest.fixture(scope="module")
 def results():
-    return [realdocs_eval.evaluate(p) for p in realdocs_eval.truth_files()]
+    return realdocs_eval.evaluate_all(realdocs_eval.truth_files())
 
 
 @pytest.mark.slow
