@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from benchaudit.config import check_int
 from benchaudit.errors import BenchauditError, ConfigError
+from benchaudit.render import FORMATS
 
 if TYPE_CHECKING:
     from benchaudit.finding import Report
-
-FORMATS = ("text", "json", "markdown", "html", "sarif", "github")
 
 #: Writes a piece of text to stdout, or stderr with ``err=True`` (``click.echo``'s shape).
 Echo = Callable[..., None]

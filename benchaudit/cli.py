@@ -15,10 +15,10 @@ from typing import Any
 import click
 
 from benchaudit import __version__
-from benchaudit.check_run import FORMATS as _FORMATS
 from benchaudit.check_run import guarded, log_line, refuse_inputs, run_check
 from benchaudit.check_run import pairs as _pairs
 from benchaudit.config import FAIL_ON
+from benchaudit.render import FORMATS as _FORMATS
 
 __all__ = ["main", "refuse_inputs"]
 _ = _pairs  # kept for callers of the old name

@@ -17,8 +17,9 @@ import os
 import sys
 from typing import Any, NoReturn
 
-from benchaudit.check_run import FORMATS, guarded, run_check
+from benchaudit.check_run import guarded, run_check
 from benchaudit.config import FAIL_ON
+from benchaudit.render import FORMATS
 
 #: Options taken any number of times: flag -> keyword of :func:`run_check`.
 _MULTIPLE = {

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 import click
 
 from benchaudit.options import MAX_DOCS, MAX_WORKERS
+from benchaudit.render import FORMATS as _FORMATS
 
 if TYPE_CHECKING:
     from benchaudit.contamination.audit import Outcome
     from benchaudit.finding import Finding
 
-_FORMATS = ("text", "json", "markdown", "html", "sarif", "github")
 
 
 @runtime_checkable

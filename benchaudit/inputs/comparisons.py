@@ -99,7 +99,7 @@ def to_float(text: str) -> float:
 
 
 @dataclass
-class Sentence:
+class LocatedSentence:
     """A sentence and where it starts, when the caller has no richer object."""
 
     text: str

@@ -9,7 +9,12 @@ from hypothesis import strategies as st
 from benchaudit.config import Config
 from benchaudit.engine import Context, audit
 from benchaudit.finding import Confidence, Location
-from benchaudit.inputs.comparisons import Sentence, extract_document, extract_sentence, to_int
+from benchaudit.inputs.comparisons import (
+    LocatedSentence,
+    extract_document,
+    extract_sentence,
+    to_int,
+)
 
 
 @pytest.fixture(scope="module")
@@ -18,7 +23,7 @@ def ctx():
 
 
 def one(text, ctx, kind="comparison"):
-    got = [c for c in extract_sentence(Sentence(text, Location("t.md", 1)), ctx) if c.kind == kind]
+    got = [c for c in extract_sentence(LocatedSentence(text, Location("t.md", 1)), ctx) if c.kind == kind]
     assert len(got) == 1, [c.kind for c in extract_sentence(text, ctx)]
     return got[0]
 
@@ -153,7 +158,7 @@ def test_selection(text, k, what, ctx):
 def test_bare_best_of_n_is_sampling_not_selection(ctx):
     # "best-of-5" with no candidates named is a per-problem choice among samples.
     text = "We report best-of-5 accuracy on MATH-500."
-    got = extract_sentence(Sentence(text, Location("t.md", 1)), ctx)
+    got = extract_sentence(LocatedSentence(text, Location("t.md", 1)), ctx)
     assert not [c for c in got if c.kind == "selection"]
 
 
@@ -235,13 +240,13 @@ def test_n_from_earlier_in_the_paragraph(tmp_path):
 def test_document_pass_inherits_n_within_a_paragraph(ctx):
     para, other = object(), object()
     a = extract_sentence(
-        Sentence("On the same 500 questions A beats B (p = 0.01).", Location("d.md", 1), para), ctx
+        LocatedSentence("On the same 500 questions A beats B (p = 0.01).", Location("d.md", 1), para), ctx
     )
     b = extract_sentence(
-        Sentence("Model A (73.0%) outperforms model B (70.0%).", Location("d.md", 2), para), ctx
+        LocatedSentence("Model A (73.0%) outperforms model B (70.0%).", Location("d.md", 2), para), ctx
     )
     c = extract_sentence(
-        Sentence("Model C (73.0%) outperforms model D (70.0%).", Location("d.md", 4), other), ctx
+        LocatedSentence("Model C (73.0%) outperforms model D (70.0%).", Location("d.md", 4), other), ctx
     )
     claims = extract_document([*a, *b, *c], [], ctx)
     by_line = {x.location.line: x for x in claims if x.kind == "comparison"}

@@ -27,7 +27,7 @@ def _simulate(m: int, n: int, seed: int, tie_rate: float = 0.1):
     return a, b, out, [f"m{k}" for k in range(m)]
 
 
-# --- golden numbers (DESIGN §6, seed 002 §7) ----------------------------------------------
+# --- golden numbers (docs/validation.md) ---------------------------------------------------
 
 
 def test_strengths_4_2_1_recovered_by_newton_and_mm():
