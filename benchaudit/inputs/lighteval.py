@@ -93,15 +93,42 @@ def run_settings(path: Path, time: str, task: str) -> dict[str, Any]:
         return {}
     if not isinstance(data, dict):
         return {}
-    general = data.get("config_general")
-    tasks = data.get("config_tasks")
-    out: dict[str, Any] = {}
-    if isinstance(general, dict):
-        out["limit"] = _positive_whole(general.get("max_samples"))
-    config = tasks.get(task) if isinstance(tasks, dict) else None
-    if isinstance(config, dict):
-        out["n_original"] = _positive_whole(config.get("original_num_docs"))
+    out = {"limit": max_samples(data), **task_counts(data, task)}
+    out.pop("n_effective", None)
     return {k: v for k, v in out.items() if v is not None}
+
+
+def max_samples(results: dict[str, Any]) -> int | None:
+    """``config_general.max_samples`` of a lighteval results document (``None``: a full run)."""
+    general = results.get("config_general")
+    return _positive_whole(general.get("max_samples")) if isinstance(general, dict) else None
+
+
+def task_counts(results: dict[str, Any], task: str) -> dict[str, int | None]:
+    """``n_original`` / ``n_effective`` of one task from ``config_tasks`` (lighteval writes
+    -1 where it did not count, which is no count)."""
+    tasks = results.get("config_tasks")
+    config = tasks.get(task) if isinstance(tasks, dict) else None
+    if not isinstance(config, dict):
+        return {}
+    return {
+        "n_original": _positive_whole(config.get("original_num_docs")),
+        "n_effective": _positive_whole(config.get("effective_num_docs")),
+    }
+
+
+def is_results_document(doc: Any) -> bool:
+    """A lighteval ``results_<time>.json``: ``config_general`` beside ``results``."""
+    return isinstance(doc, dict) and isinstance(doc.get("config_general"), dict)
+
+
+def model_name(results: dict[str, Any]) -> str | None:
+    general = results.get("config_general") or {}
+    for where in (general, general.get("model_config") or {}):
+        name = where.get("model_name") if isinstance(where, dict) else None
+        if isinstance(name, str) and name.strip():
+            return name.strip()
+    return None
 
 
 def read(path: Path, display: str, ctx: Context) -> Source:

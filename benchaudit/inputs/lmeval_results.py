@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.errors import InputError
 from benchaudit.inputs import Probe, Reader
+from benchaudit.inputs import lighteval as lighteval_results
 from benchaudit.inputs._harness import load_json, object_at
 from benchaudit.linebreaks import split_lines
 
@@ -259,8 +260,13 @@ def parse(doc: Any, text: str, path: Path, display: str) -> HarnessSummary:
         k in doc for k in ("n-samples", "n-shot", "configs", "lm_eval_version")
     )
     layout = "v0.4" if v04 else "legacy"
+    lighteval = lighteval_results.is_results_document(doc)
+    if lighteval:
+        layout = "lighteval"
 
     model, revision = model_from(config, doc, path)
+    if lighteval:
+        model = lighteval_results.model_name(doc) or model
     args = config.get("model_args")
     size = None
     for candidate in (
@@ -277,6 +283,11 @@ def parse(doc: Any, text: str, path: Path, display: str) -> HarnessSummary:
     limit = config.get("limit")
     if limit is not None:
         limit = _number(display, "config.limit", limit)
+    limit_key = '"limit"'
+    if lighteval:
+        # lighteval's --max-samples keeps at most that many documents of every task.
+        cap = lighteval_results.max_samples(doc)
+        limit, limit_key = (float(cap) if cap is not None else None), '"max_samples"'
 
     groups = object_at(doc, "groups")
     n_samples = object_at(doc, "n-samples")
@@ -301,7 +312,7 @@ def parse(doc: Any, text: str, path: Path, display: str) -> HarnessSummary:
         harness_version=str(doc["lm_eval_version"]) if doc.get("lm_eval_version") else None,
     )
     if limit is not None:
-        pos = text.find('"limit"')
+        pos = text.find(limit_key)
         summary.line_of_limit = text.count("\n", 0, pos) + 1 if pos >= 0 else None
 
     for name, raw in results.items():
@@ -327,6 +338,8 @@ def parse(doc: Any, text: str, path: Path, display: str) -> HarnessSummary:
             shot = tcfg.get("num_fewshot", summary.num_fewshot)
         task.num_fewshot = shot if isinstance(shot, int) and not isinstance(shot, bool) else None
         task.config = tcfg
+        if lighteval:
+            _lighteval_task(doc, task)
         if name in versions:
             task.version = str(versions[name])
         if isinstance(hib.get(name), dict):
@@ -344,6 +357,18 @@ def parse(doc: Any, text: str, path: Path, display: str) -> HarnessSummary:
             task.is_group = True
             summary.tasks[name] = task
     return summary
+
+
+def _lighteval_task(doc: dict[str, Any], task: TaskResult) -> None:
+    """Counts and shots of a lighteval task (``"anli:r1|0"``: zero-shot); ``all`` is the
+    run's average over its tasks, a group."""
+    counts = lighteval_results.task_counts(doc, task.name)
+    task.n_original = counts.get("n_original")
+    task.n_effective = counts.get("n_effective")
+    if task.num_fewshot is None:
+        _, bar, shots = task.name.rpartition("|")
+        task.num_fewshot = int(shots) if bar and shots.isdigit() else None
+    task.is_group = task.is_group or task.name == "all"
 
 
 def claims_of(summary: HarnessSummary) -> list[Any]:
@@ -391,9 +416,15 @@ def read(path: Path, display: str, ctx: Context) -> Source:
         claims=claims,
         numbers_seen=len(claims),
         lines=split_lines(text),
-        meta={"format": f"lm-eval results ({summary.layout})", "model": summary.model},
+        meta={"format": _FORMATS.get(summary.layout, "lm-eval results"), "model": summary.model},
     )
 
+
+_FORMATS = {
+    "v0.4": "lm-eval results (v0.4)",
+    "legacy": "lm-eval results (legacy)",
+    "lighteval": "lighteval results",
+}
 
 _DISTINCT = (
     '"n-samples"',
@@ -404,6 +435,8 @@ _DISTINCT = (
     '"group_subtasks"',
     '"bootstrap_iters"',
     '"versions"',
+    '"config_general"',
+    '"config_tasks"',
 )
 
 

@@ -28,8 +28,9 @@ class HarnessLimit(Rule):
     warning (every task saw at most that many items); so is each task whose
     ``n-samples`` effective count is below its original count, a per-item
     log holding fewer items than its task has (lm-eval or inspect ``--limit``),
-    a HELM run whose run spec caps ``max_eval_instances``, and lighteval details
-    whose run's results file sets ``max_samples``. The message gives the 95%
+    a HELM run whose run spec caps ``max_eval_instances``, and a lighteval results
+    file (or the details beside it) that sets ``max_samples``; a cap at or above
+    every task's known size leaves the run whole and is not flagged. The message gives the 95%
     Wilson interval the subset supports. A stderr of ``"N/A"`` is information:
     the harness could not compute one, and the score goes out bare.
 
@@ -99,15 +100,19 @@ def _subset_words(metric: str, value: float, used: int, total: int) -> tuple[str
 def _check_summary(rule: Rule, source: Source) -> Iterable[Finding]:
     summary = source.data
     limit = summary.limit
-    if limit is not None:
+    if limit is not None and not _cap_above_every_task(summary.tasks.values(), limit):
         size = f"{limit:.0%} of" if 0 < limit < 1 else f"at most {int(limit):,} of"
         cut = [t for t in summary.tasks.values() if t.n_effective is not None]
+        flag, key = ("--max-samples", "max_samples") if summary.layout == "lighteval" else (
+            "--limit",
+            "limit",
+        )
         yield rule.finding(
             Location(source.path, summary.line_of_limit),
-            f"run used --limit {limit:g}: each task was scored on {size} its items, "
+            f"run used {flag} {limit:g}: each task was scored on {size} its items, "
             "not the full test set",
-            claim=f"limit: {limit:g}",
-            suggestion="Re-run without --limit before reporting these scores, or label every "
+            claim=f"{key}: {limit:g}",
+            suggestion=f"Re-run without {flag} before reporting these scores, or label every "
             f"score as measured on a subset ({size} the items) with its interval.",
             evidence={
                 "limit": limit,
@@ -160,6 +165,12 @@ def _check_summary(rule: Rule, source: Source) -> Iterable[Finding]:
         missing = sorted(m for m, se in task.stderr.items() if se is None)
         if missing:
             yield _na_finding(rule, where, task, missing, Path(summary.path))
+
+
+def _cap_above_every_task(tasks: Iterable[TaskResult], limit: float) -> bool:
+    """A whole-number cap at or above every task's known size left the run whole."""
+    sizes = [t.n_original for t in tasks if not t.is_group]
+    return limit >= 1 and bool(sizes) and all(n is not None and n <= limit for n in sizes)
 
 
 def _na_finding(

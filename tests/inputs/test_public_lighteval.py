@@ -88,7 +88,9 @@ def test_max_samples_in_the_results_file_is_a_limited_run():
     results = json.loads(next(ROOT.glob("results/*/*/results_*.json")).read_text())
     assert results["config_general"]["max_samples"] == 2
     report = audit([str(ROOT)], fail_on="never")
-    got = {f.evidence["task"]: f for f in _limit_findings(report)}
+    run = [f for f in _limit_findings(report) if "task" not in f.evidence]
+    assert [f.claim for f in run] == ["max_samples: 2"]  # the results file, read as well
+    got = {f.evidence["task"]: f for f in _limit_findings(report) if f not in run}
     assert set(got) == {"anli:r1|0", "squad_v2|0"}
     for task, f in got.items():
         assert f.severity.name == "WARNING"
@@ -144,3 +146,51 @@ def test_details_without_their_results_file_say_nothing_of_a_limit(tmp_path: Pat
     shutil.copytree(ROOT / "details", dest / "details")
     report = audit([str(dest / "details")], fail_on="never")
     assert _limit_findings(report) == []
+
+
+def _results_alone(tmp_path: Path, edit) -> Path:
+    return next(_copy_run(tmp_path, edit).glob("results/*/*/results_*.json"))
+
+
+def test_a_results_file_alone_is_a_lighteval_summary_with_its_cap():
+    res = next(ROOT.glob("results/*/*/results_*.json"))
+    data = json.loads(res.read_text())
+    from benchaudit.inputs.lmeval_results import parse
+
+    summary = parse(data, res.read_text(), res, str(res))
+    assert summary.layout == "lighteval"
+    assert summary.model == data["config_general"]["model_name"]
+    assert summary.tasks["all"].is_group and summary.tasks["anli:r1|0"].num_fewshot == 0
+    report = audit([str(res)], fail_on="never")
+    (limit,) = _limit_findings(report)
+    assert limit.claim == f"max_samples: {data['config_general']['max_samples']}"
+    assert "--max-samples 2" in limit.message and "--limit" not in limit.message
+    line = res.read_text().splitlines()[limit.location.line - 1]
+    assert '"max_samples"' in line
+
+
+def test_a_results_file_alone_without_a_cap_is_not_flagged(tmp_path: Path):
+    def full(data):
+        data["config_general"]["max_samples"] = None
+
+    assert _limit_findings(audit([str(_results_alone(tmp_path, full))], fail_on="never")) == []
+
+
+def test_a_results_file_whose_cap_is_above_every_task_is_not_flagged(tmp_path: Path):
+    def sized(data):
+        for task in data["config_tasks"].values():
+            task["original_num_docs"] = task["effective_num_docs"] = 2
+
+    report = audit([str(_results_alone(tmp_path, sized))], fail_on="never")
+    assert _limit_findings(report) == []
+
+
+def test_a_results_file_with_task_counts_gives_each_cut_task(tmp_path: Path):
+    def sized(data):
+        data["config_tasks"]["anli:r1|0"].update(original_num_docs=1000, effective_num_docs=2)
+
+    report = audit([str(_results_alone(tmp_path, sized))], fail_on="never")
+    tasks = {f.evidence.get("task") for f in _limit_findings(report)}
+    assert "anli:r1|0" in tasks
+    cut = next(f for f in _limit_findings(report) if f.evidence.get("task") == "anli:r1|0")
+    assert cut.evidence["n_original"] == 1000 and cut.evidence["n_effective"] == 2
