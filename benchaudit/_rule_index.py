@@ -17,7 +17,7 @@ FILES = {
     'integrity.generations_as_items': 588383573,
     'integrity.harness_limit': 4289829103,
     'integrity.partial_credit': 4293154605,
-    'integrity.row_count_mismatch': 2770355995,
+    'integrity.row_count_mismatch': 3884196720,
     'integrity.run_drift': 3819466802,
     'leaderboards.anchored_baseline': 1679189453,
     'leaderboards.conflicting_repeats': 2079273579,

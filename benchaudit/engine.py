@@ -142,6 +142,18 @@ def run_context(config: Config, paths: tuple[str, ...]) -> RunContext:
     )
 
 
+def _with_rule_names(ctx: RunContext) -> RunContext:
+    from dataclasses import replace
+
+    named = run_context(ctx.config, ctx.paths)
+    return replace(
+        ctx,
+        known_rules=named.known_rules,
+        selected_rules=named.selected_rules,
+        all_selected=named.all_selected,
+    )
+
+
 def audit(paths: list[str], config: Config | None = None, on_error: str = "raise") -> Report:
     """Audit ``paths`` and return the report (findings sorted, fingerprinted).
 
@@ -177,6 +189,10 @@ def audit_sources(
     writes the report's notes and results: nothing it calls gets a place to write.
     """
     cfg = ctx.config
+    if not ctx.known_rules:
+        # A context built by hand (the Python API) gets the registry's rule names, so that
+        # stale-suppression can judge comments there as it does in a command run.
+        ctx = _with_rule_names(ctx)
     failed = list(errors or ())
     said = list(notes)
     results = Results()

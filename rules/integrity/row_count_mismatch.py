@@ -143,7 +143,7 @@ class RowCountMismatch(Rule):
         line = rs.line_of(first) if first < rs.n_rows else None
         return self.finding(
             Location(source.path, line),
-            f"{model}: no row for {count} of {summary['items']:,} items "
+            f"{model}: no score for {count} of {summary['items']:,} items "
             f"({', '.join(names)}{more}); {summary['rows']:,} rows for {summary['models']} "
             f"models × {summary['items']:,} items",
             claim=model,

@@ -128,3 +128,17 @@ def test_the_run_context_is_frozen_and_has_no_sink() -> None:
         assert not hasattr(ctx, sink), sink
     with pytest.raises(dataclasses.FrozenInstanceError):
         ctx.paths = ("x",)  # type: ignore[misc]
+
+
+def test_a_hand_built_context_still_reports_stale_suppressions(tmp_path):
+    from benchaudit.engine import audit_sources
+    from benchaudit.inputs import load
+
+    card = tmp_path / "card.md"
+    card.write_text(
+        "We reach 87.2% on HumanEval. <!-- benchaudit: ignore[within-noise] reviewed -->\n",
+        encoding="utf-8",
+    )
+    ctx = RunContext(config=Config())
+    report = audit_sources(load(card, str(card), ctx), ctx)
+    assert "stale-suppression" in {f.name for f in report.findings}
