@@ -105,7 +105,7 @@ class UnreachableScore(Rule):
                 finding = self._check(claim, claim.samples or 1, ctx, one_pass, where in rounded)
                 if finding is not None:
                     found.append((claim, finding))
-            yield from self._by_table(found, columns, source.path)
+            yield from self._by_table(found, columns, source.path, _speaks_of_sampling(source))
         if no_power:
             c = no_power[0]
             yield Note(
@@ -126,31 +126,41 @@ class UnreachableScore(Rule):
         found: list[tuple[Claim, Finding]],
         columns: dict[tuple[object, str], list[Claim]],
         path: str,
+        sampling_said: bool = True,
     ) -> Iterator[Finding]:
         """Column checks and one finding per table where the cause is shared."""
         flagged = {id(c) for c, _ in found}
-        downgraded: dict[int, str] = {}
+        downgraded: dict[int, tuple[Severity, str]] = {}
         for (_, label), cells in columns.items():
             bad = [c for c in cells if id(c) in flagged]
             if len(cells) >= 3 and len(bad) * 2 > len(cells):
-                # Most of the column does not fit one pass over n items: the column
-                # was averaged over samples or run on another split, not mistyped.
+                # Most of the column does not fit one pass over n items: the column was averaged
+                # over samples or run on another split, not mistyped. Where another count fits
+                # every cell, the split is the likely cause: information. Where none does, the
+                # column is averaged over samples the document does not state, which a reader
+                # cannot know: still a warning (never an error, the cause is not a typo).
                 fits = G.fitting_n([S.written(c) for c in cells], S.scale(cells[0]), cells[0].n)
-                why = (
-                    f"{len(bad)} of {len(cells)} cells of the column '{label}' are not k/"
-                    f"{S.count(S.items(cells[0]))} for one pass, so the column is probably averaged over "
-                    "samples or measured on another split"
-                )
+                if fits is not None and not _telling_fit(fits, cells) and not sampling_said:
+                    # Every count fits a column written this coarsely: no split is named by it,
+                    # and a document that nowhere speaks of sampling states no averaging.
+                    fits = None
+                counted = f"{len(bad)} of {len(cells)} cells of the column '{label}' are not k/{S.count(S.items(cells[0]))} for one pass"
                 if fits:
-                    why += f" (n = {S.count(fits)} fits every cell)"
+                    why = f"{counted}, so the column is probably measured on another split (n = {S.count(fits)} fits every cell)"
+                    severity = Severity.INFO
+                else:
+                    why = f"{counted}, so the column is probably averaged over samples the document does not state"
+                    severity = Severity.WARNING
                 for c in bad:
-                    downgraded[id(c)] = why
+                    downgraded[id(c)] = (severity, why)
         groups: dict[tuple[object, Severity], list[tuple[Claim, Finding]]] = defaultdict(list)
         singles: list[Finding] = []
         for claim, finding in found:
             if id(claim) in downgraded:
-                finding.severity = Severity.INFO
-                finding.message += f"; {downgraded[id(claim)]}"
+                severity, why = downgraded[id(claim)]
+                if finding.severity is not Severity.INFO:
+                    finding.severity = severity
+                finding.message += f"; {why}"
             if claim.fields.get("table") and finding.severity is not Severity.ERROR:
                 groups[(claim.fields.get("table_line"), finding.severity)].append((claim, finding))
             else:
@@ -252,12 +262,21 @@ class UnreachableScore(Rule):
         else:
             severity = Severity.WARNING
             how = "if each item was scored once (the protocol is not stated)"
+        # Capped at info only because the row's role is unknown and no protocol is stated: a
+        # column of such cells may still show that the table is averaged without saying so.
+        role_capped = (
+            severity is not Severity.INFO
+            and premises.cap() is Severity.INFO
+            and premises.n is not Certainty.UNKNOWN
+            and premises.own is Certainty.INFERRED
+        )
+        lowered: Severity | None = None
         severity = capped(severity, premises.cap())
         # "76.6" for 23/30 = 76.67 may be cut rather than rounded, unless the cells around it
         # (the same table; for prose, the document's prose scores) are written rounded.
         truncated = claim.protocol is None and not rounds and _truncation_fits(value, n, samples, sc)
         if truncated:
-            severity = Severity.INFO  # "76.6" for 23/30 = 76.67: cut, not rounded, is possible
+            severity = lowered = Severity.INFO  # "76.6" for 23/30 = 76.67: cut, not rounded, is possible
         possible = [int(k) for k in claim.fields.get("possible_samples", [])]
         message = (
             f"{S.as_written(claim, value)} {S.on_what(claim)} is not k/{total} for any whole k "
@@ -267,19 +286,19 @@ class UnreachableScore(Rule):
         # about something else when the document averages over samples.
         vote_unsure = vote and claim.fields.get("protocol_scope") != "column"
         if vote_unsure and claim.fields.get("repeated_unstated") and not possible:
-            severity = Severity.INFO
+            severity = lowered = Severity.INFO
             message += "; the document says results were averaged over sampled responses elsewhere"
         if vote_unsure and possible and any(G.is_reachable(value, n, k, sc) for k in possible):
             # The document averages over samples elsewhere; "one voted answer" may be a misread
             # column header, and the value fits the average: say so, do not accuse.
-            severity = Severity.INFO
+            severity = lowered = Severity.INFO
             message += "; it is reachable under the averaging over samples the document states elsewhere"
         if claim.protocol is None and possible:
             fitting = [k for k in possible if G.is_reachable(value, n, k, sc)]
             where = claim.fields.get("possible_where") or "elsewhere"
             if fitting:
                 # The reading under which the score is possible: say so, do not accuse.
-                severity = Severity.INFO
+                severity = lowered = Severity.INFO
                 message += (
                     f"; it is reachable averaged over {fitting[0]} samples per item, as the "
                     f"document states at {where} (if that statement covers this score)"
@@ -287,23 +306,23 @@ class UnreachableScore(Rule):
             else:
                 message += f"; nor averaged over {', '.join(map(str, possible))} samples as stated at {where}"
         elif claim.protocol is None and claim.fields.get("repeated_unstated"):
-            severity = Severity.INFO
+            severity = lowered = Severity.INFO
             message += "; the document says results were repeated, without saying how many times"
         if claim.plus_minus and not claim.fields.get("pm_kind") and claim.protocol is None:
-            severity = Severity.INFO
+            severity = lowered = Severity.INFO
             message += "; it is given with an unlabelled ±, usually a spread over several runs"
         if truncated:
             message += "; it is k/n cut (not rounded) to its last digit, as some reports write scores"
         other = _other_split(claim, ctx, value, sc, samples)
         if other is not None:
-            severity = Severity.INFO
+            severity = lowered = Severity.INFO
             # A split key is one word ("dev"); a longer key names another problem set.
             where = f"the {other[0]} split" if " " not in other[0] else other[0]
             message += f"; it is reachable on {where} ({S.count(other[1])} items)"
         if marked and premises.own is not Certainty.CERTAIN and severity is not Severity.INFO:
             # "66.30*" under "AIME24 (avg@10)": the mark sends the reader to another report,
             # whose protocol the column's header need not describe.
-            severity = Severity.INFO
+            severity = lowered = Severity.INFO
             message += "; the cell is marked (taken from another report, whose protocol may differ)"
         if premises.reasons and severity is not Severity.ERROR:
             message += f" ({premises.why()})"
@@ -330,6 +349,7 @@ class UnreachableScore(Rule):
             "k_above": above.k if above else None,
             "min_samples": smin,
             "uncertain": premises.why(),
+            "role_capped": role_capped and lowered is None and severity_for(claim.confidence, Severity.WARNING) is Severity.WARNING,
         }
         return self.finding(
             claim.location,
@@ -436,3 +456,31 @@ def _other_split(claim: Claim, ctx: Context, value: str, scale: int, samples: in
         if n and n != claim.n and G.is_reachable(value, int(n), samples, scale):
             return str(name), int(n)
     return None
+
+
+def _telling_fit(n: int, cells: list[Claim]) -> bool:
+    """Whether a count at which every cell is k/n says something. At d decimals a value is
+    reachable on n items with chance about n/(scale·10^d), and every value is from n =
+    scale·10^d on; a fit found by trying every count up to n is telling only when chance
+    would give one for under 5% of columns (the expected number of chance fits up to n)."""
+    digits = max(len(S.written(c).partition(".")[2]) for c in cells)
+    vacuous = S.scale(cells[0]) * 10**digits
+    usable = len(cells)
+    chance = sum(min(1.0, m / vacuous) ** usable for m in range(10, n + 1))
+    return chance < 0.05
+
+
+#: A number of samples, runs or votes, or a sampling temperature above zero, stated anywhere in
+#: a document ("we sample 32 times", "avg@8", "over 5 runs", "temperature=1.0"): the document
+#: samples, and may say how often where no score is linked to it.
+_SAMPLING_SAID = re.compile(
+    r"\bsampl\w*\s+(?:\w+\s+){0,3}?\d+\b|\b\d+\s+(?:runs|times|samples|seeds|trials|generations|responses)\b"
+    r"|\b(?:avg|mean|maj|cons)@\d|\btemperature\W{0,3}(?:of\s+)?(?:0?\.\d*[1-9]|1(?:\.0*)?)\b",
+    re.I,
+)
+
+
+def _speaks_of_sampling(source: Source) -> bool:
+    from benchaudit.claims.access import full_text
+
+    return bool(_SAMPLING_SAID.search(full_text(source) or ""))
