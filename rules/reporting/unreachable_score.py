@@ -262,21 +262,12 @@ class UnreachableScore(Rule):
         else:
             severity = Severity.WARNING
             how = "if each item was scored once (the protocol is not stated)"
-        # Capped at info only because the row's role is unknown and no protocol is stated: a
-        # column of such cells may still show that the table is averaged without saying so.
-        role_capped = (
-            severity is not Severity.INFO
-            and premises.cap() is Severity.INFO
-            and premises.n is not Certainty.UNKNOWN
-            and premises.own is Certainty.INFERRED
-        )
-        lowered: Severity | None = None
         severity = capped(severity, premises.cap())
         # "76.6" for 23/30 = 76.67 may be cut rather than rounded, unless the cells around it
         # (the same table; for prose, the document's prose scores) are written rounded.
         truncated = claim.protocol is None and not rounds and _truncation_fits(value, n, samples, sc)
         if truncated:
-            severity = lowered = Severity.INFO  # "76.6" for 23/30 = 76.67: cut, not rounded, is possible
+            severity = Severity.INFO  # "76.6" for 23/30 = 76.67: cut, not rounded, is possible
         possible = [int(k) for k in claim.fields.get("possible_samples", [])]
         message = (
             f"{S.as_written(claim, value)} {S.on_what(claim)} is not k/{total} for any whole k "
@@ -286,19 +277,19 @@ class UnreachableScore(Rule):
         # about something else when the document averages over samples.
         vote_unsure = vote and claim.fields.get("protocol_scope") != "column"
         if vote_unsure and claim.fields.get("repeated_unstated") and not possible:
-            severity = lowered = Severity.INFO
+            severity = Severity.INFO
             message += "; the document says results were averaged over sampled responses elsewhere"
         if vote_unsure and possible and any(G.is_reachable(value, n, k, sc) for k in possible):
             # The document averages over samples elsewhere; "one voted answer" may be a misread
             # column header, and the value fits the average: say so, do not accuse.
-            severity = lowered = Severity.INFO
+            severity = Severity.INFO
             message += "; it is reachable under the averaging over samples the document states elsewhere"
         if claim.protocol is None and possible:
             fitting = [k for k in possible if G.is_reachable(value, n, k, sc)]
             where = claim.fields.get("possible_where") or "elsewhere"
             if fitting:
                 # The reading under which the score is possible: say so, do not accuse.
-                severity = lowered = Severity.INFO
+                severity = Severity.INFO
                 message += (
                     f"; it is reachable averaged over {fitting[0]} samples per item, as the "
                     f"document states at {where} (if that statement covers this score)"
@@ -306,23 +297,23 @@ class UnreachableScore(Rule):
             else:
                 message += f"; nor averaged over {', '.join(map(str, possible))} samples as stated at {where}"
         elif claim.protocol is None and claim.fields.get("repeated_unstated"):
-            severity = lowered = Severity.INFO
+            severity = Severity.INFO
             message += "; the document says results were repeated, without saying how many times"
         if claim.plus_minus and not claim.fields.get("pm_kind") and claim.protocol is None:
-            severity = lowered = Severity.INFO
+            severity = Severity.INFO
             message += "; it is given with an unlabelled ±, usually a spread over several runs"
         if truncated:
             message += "; it is k/n cut (not rounded) to its last digit, as some reports write scores"
         other = _other_split(claim, ctx, value, sc, samples)
         if other is not None:
-            severity = lowered = Severity.INFO
+            severity = Severity.INFO
             # A split key is one word ("dev"); a longer key names another problem set.
             where = f"the {other[0]} split" if " " not in other[0] else other[0]
             message += f"; it is reachable on {where} ({S.count(other[1])} items)"
         if marked and premises.own is not Certainty.CERTAIN and severity is not Severity.INFO:
             # "66.30*" under "AIME24 (avg@10)": the mark sends the reader to another report,
             # whose protocol the column's header need not describe.
-            severity = lowered = Severity.INFO
+            severity = Severity.INFO
             message += "; the cell is marked (taken from another report, whose protocol may differ)"
         if premises.reasons and severity is not Severity.ERROR:
             message += f" ({premises.why()})"
@@ -349,7 +340,6 @@ class UnreachableScore(Rule):
             "k_above": above.k if above else None,
             "min_samples": smin,
             "uncertain": premises.why(),
-            "role_capped": role_capped and lowered is None and severity_for(claim.confidence, Severity.WARNING) is Severity.WARNING,
         }
         return self.finding(
             claim.location,
@@ -466,7 +456,7 @@ def _telling_fit(n: int, cells: list[Claim]) -> bool:
     digits = max(len(S.written(c).partition(".")[2]) for c in cells)
     vacuous = S.scale(cells[0]) * 10**digits
     usable = len(cells)
-    chance = sum(min(1.0, m / vacuous) ** usable for m in range(10, n + 1))
+    chance: float = sum(min(1.0, m / vacuous) ** usable for m in range(10, n + 1))
     return chance < 0.05
 
 
