@@ -370,6 +370,28 @@ def _by_rows(
     return lines
 
 
+def _mean_row(rows: list[ScoreLine]) -> bool:
+    """Whether an average row of ``rows`` (read with a benchmark per row) is, in every column
+    it shares with at least two other rows, their mean within rounding: then the rows are the
+    benchmarks it averages. Columns of models are never averaged down a benchmark's row."""
+    plain = [line for line in rows if not line.aggregate]
+    for avg in (line for line in rows if line.aggregate):
+        checked = 0
+        for cell in avg.cells:
+            parts = [c for line in plain for c in line.cells if c.model == cell.model]
+            if len(parts) < 2:
+                continue
+            mean = sum(c.value for c in parts) / len(parts)
+            slack = 0.5 * 10.0 ** -cell.decimals + 0.5 * 10.0 ** -min(c.decimals for c in parts) + 1e-9
+            if abs(mean - cell.value) > slack:
+                break
+            checked += 1
+        else:
+            if checked >= 2:
+                return True
+    return False
+
+
 def _bold_agreement(lines: list[ScoreLine]) -> tuple[int, int]:
     """How many bold cells are the best of their line, and how many bold cells there are."""
     best = total = 0
@@ -449,6 +471,12 @@ def _read(table: Table, registry: Registry, counts: dict[str, int] | None) -> Sc
             if any(line.benchmark is not None for line in lines):
                 return _finish(ScoreTable(table, lines, False))
         corner = header[model_column(table)] if header else ""
+        rows = _by_rows(table, registry, 0, counts)
+        if _mean_row(rows):
+            # An "Average" row that is the mean of the rows above it in each column averages
+            # benchmarks, so the rows are benchmarks whatever the corner says ("Models / #
+            # Param." over a header of model names).
+            return _finish(ScoreTable(table, rows, True))
         if _BENCH_CORNER.search(corner):
             return _finish(ScoreTable(table, _by_rows(table, registry, 0, counts), True))
         if _MODEL_CORNER.search(corner):

@@ -105,7 +105,7 @@ class UnreachableScore(Rule):
                 finding = self._check(claim, claim.samples or 1, ctx, one_pass, where in rounded)
                 if finding is not None:
                     found.append((claim, finding))
-            yield from self._by_table(found, columns, source.path)
+            yield from self._by_table(found, columns, source.path, _speaks_of_sampling(source))
         if no_power:
             c = no_power[0]
             yield Note(
@@ -126,31 +126,41 @@ class UnreachableScore(Rule):
         found: list[tuple[Claim, Finding]],
         columns: dict[tuple[object, str], list[Claim]],
         path: str,
+        sampling_said: bool = True,
     ) -> Iterator[Finding]:
         """Column checks and one finding per table where the cause is shared."""
         flagged = {id(c) for c, _ in found}
-        downgraded: dict[int, str] = {}
+        downgraded: dict[int, tuple[Severity, str]] = {}
         for (_, label), cells in columns.items():
             bad = [c for c in cells if id(c) in flagged]
             if len(cells) >= 3 and len(bad) * 2 > len(cells):
-                # Most of the column does not fit one pass over n items: the column
-                # was averaged over samples or run on another split, not mistyped.
+                # Most of the column does not fit one pass over n items: the column was averaged
+                # over samples or run on another split, not mistyped. Where another count fits
+                # every cell, the split is the likely cause: information. Where none does, the
+                # column is averaged over samples the document does not state, which a reader
+                # cannot know: still a warning (never an error, the cause is not a typo).
                 fits = G.fitting_n([S.written(c) for c in cells], S.scale(cells[0]), cells[0].n)
-                why = (
-                    f"{len(bad)} of {len(cells)} cells of the column '{label}' are not k/"
-                    f"{S.count(S.items(cells[0]))} for one pass, so the column is probably averaged over "
-                    "samples or measured on another split"
-                )
+                if fits is not None and not _telling_fit(fits, cells) and not sampling_said:
+                    # Every count fits a column written this coarsely: no split is named by it,
+                    # and a document that nowhere speaks of sampling states no averaging.
+                    fits = None
+                counted = f"{len(bad)} of {len(cells)} cells of the column '{label}' are not k/{S.count(S.items(cells[0]))} for one pass"
                 if fits:
-                    why += f" (n = {S.count(fits)} fits every cell)"
+                    why = f"{counted}, so the column is probably measured on another split (n = {S.count(fits)} fits every cell)"
+                    severity = Severity.INFO
+                else:
+                    why = f"{counted}, so the column is probably averaged over samples the document does not state"
+                    severity = Severity.WARNING
                 for c in bad:
-                    downgraded[id(c)] = why
+                    downgraded[id(c)] = (severity, why)
         groups: dict[tuple[object, Severity], list[tuple[Claim, Finding]]] = defaultdict(list)
         singles: list[Finding] = []
         for claim, finding in found:
             if id(claim) in downgraded:
-                finding.severity = Severity.INFO
-                finding.message += f"; {downgraded[id(claim)]}"
+                severity, why = downgraded[id(claim)]
+                if finding.severity is not Severity.INFO:
+                    finding.severity = severity
+                finding.message += f"; {why}"
             if claim.fields.get("table") and finding.severity is not Severity.ERROR:
                 groups[(claim.fields.get("table_line"), finding.severity)].append((claim, finding))
             else:
@@ -436,3 +446,31 @@ def _other_split(claim: Claim, ctx: Context, value: str, scale: int, samples: in
         if n and n != claim.n and G.is_reachable(value, int(n), samples, scale):
             return str(name), int(n)
     return None
+
+
+def _telling_fit(n: int, cells: list[Claim]) -> bool:
+    """Whether a count at which every cell is k/n says something. At d decimals a value is
+    reachable on n items with chance about n/(scale·10^d), and every value is from n =
+    scale·10^d on; a fit found by trying every count up to n is telling only when chance
+    would give one for under 5% of columns (the expected number of chance fits up to n)."""
+    digits = max(len(S.written(c).partition(".")[2]) for c in cells)
+    vacuous = S.scale(cells[0]) * 10**digits
+    usable = len(cells)
+    chance: float = sum(min(1.0, m / vacuous) ** usable for m in range(10, n + 1))
+    return chance < 0.05
+
+
+#: A number of samples, runs or votes, or a sampling temperature above zero, stated anywhere in
+#: a document ("we sample 32 times", "avg@8", "over 5 runs", "temperature=1.0"): the document
+#: samples, and may say how often where no score is linked to it.
+_SAMPLING_SAID = re.compile(
+    r"\bsampl\w*\s+(?:\w+\s+){0,3}?\d+\b|\b\d+\s+(?:runs|times|samples|seeds|trials|generations|responses)\b"
+    r"|\b(?:avg|mean|maj|cons)@\d|\btemperature\W{0,3}(?:of\s+)?(?:0?\.\d*[1-9]|1(?:\.0*)?)\b",
+    re.I,
+)
+
+
+def _speaks_of_sampling(source: Source) -> bool:
+    from benchaudit.claims.access import full_text
+
+    return bool(_SAMPLING_SAID.search(full_text(source) or ""))

@@ -44,3 +44,29 @@ def test_an_improvement_column_beside_the_models_is_not_a_rival():
         "| AIME24 | **57.1%** | 6.5% | +50.6% |\n| MATH500 | **94.8%** | 59.2% | +35.6% |\n"
     )
     assert [models for _, _, models in _lines(text)] == [["LIMO", "Previous SOTA"]] * 2
+
+
+def test_an_average_row_that_is_the_mean_of_the_rows_makes_the_rows_benchmarks():
+    # "Models" in the corner names the header row of model names here: the Average row is the
+    # mean of each column, so the rows are the benchmarks it averages, and the bold 37.0 is
+    # compared with its row (36.0), not with the 90.0 of a "model" column.
+    text = (
+        "| Models | Alpha 8B | Beta 9B |\n|---|---|---|\n"
+        "| Foo 64K | 80.0 | 90.0 |\n| Bar 64K | 20.0 | 10.0 |\n| Baz 64K | 11.0 | 8.0 |\n"
+        "| Average | **37.0** | 36.0 |\n"
+    )
+    table = list(read_markdown(text, "card.md").tables())[0]
+    st = read_score_table(table, Registry.load())
+    assert st is not None and st.transposed
+    assert [line.label for line in st.lines] == ["Foo 64K", "Bar 64K", "Baz 64K"]
+    assert [c.model for c in st.aggregates[0].cells] == ["Alpha 8B", "Beta 9B"]
+
+
+def test_an_average_row_that_is_no_mean_leaves_the_corner_to_decide():
+    text = (
+        "| Models | Alpha 8B | Beta 9B |\n|---|---|---|\n"
+        "| Foo | 80.0 | 90.0 |\n| Bar | 20.0 | 10.0 |\n| Average | 70.0 | 60.0 |\n"
+    )
+    table = list(read_markdown(text, "card.md").tables())[0]
+    st = read_score_table(table, Registry.load())
+    assert st is None or not st.transposed
