@@ -135,7 +135,8 @@ class NgramIndex:
     gram_key: np.ndarray  # int64 key id of each item gram; positions at gram_off[item]
     gram_off: np.ndarray  # int64, len(items)+1
     bitmap: np.ndarray  # uint8 prefilter indexed by the low bits of a key
-    fingerprint: str = ""
+    #: Set by :attr:`fingerprint` the first time it is asked for.
+    _fingerprint: str = ""
     minhash: object | None = None  # MinHashIndex when near-duplicate search is on
     empty_items: list[int] = field(default_factory=list)
     main_len: np.ndarray | None = None  # words of each item's question part
@@ -161,6 +162,18 @@ class NgramIndex:
         assert bitmap is not None  # built by __post_init__
         hits: npt.NDArray[np.bool_] = bitmap[_slot(ks, self.word_shift)]
         return hits
+
+    @property
+    def fingerprint(self) -> str:
+        """What identifies the index for resume markers, computed only when one is used
+        (hashing the keys and words costs a scan a fixed fiftieth of a second)."""
+        if not self._fingerprint:
+            digest = hashlib.sha256()
+            digest.update(f"{self.ngram}/{self.unit}/{len(self.items)}".encode())
+            digest.update(self.keys.tobytes())
+            digest.update(self.flat.tobytes())
+            self._fingerprint = digest.hexdigest()[:16]
+        return self._fingerprint
 
     @property
     def n_items(self) -> int:
@@ -243,10 +256,6 @@ def build_index(items: Sequence[Item], ngram: int = 13, unit: int = 5) -> NgramI
     bitmap = np.zeros(1 << BITMAP_BITS, dtype=np.uint8)
     bitmap[(keys & np.uint64((1 << BITMAP_BITS) - 1)).astype(np.int64)] = 1
 
-    digest = hashlib.sha256()
-    digest.update(f"{ngram}/{unit}/{len(items)}".encode())
-    digest.update(keys.tobytes())
-    digest.update(flat.tobytes())
     return NgramIndex(
         items=list(items),
         ngram=ngram,
@@ -263,7 +272,6 @@ def build_index(items: Sequence[Item], ngram: int = 13, unit: int = 5) -> NgramI
         gram_key=gram_key,
         gram_off=gram_off,
         bitmap=bitmap,
-        fingerprint=digest.hexdigest()[:16],
         empty_items=np.flatnonzero(lens == 0).tolist(),
         main_len=main_len,
         long_words=np.concatenate([[0], np.cumsum((ends_ - starts_) > 8)]).astype(np.int64),

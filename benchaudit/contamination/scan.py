@@ -142,7 +142,8 @@ def tokenize(
 
     With ``numbers`` (for MinHash) every word is keyed; otherwise only the words
     the exact scan can need (:func:`_word_keys`; ``dense`` as there)."""
-    norm = normalize(JOIN.join(texts) + PAD)
+    # The padding rides on the last document: the batch's text is copied once, not twice.
+    norm = normalize(JOIN.join([*texts[:-1], texts[-1] + PAD]) if texts else PAD)
     _, starts, ends = spans(norm)
     if numbers:
         ids = keys(norm, starts, ends)

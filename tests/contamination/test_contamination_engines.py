@@ -275,3 +275,18 @@ def test_cli_corpus_takes_the_paths_a_shell_glob_expands_to(corpus):
     assert json.loads(expanded.output)["results"] == json.loads(quoted.output)["results"]
     res = _cli("--benchmark", str(bench))
     assert res.exit_code == 2 and "no training shards" in res.output
+
+
+def test_index_fingerprint_is_computed_on_demand_and_tells_indexes_apart():
+    """Resume markers key on the fingerprint: the same benchmark gives the same one in
+    every process, another benchmark or n another; building an index does not hash."""
+    from benchaudit.contamination.benchmark import Item
+    from benchaudit.contamination.index import build_index
+
+    items = [Item(0, "a", "the quick brown fox jumps over the lazy dog again", 1)]
+    a, b = build_index(items), build_index(items)
+    assert a._fingerprint == ""
+    assert a.fingerprint == b.fingerprint and len(a.fingerprint) == 16
+    assert build_index(items, ngram=8).fingerprint != a.fingerprint
+    other = [Item(0, "a", "the quick brown fox jumps over the lazy cat again", 1)]
+    assert build_index(other).fingerprint != a.fingerprint

@@ -172,3 +172,29 @@ def test_block_reader_refuses_a_line_over_the_cap_like_the_reference(tmp_path):
     with pytest.raises(InputError, match="max-line-bytes") as got:
         list(batches(str(path), batch_bytes=1 << 20, limits=limits))
     assert got.value.line == ref.value.line == 2
+
+
+@pytest.mark.parametrize("block", [1, 7, 64, 4096, 1 << 20])
+def test_gzip_blocks_and_line_lists_give_back_the_file(tmp_path, block):
+    """Every byte of every gzip member comes out once, in order, in blocks of at most
+    ``block`` (text that inflates a thousand times too), and the line lists of those
+    blocks are the file's lines with the right first line numbers."""
+    from benchaudit.contamination import shards
+    from benchaudit.limits import DEFAULT
+
+    rng = random.Random(block)
+    text = b"".join(
+        (b"x" * rng.choice([0, 1, 5000]) + b"line %d\n" % k + b"\n" * rng.choice([0, 0, 2]))
+        for k in range(400)
+    )
+    text += b"no final break"
+    path = tmp_path / "m.jsonl.gz"
+    path.write_bytes(gzip.compress(text[:9000]) + gzip.compress(text[9000:]))
+    chunks = list(shards._gzip_chunks(str(path), block, DEFAULT))
+    assert b"".join(chunks) == text and max(map(len, chunks)) <= block
+    got: list[bytes] = []
+    for first, lines, ended in shards._line_lists(str(path), DEFAULT, block):
+        assert first == len(got) + 1
+        got += lines
+        assert ended or lines == [b"no final break"]
+    assert got == text.split(b"\n")
