@@ -140,7 +140,7 @@ def subject_with_reason(comp: ModelComparison, models: list[str]) -> tuple[str |
     if own is not None and _OWN_NAME_SUBJECT.search(text) and names_own(text, comp.own) and _singular(text):
         # The title's model by a shorter name than its row: that row, read from the title.
         return own, f"'{_said_own(text, comp.own)}' read as the row {own}, the model the document's title names"
-    if not _PRONOUN_SUBJECT.match(comp.sentence[: comp.verb_at]):
+    if not (_PRONOUN_SUBJECT.match(comp.sentence[: comp.verb_at]) or _pronoun_clause(comp)):
         return None, ""
     earlier = named_in(comp.block.text[max(0, comp.offset - _ANTECEDENT_SPAN) : comp.offset], models)
     if earlier:
@@ -191,6 +191,24 @@ _PRONOUN_SUBJECT = re.compile(
     r"(?:\s+(?:also|further|even|still|consistently|significantly|clearly|notably|substantially))*\s*$",
     re.I,
 )
+def _pronoun_clause(comp: ModelComparison) -> bool:
+    """Whether a participle's subject is the "it" of the clause before it ("and in Python it
+    reached 35.9%, surpassing the larger Y"): that clause names no model, and no concession
+    opens the sentence."""
+    if not _PARTICIPLE.match(comp.verb):
+        return False
+    before = comp.sentence[: comp.verb_at]
+    return _IT_CLAUSE.search(before) is not None and not _CONCESSION.search(before)
+
+
+#: A comparative verb as a participle: "surpassing", "outperforming", "exceeding", "beating".
+_PARTICIPLE = re.compile(r"(?:surpass|outperform|exceed|beat)ing\b", re.I)
+#: The last clause before the participle: "it" and its verb, then the comma the participle
+#: follows; no other clause break between them.
+_IT_CLAUSE = re.compile(r"(?:^|[,;(]\s*|\band\s+)(?:[^,;()]{0,40}?\s)?it\s+(?:\w+ly\s+)?\w+(?:ed|s)\b[^,;()]*,\s*$", re.I)
+_CONCESSION = re.compile(r"\b(?:while|whereas|although|though|but|despite)\b", re.I)
+
+
 #: How far back in its paragraph the model "it" stands for is looked for (about two sentences).
 _ANTECEDENT_SPAN = 300
 _OWN_ROW = re.compile(r"\(\s*ours\s*\)|\bours\b", re.I)

@@ -52,3 +52,22 @@ def test_several_models_or_no_title_model_say_nothing(tmp_path):
     assert _card(tmp_path, "It outperforms Bar-7B on HumanEval and MBPP.", "# Introduction") == []
     # The name spelled as a longer, other model is not the title's model.
     assert _card(tmp_path, "Fooma-Chat outperforms Bar-7B on HumanEval and MBPP.") == []
+
+
+def test_participle_after_an_it_clause_takes_the_model_the_sentence_before_names(tmp_path):
+    path = tmp_path / "card.md"
+    path.write_text(
+        "# Results\n\nFooma-7B is trained on code. On HumanEval, in Python it reached 61.0%, "
+        f"surpassing Bar-7B.\n{TABLE}\n",
+        "utf-8",
+    )
+    found = [f for f in audit([str(path)]).findings if f.name == "within-noise"]
+    assert len(found) == 1
+    assert "the subject read as Fooma-7B, the model the sentence before names" in found[0].message
+    # A concession before it: not read.
+    path.write_text(
+        "# Results\n\nFooma-7B is trained on code. While in Python it reached 61.0%, "
+        f"surpassing Bar-7B, it is behind on MBPP.\n{TABLE}\n",
+        "utf-8",
+    )
+    assert [f for f in audit([str(path)]).findings if f.name == "within-noise" and "read as" in f.message] == []
