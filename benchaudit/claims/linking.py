@@ -498,3 +498,17 @@ def linked_pairs(
             pair = claimed_pair(comp, st, named, registry, loose)
             if pair is not None:
                 yield comp, st, pair
+
+
+def subject_reason(comp: ModelComparison, st: ScoreTable, a: str) -> str:
+    """Why the claim's subject was read as the row ``a`` when the sentence does not name that
+    row as written ("it" for the model the sentence before names, a short name of the title's
+    model): words for the message, so the reader sees the premise; "" when it is named."""
+    from benchaudit.claims.model_claims import resolve
+    from benchaudit.claims.rivals import subject_with_reason
+
+    models = sorted({c.model for line in st.lines for c in line.cells})
+    if comp.subjects and _resolve_spelled(comp.sentence, comp.subjects[-1], models, resolve) == a:
+        return ""
+    row, why = subject_with_reason(comp, models)
+    return why if row == a else ""

@@ -10,7 +10,7 @@ evidence for it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from benchaudit.documents.model import Block, Document
 
@@ -144,6 +144,8 @@ class ModelComparison:
     general: bool  # "across benchmarks", "on all tasks": a claim about every benchmark
     #: Where the rivals are named when they open the sentence ("Compared to Y, X ..."), else None.
     rival_span: tuple[int, int] | None = None
+    #: The names the document's title gives its own model (:mod:`benchaudit.claims.own_model`).
+    own: tuple[str, ...] = ()
 
     @property
     def line(self) -> int | None:
@@ -210,6 +212,9 @@ def comparisons(doc: Document, clauses: bool = False) -> list[ModelComparison]:
     """The comparison each sentence makes; with ``clauses``, also the parity a sentence
     claims beside its superiority ("X achieves comparable performance as Y and outperforms
     Z"): a clause the first verb's reading would hide."""
+    from benchaudit.claims.own_model import title_names
+
+    own = title_names(doc)
     out: list[ModelComparison] = []
     for block in doc.blocks():
         if block.kind in ("code", "heading") or in_claim_free_section(block):
@@ -223,11 +228,12 @@ def comparisons(doc: Document, clauses: bool = False) -> list[ModelComparison]:
             pos = offset + len(sentence)
             found = _comparison(block, sentence, offset)
             if found is not None:
+                found = replace(found, own=own)
                 out.append(found)
                 if clauses and found.kind != "equivalent":
                     also = _parity_clause(block, sentence, offset, found)
                     if also is not None:
-                        out.append(also)
+                        out.append(replace(also, own=own))
     return out
 
 

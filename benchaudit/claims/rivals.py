@@ -118,22 +118,68 @@ def subject_in(comp: ModelComparison, models: list[str]) -> str | None:
     """The one table model named before the verb, when the sentence names exactly one; for a
     sentence whose subject is a pronoun ("It outperforms ...", "Our model surpasses ..."),
     the one model the sentences before it in its paragraph name, else the table's one row
-    labelled as the authors' own ("X (ours)")."""
+    labelled as the authors' own ("X (ours)"), else the one row of the model the document's
+    title names; a short name of that model ("CodeGeeX2" for a row "CodeGeeX2-6B") likewise."""
+    return subject_with_reason(comp, models)[0]
+
+
+def subject_with_reason(comp: ModelComparison, models: list[str]) -> tuple[str | None, str]:
+    """:func:`subject_in` and, when the row was inferred rather than named as written, why it
+    was read so (words for a message); "" when the sentence names the row itself."""
+    from benchaudit.claims.own_model import names_own, own_row
+
     # "For BLEU-2, ..., X delivers gains": the opening phrase says where, never who.
     # A parity clause after a superiority ("outperforms Y, and is comparable to Z"): its
     # subject is named before the first verb, where Y is not.
     end = min(comp.verb_at, first_verb_at(comp.sentence))
-    before = named_in(comp.sentence[opening_scope_end(comp.sentence, end) : end], models)
+    text = comp.sentence[opening_scope_end(comp.sentence, end) : end]
+    before = named_in(text, models)
     if before:
-        return before[0] if len(set(before)) == 1 else None
-    if not _PRONOUN_SUBJECT.match(comp.sentence[: comp.verb_at]):
-        return None
+        return (before[0], "") if len(set(before)) == 1 else (None, "")
+    own = own_row(comp.own, models) if comp.own else None
+    if own is not None and _OWN_NAME_SUBJECT.search(text) and names_own(text, comp.own) and _singular(text):
+        # The title's model by a shorter name than its row: that row, read from the title.
+        return own, f"'{_said_own(text, comp.own)}' read as the row {own}, the model the document's title names"
+    if not (_PRONOUN_SUBJECT.match(comp.sentence[: comp.verb_at]) or _pronoun_clause(comp)):
+        return None, ""
     earlier = named_in(comp.block.text[max(0, comp.offset - _ANTECEDENT_SPAN) : comp.offset], models)
     if earlier:
         # Several models before it: "it" may be any of them, and is not guessed.
-        return earlier[0] if len(set(earlier)) == 1 else None
-    own = [m for m in models if _OWN_ROW.search(m)]
-    return own[0] if len(own) == 1 else None
+        if len(set(earlier)) != 1:
+            return None, ""
+        return earlier[0], f"the subject read as {earlier[0]}, the model the sentence before names"
+    mine = [m for m in models if _OWN_ROW.search(m)]
+    if len(mine) == 1:
+        return mine[0], f"the subject read as {mine[0]}, the row marked as the authors' own"
+    if own is not None and _singular(comp.sentence[: comp.verb_at]):
+        return own, f"the subject read as {own}, the model the document's title names"
+    return None, ""
+
+
+def _singular(before: str) -> bool:
+    """Whether the subject before the verb is one model ("it", "our model", "CodeGeeX2"), not
+    several ("our base models", "Granite-3.0 models", "the M1 series"): a family stands for
+    no one row of a table."""
+    return _PLURAL_SUBJECT.search(before) is None
+
+
+#: A subject that is several models, or one of a kind the row may not be ("base", "chat").
+_PLURAL_SUBJECT = re.compile(
+    r"\b(?:models|methods|approaches|systems|series|family|variants|versions|they|both|base|chat|instruct)\b", re.I
+)
+
+
+def _said_own(text: str, names: tuple[str, ...]) -> str:
+    from benchaudit.claims.own_model import names_own
+
+    return next((n for n in names if names_own(text, (n,))), names[0])
+
+
+#: A subject that is the own model's name with at most an article or "our" and an opening
+#: phrase before it ("CodeGeeX2 ...", "Notably, our WizardCoder ..."); never a concession.
+_OWN_NAME_SUBJECT = re.compile(
+    r"^(?!.*\b(?:while|whereas|although|though|but|despite|than|compared|unlike)\b)", re.I
+)
 
 
 #: A subject that names no model: "It", "Our model", "Our 7B model", "Ours". An opening phrase
@@ -145,6 +191,24 @@ _PRONOUN_SUBJECT = re.compile(
     r"(?:\s+(?:also|further|even|still|consistently|significantly|clearly|notably|substantially))*\s*$",
     re.I,
 )
+def _pronoun_clause(comp: ModelComparison) -> bool:
+    """Whether a participle's subject is the "it" of the clause before it ("and in Python it
+    reached 35.9%, surpassing the larger Y"): that clause names no model, and no concession
+    opens the sentence."""
+    if not _PARTICIPLE.match(comp.verb):
+        return False
+    before = comp.sentence[: comp.verb_at]
+    return _IT_CLAUSE.search(before) is not None and not _CONCESSION.search(before)
+
+
+#: A comparative verb as a participle: "surpassing", "outperforming", "exceeding", "beating".
+_PARTICIPLE = re.compile(r"(?:surpass|outperform|exceed|beat)ing\b", re.I)
+#: The last clause before the participle: "it" and its verb, then the comma the participle
+#: follows; no other clause break between them.
+_IT_CLAUSE = re.compile(r"(?:^|[,;(]\s*|\band\s+)(?:[^,;()]{0,40}?\s)?it\s+(?:\w+ly\s+)?\w+(?:ed|s)\b[^,;()]*,\s*$", re.I)
+_CONCESSION = re.compile(r"\b(?:while|whereas|although|though|but|despite)\b", re.I)
+
+
 #: How far back in its paragraph the model "it" stands for is looked for (about two sentences).
 _ANTECEDENT_SPAN = 300
 _OWN_ROW = re.compile(r"\(\s*ours\s*\)|\bours\b", re.I)

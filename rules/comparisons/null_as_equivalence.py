@@ -101,7 +101,7 @@ def _parity_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable
     sentence is about: a gap of at least ``MARGIN`` points whose unpaired 95% interval
     excludes 0, on a benchmark with a known item count, contradicts the parity."""
     from benchaudit.claims.access import document_of
-    from benchaudit.claims.linking import linked_pairs
+    from benchaudit.claims.linking import linked_pairs, subject_reason
 
     pdf = getattr(document_of(source), "format", "") == "pdf"
     for comp, st, pair in linked_pairs(source, ctx, "equivalent", loose=True):
@@ -143,7 +143,8 @@ def _parity_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable
             yield rule.finding(
                 Location(source.path, comp.line, None, comp.block.page),
                 f"the sentence states a margin ('{stated[1]}'), but the table at {where} shows "
-                f"larger gaps on {len(gaps)} of {checked} comparison(s): {'; '.join(gaps[:6])}",
+                f"larger gaps on {len(gaps)} of {checked} comparison(s): {'; '.join(gaps[:6])}"
+                + (f" ({why})" if (why := subject_reason(comp, st, a)) else ""),
                 claim=comp.sentence,
                 suggestion="State the gaps that exceed the margin, or claim the margin only for "
                 "the benchmarks where it holds",
@@ -153,11 +154,12 @@ def _parity_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable
             )
             continue
         where = f"page {st.table.page}" if pdf else f"line {st.table.line}"
+        why = subject_reason(comp, st, a)
         yield rule.finding(
             Location(source.path, comp.line, None, comp.block.page),
             f"'{comp.verb}' asserts parity, but the table at {where} shows gaps of at least "
             f"{num(MARGIN, 0)} points beyond the unpaired 95% noise on {len(gaps)} of {checked} "
-            f"comparison(s): {'; '.join(gaps[:6])}",
+            f"comparison(s): {'; '.join(gaps[:6])}" + (f" ({why})" if why else ""),
             claim=comp.sentence,
             suggestion="Say where the models differ and by how much, benchmark by benchmark; "
             "claim equivalence only with an equivalence test (TOST) against a stated margin",

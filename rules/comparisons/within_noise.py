@@ -14,6 +14,7 @@ from benchaudit.claims.linking import (
     anchored,
     benchmark_keys,
     lines_claimed,
+    subject_reason,
     table_about,
 )
 from benchaudit.finding import Confidence, Finding, Location, Severity
@@ -159,9 +160,11 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
         verdict = _unsupported(comp, got)
         if verdict is None:
             continue
+        why = subject_reason(comp, st, a)
         yield rule.finding(
             Location(source.path, comp.line, None, comp.block.page),
-            f"the table at {_where(st)} does not show '{comp.verb}'{verdict}: " + _said(a, got),
+            f"the table at {_where(st)} does not show '{comp.verb}'{verdict}: " + _said(a, got)
+            + (f" ({why})" if why else ""),
             claim=comp.sentence,
             suggestion=(
                 f"Say where {a} leads and where it does not, benchmark by benchmark (e.g. "
