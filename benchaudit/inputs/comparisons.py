@@ -1014,6 +1014,11 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     m = _RIVAL_AT.search(text)
     if m:
         return m.group(1), m.group(2), "two-values"
+    from benchaudit.inputs.named_pairs import named_pair
+
+    named = named_pair(text)
+    if named is not None:
+        return named[0], named[1], "vs"  # "84.8 for A vs 83.1 for B": the first is the one claimed
     m = _VS.search(text)
     if m and (m.group("xu") or m.group("yu") or re.search(r"\bvs\.?\b|versus", m.group(0))):
         verb = _BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text)

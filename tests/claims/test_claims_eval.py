@@ -302,8 +302,9 @@ def test_sixth_set_recall_and_specificity(fresh5_results):
     recall, specificity, missed, noisy = _line_scores(fresh5_results, "sixth set, every rule")
     # First pass, before any change was made for this set: 17/40 = 0.425 and 87/92 = 0.946
     # (tests/data/claims_eval/PROVENANCE.md, "fresh5.yaml"); 18/40 = 0.450 and 89/92 = 0.967 after
-    # the fixes of batch 12's wrong findings. The floors hold today's figures.
-    assert recall >= 0.45, missed
+    # the fixes of batch 12's wrong findings; 23/40 = 0.575 after those made for fresh7.yaml ("x for
+    # A vs y for B" leads). The floors hold today's figures.
+    assert recall >= 0.57, missed
     assert specificity >= 0.96, noisy
 
 
@@ -349,6 +350,7 @@ def test_the_eighth_set_is_large_enough_and_sourced():
 def test_eighth_set_recall_and_specificity(fresh7_results):
     recall, specificity, missed, noisy = _line_scores(fresh7_results, "eighth set, every rule")
     # First pass, before any change was made for this set: 29/42 = 0.690 and 72/73 = 0.986
-    # (tests/data/claims_eval/PROVENANCE.md, "fresh7.yaml"). The floors hold the first pass.
-    assert recall >= 0.69, missed
-    assert specificity >= 0.98, noisy
+    # (tests/data/claims_eval/PROVENANCE.md, "fresh7.yaml"); 36/42 = 0.857 and 73/73 = 1.000 after
+    # the fixes of that round. The floors hold today's figures.
+    assert recall >= 0.85, missed
+    assert specificity >= 0.99, noisy
