@@ -1652,7 +1652,22 @@ def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
             return None
         k = b if a == bench_n else a
     else:
-        return None
+        from benchaudit.inputs.response_counts import responses_over_items
+
+        counted = responses_over_items(text, _intervals(text))
+        if counted is None or not _SE_WORDS.search(text):
+            return None
+        # "91.1% of its 3,600 responses (the 60 questions ...), 95% CI 90.2-92.0%".
+        per, total, asked = counted
+        return Claim(
+            kind="generations",
+            text=text,
+            location=loc,
+            confidence=Confidence.MEDIUM,
+            n=asked,
+            samples=per,
+            fields={"n_used": total, "items": asked},
+        )
     if not k or k < 2:
         return None
     used = None
@@ -1748,7 +1763,7 @@ def extract_sentence(sentence: Any, ctx: Context | None = None) -> list[Claim]:
     if "%" in text and _has(low, ("chance", "random")):
         makers.append(lambda: _chance(text, loc))
     if digit and _has(
-        low, ("sample", "completion", "generation", "response", "attempt", "solution")
+        low, ("sample", "completion", "generation", "response", "attempt", "solution", "answers")
     ):
         makers.append(lambda: _generations(text, loc, ctx))
     block = getattr(sentence, "block", None)

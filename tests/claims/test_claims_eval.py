@@ -327,8 +327,9 @@ def test_seventh_set_recall_and_specificity(fresh6_results):
     recall, specificity, missed, noisy = _line_scores(fresh6_results, "seventh set, every rule")
     # First pass, before any change was made for this set: 16/41 = 0.390 and 65/69 = 0.942
     # (tests/data/claims_eval/PROVENANCE.md, "fresh6.yaml"); 32/41 = 0.780 and 68/69 = 0.986 after
-    # the fixes of that round. The floors hold today's figures.
-    assert recall >= 0.78, missed
+    # the fixes of that round; 33/41 = 0.805 after those made for fresh7.yaml (3,600 repeated
+    # answers to 60 questions). The floors hold today's figures.
+    assert recall >= 0.80, missed
     assert specificity >= 0.98, noisy
 
 

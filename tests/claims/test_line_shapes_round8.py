@@ -84,3 +84,35 @@ def test_a_lead_over_a_score_with_its_spread(tmp_path, stated, flagged):
     # inside the noise is within-noise's question, not this one.
     text = f"The models averaged 81.0 ± 9.5%, outperforming the residents (73.5 ± 11.2%) by {stated}%."
     assert ("percent-vs-points" in _fired(tmp_path, text)) is flagged
+
+
+def test_responses_over_items_needs_the_interval_of_the_responses():
+    from benchaudit.inputs.response_counts import responses_over_items
+
+    text = "It answered 80.0% of its 2,000 answers correctly (the 100 questions asked 20 times), 95% CI 78.2-81.8%."
+    iv = [{"lo": "78.2", "hi": "81.8", "level": "95", "pos": text.index("78.2")}]
+    assert responses_over_items(text, iv) == (20, 2000, 100)
+    # An interval as wide as the 100 questions' (±7.8) is computed over the questions: no finding.
+    wide = [{"lo": "72.2", "hi": "87.8", "level": "95", "pos": text.index("78.2")}]
+    assert responses_over_items(text, wide) is None
+    # Not a whole multiple of the items: no reading.
+    assert responses_over_items(text.replace("2,000", "2,010"), iv) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "The model got 72.0% of its 1,500 answers right (the 50 questions asked 30 times), "
+            "95% CI 69.7-74.3%.",
+            {"generations-as-items"},
+        ),
+        (
+            "The model got 72.0% of its 1,500 answers right (the 50 questions asked 30 times), "
+            "95% CI 59.6-84.4% over questions.",
+            set(),
+        ),
+    ],
+)
+def test_repeated_answers_counted_as_items(tmp_path, text, expected):
+    assert _fired(tmp_path, text) == expected
