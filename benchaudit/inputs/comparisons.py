@@ -1659,15 +1659,7 @@ def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
             return None
         # "91.1% of its 3,600 responses (the 60 questions ...), 95% CI 90.2-92.0%".
         per, total, asked = counted
-        return Claim(
-            kind="generations",
-            text=text,
-            location=loc,
-            confidence=Confidence.MEDIUM,
-            n=asked,
-            samples=per,
-            fields={"n_used": total, "items": asked},
-        )
+        return _generations_claim(text, loc, Confidence.MEDIUM, asked, per, total)
     if not k or k < 2:
         return None
     used = None
@@ -1695,11 +1687,20 @@ def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
                 break
     if used is None or not _SE_WORDS.search(text):
         return None
+    conf = Confidence.HIGH if used and used > 0 and items else Confidence.MEDIUM
+    return _generations_claim(text, loc, conf, items, k, used)
+
+
+def _generations_claim(
+    text: str, loc: Location, conf: Confidence, items: int | None, k: int, used: int
+) -> Claim:
+    """``k`` samples of each of ``items`` items, with ``used`` (−1: "each sample an item") the n
+    the sentence's interval or test was computed on."""
     return Claim(
         kind="generations",
         text=text,
         location=loc,
-        confidence=Confidence.HIGH if used and used > 0 and items else Confidence.MEDIUM,
+        confidence=conf,
         n=items,
         samples=k,
         fields={"n_used": used, "items": items},
