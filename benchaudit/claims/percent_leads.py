@@ -32,6 +32,22 @@ _BEATS_BY = re.compile(
     r"(?:a\s+(?:margin|gap)\s+of\s+)?(?P<d>\d{1,3}(?:\.\d+)?)\s*%",
     re.I,
 )
+#: "outperforming medical students (72.1%) by 8.3%": the rival's score in brackets after its name.
+_BEATS_PAREN_BY = re.compile(
+    r"\b(?:surpass|outperform|exceed|beat|top)(?:s|es|ed|ing)?\s+(?P<rival>[^.;:()%]{2,80}?)\s*\(\s*"
+    + _PCT + r"\s*\)\s+by\s+(?:a\s+(?:margin|gap)\s+of\s+)?(?P<d>\d{1,3}(?:\.\d+)?)\s*%",
+    re.I,
+)
+#: A score with its spread, "80.4 ± 10.9%": the percent sign is the score's.
+_SPREAD = re.compile(r"(?<![\d.])(\d{1,3}(?:\.\d+)?)(\s*(?:±|\+/-)\s*\d+(?:\.\d+)?\s*)%")
+
+
+def _drop_spread(text: str) -> str:
+    """``text`` with each "± spread" blanked out (same length, so positions stay), leaving the score
+    and its percent sign: "80.4± 10.9%" reads as "80.4%"."""
+    return _SPREAD.sub(lambda m: m.group(1) + "%" + " " * len(m.group(2)), text)
+
+
 #: What a rival's score is introduced by after its name: "human experts achieving only 53.7%".
 _SCORED = (
     r"[^.%;]{0,60}?\b(?:achiev|scor|reach|obtain|attain)\w*\s+(?:only\s+|just\s+)?"
@@ -180,7 +196,19 @@ def beaten_by_leads(doc: Document) -> list[PointsLead]:
     53.7%"): 57.7 − 53.7 is 4 points, 7.4% relative."""
     found = []
     for block in _prose_blocks(doc):
-        for at, sentence in _sentences(block):
+        for at, raw in _sentences(block):
+            sentence = _drop_spread(raw)
+            for m in _BEATS_PAREN_BY.finditer(sentence):
+                # "X achieves 80.4%, outperforming Y (72.1%) by 8.3%": Y's score is in the brackets.
+                if _MARKED.search(sentence[m.end() : m.end() + 30]) or _MARKED.search(m.group("rival")):
+                    continue
+                before = _SCORE.findall(sentence[: m.start()])
+                base = m.group(2)
+                if before and base != before[-1] and is_points(m.group("d"), before[-1], base):
+                    found.append(
+                        PointsLead(block, line_of(block, at + m.start()), raw, m.group("d"), before[-1], base,
+                                   m.group("rival").strip())
+                    )
             for m in _BEATS_BY.finditer(sentence):
                 if _MARKED.search(sentence[m.end() : m.end() + 30]) or _MARKED.search(m.group("rival")):
                     continue

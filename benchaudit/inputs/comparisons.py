@@ -222,13 +222,14 @@ _FROM_TO = lazy(
     re.I,
 )
 _VS = lazy(
-    r"(?<![\w\-.])(?P<x>" + _UNUM + r")\s*(?P<xu>%|percent)?\s*(?:\)\s*)?(?:\([^)]{0,40}\)\s*)?"
+    # A denominator is no score: "14/20 vs 11/20" compares the two fractions, not 20 with 11.
+    r"(?<![\w\-./])(?P<x>" + _UNUM + r")(?!\s*/\s*\d)\s*(?P<xu>%|percent)?\s*(?:\)\s*)?(?:\([^)]{0,40}\)\s*)?"
     # "VS" before a lowercase word is an abbreviation ("the 35 VS cases"), not "versus".
     r"(?:(?-i:[vV]s\.?|VS\.?(?!\s+[a-z]))|versus|compared (?:to|with)|against|relative to|over|vis-à-vis|and|"
     r",?\s*(?:just |slightly |narrowly )?ahead of|,?\s*(?:just|slightly|narrowly) above)\s+"
     # A rival's name may hold a version ("Claude 3.5 Sonnet at 58.6%"): the 3.5 is no score.
     r"(?:(?:the\s+)?[A-Za-z][\w.\-]*(?:\s(?:[A-Za-z][\w.\-]*|\d+(?:\.\d+)?)){0,3}?\s*[(:]?\s*)?\[?"
-    r"(?<![\d.])(?P<y>" + _UNUM + r")(?!\s+(?-i:[A-Z][a-z])|\.?\d|\s*[BM]\b)"
+    r"(?<![\d.])(?P<y>" + _UNUM + r")(?!\s+(?-i:[A-Z][a-z])|\.?\d|\s*[BM]\b|\s*/\s*\d)"
     r"\s*(?P<yu>%|percent)?",
     re.I,
 )
@@ -300,7 +301,9 @@ _EQUIV = lazy(
     r"negligible|nearly identical|virtually identical|"
     r"(?:preserv\w+|retain\w*|maintain\w*)(?=\s+(?:[\w-]+\s+){0,3}?(?:performance|accuracy|quality|scores?|results|reasoning|"
     r"capabilit(?:y|ies)|abilit(?:y|ies)|skills?)\b)|"
-    r"no worse than|as good as|lossless|identical|(?:does|do|did)(?: not|n't) matter|"
+    r"no worse than|as good as|lossless|identical|(?:does|do|did)(?: not|n't) matter|interchangeabl[ey]|"
+    # "answers were consistent over time (p > 0.05)": a null read as stability.
+    r"(?:is|are|was|were|remain(?:s|ed)?) (?:stable|consistent(?! with)|unchanged)|"
     # A null result read as "nothing lost": "so quantization costs nothing", "safe to ship".
     r"costs? (?:us )?nothing|at no cost|(?:is|are|was|were) safe to (?:ship|deploy|release|swap))\b",
     re.I,
@@ -739,11 +742,18 @@ def _paren_leads(
 
 def _values_pct(text: str) -> list[str]:
     """Percentages that are scores: not the level of an interval ("95% CI")."""
-    return [
-        m.group(1)
-        for m in re.finditer(r"(\d+(?:\.\d+)?)\s*%", text)
-        if not _LEVEL_AFTER.match(text, m.end())
-    ]
+    out = []
+    for m in re.finditer(r"(\d+(?:\.\d+)?)\s*%", text):
+        if _LEVEL_AFTER.match(text, m.end()):
+            continue
+        pm = _PM_BEFORE.search(text[max(0, m.start() - 24) : m.start()])
+        # "80.4 ± 10.9%": the % is the score's and 10.9 its spread, so the score is 80.4.
+        out.append(pm.group(1) if pm else m.group(1))
+    return out
+
+
+#: A score and its "±" just before a percentage: "80.4± " of "80.4± 10.9%".
+_PM_BEFORE = lazy(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:±|\+/-|\+-)\s*$")
 
 
 #: "the highest ... 95.9% ..., followed by Y (93.9%": the first two scores of a ranking.
@@ -898,6 +908,18 @@ _PARITY_OF_SCORES = lazy(
 )
 
 
+def _null_in_own_clause(text: str, pos: int) -> bool:
+    """Whether the word at ``pos`` sits in a contrasting clause of its own that states only p-values
+    at or above 0.05 and no claim of significance."""
+    from benchaudit.inputs.clauses import contrast_clause
+
+    clause = contrast_clause(text, pos)
+    if clause is None or _SIG.search(clause):
+        return False
+    ps = _pvalues(clause)
+    return bool(ps) and all(_p_not_below(p) for p in ps)
+
+
 def _mixed_significance(text: str, not_sig: re.Match[str]) -> bool:
     """A sentence that calls one thing significant and another not, with a p-value after the
     significant one and before the null ("a significant predictor (P = .022), whereas question length ... were not
@@ -992,6 +1014,11 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     m = _RIVAL_AT.search(text)
     if m:
         return m.group(1), m.group(2), "two-values"
+    from benchaudit.inputs.named_pairs import named_pair
+
+    named = named_pair(text)
+    if named is not None:
+        return named[0], named[1], "vs"  # "84.8 for A vs 83.1 for B": the first is the one claimed
     m = _VS.search(text)
     if m and (m.group("xu") or m.group("yu") or re.search(r"\bvs\.?\b|versus", m.group(0))):
         verb = _BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text)
@@ -1179,6 +1206,10 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
             better = None
         else:
             equiv = None  # "maintains strong performance, exceeding X": a superiority claim
+    if equiv and sig == "yes" and _null_in_own_clause(text, equiv.start()):
+        # "significantly longer responses (p < 0.001), whereas response time was comparable
+        # (p = 0.29)": the significance is the first clause's; the parity is read from a null.
+        sig, sig_from, better = "no", "clause", None
     if (
         equiv
         and sig is None
@@ -1202,6 +1233,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         a_val is not None
         and b_val is not None
         and not (better or worse or equiv)
+        and sig != "no"  # "we found no significant difference (14/20 vs 11/20)" claims no gain
         and _OURS.search(text)
         and re.search(r"\b(compared (?:to|with)|relative to|versus|vs\.?|against)", text, re.I)
     )
@@ -1523,7 +1555,8 @@ def _emergence(text: str, loc: Location) -> Claim | None:
 
 #: Two-way items: "true/false", "yes/no", "binary" questions.
 _TWO_WAY = lazy(r"\b(?:true[/-]false|yes[/-]no|binary|dichotomous)\b(?=\s+(?:[\w-]+\s+){0,2}?"
-                r"(?:items?|questions?|tasks?|answers?|classification|choices?))", re.I)
+                r"(?:items?|questions?|tasks?|answers?|classification|choices?|benchmarks?|tests?|exams?|"
+                r"questionnaires?|format))", re.I)
 
 
 def _chance(text: str, loc: Location) -> Claim | None:
@@ -1619,7 +1652,14 @@ def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
             return None
         k = b if a == bench_n else a
     else:
-        return None
+        from benchaudit.inputs.response_counts import responses_over_items
+
+        counted = responses_over_items(text, _intervals(text))
+        if counted is None or not _SE_WORDS.search(text):
+            return None
+        # "91.1% of its 3,600 responses (the 60 questions ...), 95% CI 90.2-92.0%".
+        per, total, asked = counted
+        return _generations_claim(text, loc, Confidence.MEDIUM, asked, per, total)
     if not k or k < 2:
         return None
     used = None
@@ -1647,11 +1687,20 @@ def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
                 break
     if used is None or not _SE_WORDS.search(text):
         return None
+    conf = Confidence.HIGH if used and used > 0 and items else Confidence.MEDIUM
+    return _generations_claim(text, loc, conf, items, k, used)
+
+
+def _generations_claim(
+    text: str, loc: Location, conf: Confidence, items: int | None, k: int, used: int
+) -> Claim:
+    """``k`` samples of each of ``items`` items, with ``used`` (−1: "each sample an item") the n
+    the sentence's interval or test was computed on."""
     return Claim(
         kind="generations",
         text=text,
         location=loc,
-        confidence=Confidence.HIGH if used and used > 0 and items else Confidence.MEDIUM,
+        confidence=conf,
         n=items,
         samples=k,
         fields={"n_used": used, "items": items},
@@ -1715,7 +1764,7 @@ def extract_sentence(sentence: Any, ctx: Context | None = None) -> list[Claim]:
     if "%" in text and _has(low, ("chance", "random")):
         makers.append(lambda: _chance(text, loc))
     if digit and _has(
-        low, ("sample", "completion", "generation", "response", "attempt", "solution")
+        low, ("sample", "completion", "generation", "response", "attempt", "solution", "answers")
     ):
         makers.append(lambda: _generations(text, loc, ctx))
     block = getattr(sentence, "block", None)

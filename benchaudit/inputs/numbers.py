@@ -33,6 +33,8 @@ _NUMBER = re.compile(
     r"(?<![\w@^.$€£/\\])([+±−–-]?)(\d{1,3}(?:,\d{3})+(?!\d)|\d+)(\.\d+)?(?![\d,]\d)"
 )
 
+#: ", 88.9%)" after "(n = 40": the share that the count is of its group.
+_SHARE_AFTER = re.compile(r"\s*[,;]\s*\d{1,3}(?:\.\d+)?\s*%\s*\)")
 _PERCENT = re.compile(r"\s?(%|percent\b|per cent\b)", re.I)
 _POINTS = re.compile(r"\s?(pp\b|p\.p\.|percentage[ -]points?\b|points?\b|pts?\b)", re.I)
 _SIZE = re.compile(
@@ -257,6 +259,9 @@ def _classify(text: str, m: re.Match[str]) -> Number:
         return make("date")
     if m_ := _SHOT.match(after):
         return make("count", "shot", m_.end(), "shot")
+    if re.search(r"\(\s*n\s*=\s*$", before, re.I) and _SHARE_AFTER.match(after):
+        # "(n = 40, 88.9%)": the cases counted and their share of a larger group; 40 is k, not n.
+        return make("count", "", 0, "cases")
     if before.endswith("/") or _ITEMS_BEFORE.search(before):
         return make("items", noun="n=" if re.search(r"\bn\s*=\s*$", before, re.I) else "")
     if not frac and (m_ := _COUNT_AFTER.match(after)):

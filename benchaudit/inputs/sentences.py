@@ -305,7 +305,8 @@ def _scan_benchmarks(text: str, registry: Registry) -> list[Mention]:
         _FOUND.clear()
         _MATCHERS[id(registry)] = pattern
     out = []
-    for m in pattern.finditer(text):
+    # "AIME’25" is "AIME'25" typeset with a curly apostrophe (one character for one: offsets hold).
+    for m in pattern.finditer(text.replace("\u2019", "'")):
         found = m.group(0)
         b = registry.get(found)
         if b is None:

@@ -302,8 +302,9 @@ def test_sixth_set_recall_and_specificity(fresh5_results):
     recall, specificity, missed, noisy = _line_scores(fresh5_results, "sixth set, every rule")
     # First pass, before any change was made for this set: 17/40 = 0.425 and 87/92 = 0.946
     # (tests/data/claims_eval/PROVENANCE.md, "fresh5.yaml"); 18/40 = 0.450 and 89/92 = 0.967 after
-    # the fixes of batch 12's wrong findings. The floors hold today's figures.
-    assert recall >= 0.45, missed
+    # the fixes of batch 12's wrong findings; 23/40 = 0.575 after those made for fresh7.yaml ("x for
+    # A vs y for B" leads). The floors hold today's figures.
+    assert recall >= 0.57, missed
     assert specificity >= 0.96, noisy
 
 
@@ -326,6 +327,31 @@ def test_seventh_set_recall_and_specificity(fresh6_results):
     recall, specificity, missed, noisy = _line_scores(fresh6_results, "seventh set, every rule")
     # First pass, before any change was made for this set: 16/41 = 0.390 and 65/69 = 0.942
     # (tests/data/claims_eval/PROVENANCE.md, "fresh6.yaml"); 32/41 = 0.780 and 68/69 = 0.986 after
-    # the fixes of that round. The floors hold today's figures.
-    assert recall >= 0.78, missed
+    # the fixes of that round; 33/41 = 0.805 after those made for fresh7.yaml (3,600 repeated
+    # answers to 60 questions). The floors hold today's figures.
+    assert recall >= 0.80, missed
     assert specificity >= 0.98, noisy
+
+
+# ---------------------------------------------------------------- the eighth set, every rule
+
+
+@pytest.fixture(scope="module")
+def fresh7_results(tmp_path_factory):
+    entries = yaml.safe_load((DATA / "fresh7.yaml").read_text(encoding="utf-8"))["claims"]
+    return _audit_entries(entries, tmp_path_factory.mktemp("fresh7"), Config(), WHOLE_DOCUMENT)
+
+
+def test_the_eighth_set_is_large_enough_and_sourced():
+    entries = yaml.safe_load((DATA / "fresh7.yaml").read_text(encoding="utf-8"))["claims"]
+    _assert_sourced(entries, 110, 65)
+    assert sum("document" in e for e in entries) >= 6
+
+
+def test_eighth_set_recall_and_specificity(fresh7_results):
+    recall, specificity, missed, noisy = _line_scores(fresh7_results, "eighth set, every rule")
+    # First pass, before any change was made for this set: 29/42 = 0.690 and 72/73 = 0.986
+    # (tests/data/claims_eval/PROVENANCE.md, "fresh7.yaml"); 36/42 = 0.857 and 73/73 = 1.000 after
+    # the fixes of that round. The floors hold today's figures.
+    assert recall >= 0.85, missed
+    assert specificity >= 0.99, noisy

@@ -1,0 +1,21 @@
+"""Two scores each followed by whose they are: "84.8 for A vs 83.1 for B", "28.76 on Physics vs
+28.3 for B". The model names sit between the numbers, so the plain "x vs y" reading misses them."""
+
+from __future__ import annotations
+
+import re
+
+_NUM = r"\d{1,3}(?:\.\d+)?"
+#: A name of up to five words ("Qwen-2.5 72B Instruct", "dots.llm1.inst"), no clause punctuation.
+_NAME = r"[A-Za-z][\w.\-]*(?:\s+[\w.\-]+){0,4}?"
+_NAMED_VS = re.compile(
+    rf"(?<![\w.\-/])(?P<x>{_NUM})\s*%?\s+(?:for|by|from|on)\s+{_NAME}\s*,?\s+"
+    rf"(?:vs\.?|versus|against|compared\s+(?:to|with))\s+(?P<y>{_NUM})(?![\d.])\s*%?\s+(?:for|by|from)\s+\S",
+    re.I,
+)
+
+
+def named_pair(text: str) -> tuple[str, str] | None:
+    """The two scores of "x for A vs y for B" in the order written, or None."""
+    m = _NAMED_VS.search(text)
+    return (m.group("x"), m.group("y")) if m else None
