@@ -73,6 +73,11 @@ _BULLET = re.compile(r"^(?:[•◦▪‣∙●○■□➢➤►–]|\(?\d{1,2}[
 _FOOTMARK = re.compile(rf"^([⁰¹²³⁴⁵⁶⁷⁸⁹]+|\d{{1,2}}(?=\s|[A-Za-z])|[{_M}])\s*")
 _PAGENUM = re.compile(r"^(?:page\s*)?(?:#|[ivxlc]+)(?:\s*(?:of|/)\s*#)?$")
 _TERMINAL = (".", "!", "?", ":")
+_GOES_ON = frozenset("→⇒↑↓),;]}")
+_DANGLING = frozenset(
+    "a an the of for to in on at by with from than as and or but nor that which whose is are was were be "
+    "such like between among into onto over under via vs. versus both either neither including".split()
+)
 
 
 class _CapError(Exception):
@@ -372,6 +377,7 @@ def _parse(path: Path, display: str, max_pages: int, max_chars: int, max_content
                 images: list[tuple[float, float, float, float]] = []
                 area = page.width * page.height
                 pieces: list[tuple[float, float, float]] = []  # short thin vertical segments: x, top, bottom
+                joints: list[tuple[float, float]] = []  # short thin horizontal segments: x, y
                 stack = list(layout)
                 while stack:
                     o = stack.pop()
@@ -385,9 +391,12 @@ def _parse(path: Path, display: str, max_pages: int, max_chars: int, max_content
                             page.rules.append((o.x0 - x_lo, o.x1 - x_lo, y))
                         elif isinstance(o, (LTRect, LTLine)) and w <= 1.6 and 3 <= h < 8:
                             pieces.append(((o.x0 + o.x1) / 2 - x_lo, y_hi - o.y1, y_hi - o.y0))
+                        elif isinstance(o, (LTRect, LTLine)) and h <= 1.6 and w < 6:
+                            joints.append(((o.x0 + o.x1) / 2 - x_lo, y))
                         elif (not isinstance(o, (LTRect, LTLine)) and w * h < 0.05 * area) or max(w, h) < 8:
                             page.marks.append(((o.x0 + o.x1) / 2 - x_lo, y))
                 page.marks.extend(_lone_pieces(pieces))
+                page.marks.extend(_off_rules(joints, page.rules))
                 for x0, y0, x1, y1 in dev.skipped:  # forms not drawn: markers are marks, figures are figures
                     box = (x0 - x_lo, y_hi - y1, x1 - x_lo, y_hi - y0)
                     if (x1 - x0) * (y1 - y0) < 900:
@@ -418,6 +427,22 @@ def _lone_pieces(pieces: list[tuple[float, float, float]]) -> list[tuple[float, 
         )
         if not joined:
             out.append((x, (top + bottom) / 2))
+    return out
+
+
+def _off_rules(joints: list[tuple[float, float]], rules: list[tuple[float, float, float]]) -> list[tuple[float, float]]:
+    """The short thin horizontal segments that are marks, not joints of a rule.
+
+    Some writers draw a table's rule in pieces, one per column, with a square of
+    the rule's width where two pieces meet; taken for marks, a dozen such joints
+    make a "figure" and the table's cells inside it are dropped as its labels."""
+    by_y = sorted(rules, key=lambda r: r[2])
+    ys = [r[2] for r in by_y]
+    out = []
+    for x, y in joints:
+        lo = bisect_left(ys, y - 0.6)
+        if not any(r[0] - 1.0 <= x <= r[1] + 1.0 for r in by_y[lo : bisect_left(ys, y + 0.6)]):
+            out.append((x, y))
     return out
 
 
@@ -624,6 +649,19 @@ def _is_caption(ln: _Line) -> bool:
     if m.group(3).strip() or len(ln.words) < 3:
         return True
     return ln.words[0].bold and not ln.words[2].bold
+
+
+def _goes_on(text: str) -> bool:
+    """A line that cannot open a sentence: lower case, or an arrow, closing bracket or
+    clause punctuation ("→ 67.64), which ..."); it carries on the sentence before it."""
+    return text[:1].islower() or text[:1] in _GOES_ON
+
+
+def _dangles(text: str) -> bool:
+    """A line ending on a comma or on a word no sentence ends with ("However, for"): the
+    sentence goes on, whatever the case of the next line's first letter."""
+    words = text.split()
+    return bool(words) and (text.endswith(",") or words[-1] in _DANGLING)
 
 
 def _prose(ln: _Line) -> bool:
@@ -1481,8 +1519,18 @@ class _Assembler:
                 return
             self._heading(ln, level)
             return
+        if cur is not None and cur.kind == "paragraph" and prev is not None and self._inline_math(prev, ln):
+            # A fraction's numerator or denominator set between two lines of the paragraph:
+            # its own piece, and the paragraph goes on after it.
+            if not cur.lines[-1].text.rstrip().endswith(_TERMINAL):
+                self.resume = cur
+            self._open("paragraph", ln)
+            return
         resume = self.resume
-        if resume is not None and text[:1].islower():
+        caption_goes_on = cur is not None and cur.kind == "caption" and prev is not None and self._continues(cur, prev, ln)
+        if resume is not None and (_goes_on(text) or _dangles(resume.lines[-1].text)) and not caption_goes_on:
+            # The caption's own next line is the caption's; the paragraph cut by the
+            # figure or table takes the first mid-sentence line after it.
             self.resume = None
             self._append(resume, ln)
             return
@@ -1495,6 +1543,20 @@ class _Assembler:
         self.resume = None
         self._open("paragraph", ln)
 
+    def _inline_math(self, prev: _Line, ln: _Line) -> bool:
+        """A few symbols in a small font less than a line's step from the prose line
+        before it: a stacked fraction's part, not a paragraph."""
+        return (
+            ln.size <= 0.85 * self.body
+            and prev.page == ln.page
+            and prev.col == ln.col
+            and abs(prev.size - self.body) < 0.3
+            and len(ln.words) <= 3
+            and len(ln.text) <= 24
+            and not re.search(r"[A-Za-z]{3}", ln.text)
+            and 0 < abs(ln.base - prev.base) < 0.9 * self.step
+        )
+
     def _continues(self, cur: Block, prev: _Line, ln: _Line) -> bool:
         if cur.kind == "heading" or abs(prev.size - ln.size) > 0.12 * max(prev.size, ln.size):
             return False
@@ -1504,7 +1566,8 @@ class _Assembler:
         if indent:
             return False  # an indented first line opens a paragraph
         step, usual = ln.base - prev.base, self.step * ln.size / self.body
-        mid = not cur.lines[-1].text.rstrip().endswith(_TERMINAL) and ln.text[:1].islower() and cur.kind != "caption"
+        last = cur.lines[-1].text
+        mid = not last.rstrip().endswith(_TERMINAL) and (_goes_on(ln.text) or _dangles(last)) and cur.kind != "caption"
         if mid and (not same or step > 3 * usual):
             return True  # mid-sentence: across a column, a page or a dropped figure
         if not same or not 0 < step <= 1.35 * usual:
