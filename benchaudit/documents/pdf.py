@@ -1238,7 +1238,13 @@ def _side_labels(rows: list[_Row], cols: list[list[float]], region: _TableRegion
         return
     if sum(bool(t) and not _is_numeric(t) for t in second) < 0.8 * len(body):
         return
-    labels = [(r.line.base, r.cells[0].text) for r in body if r.cells[0].text]
+    def spans(r: _Row) -> bool:
+        # "Average (11 tasks)" over both label columns: the row's own label. Not a row whose
+        # values span several columns each ("Retention 95.7%" under FP and Ternary): its
+        # cells do not line up with the header, so it stays unlabelled as before.
+        return len(r.cells) > 1 and bool(r.cells[0].text) and not r.cells[1].text and all(c.colspan == 1 for c in r.cells)
+
+    labels = [(r.line.base, r.cells[0].text) for r in body if r.cells[0].text and not spans(r)]
     for r in rows:
         if r.kind == "group" and r.x1 <= cols[1][0] + 1:
             r.kind = "label"
@@ -1251,6 +1257,9 @@ def _side_labels(rows: list[_Row], cols: list[list[float]], region: _TableRegion
         return bisect_left(inner, y)
 
     for r in rows:
+        if r.kind == "body" and spans(r):
+            r.cells = [r.cells[0], *r.cells[2:]]
+            continue
         if r.kind in ("header", "body"):
             c = r.cells[0]
             r.cells = ([Cell("", colspan=c.colspan - 1)] if c.colspan > 1 else []) + r.cells[1:]
