@@ -620,11 +620,13 @@ def test_rules_drawn_in_pieces_with_joints_are_not_a_figure(tmp_path: Path) -> N
         rule(p, 137)
         rows = [(f"Model-{i}B", [str(10 * i), str(i), f"{50 + i}.{i}"]) for i in range(1, 11)]
         y = 137.0
-        for label, cells in rows:
+        for k, (label, cells) in enumerate(rows):
             y += 15
             p.text(xs[0] + 3, y, label, 9)
             for c, t in zip(xs[1:], cells):
                 p.text(c + 3, y, t, 9)
+            if k == 4:
+                rule(p, y + 5)  # between two groups of rows: the joints come close enough to cluster
         rule(p, y + 5)
         p.words(140, y + 20, "Table 3: Comparison of the models on HumanEval pass@1.", size=9)
         p.paragraph(72, y + 50, FILLER)
