@@ -676,3 +676,37 @@ def test_a_summary_row_over_the_group_label_column_keeps_its_label(tmp_path: Pat
     assert t.groups[:5] == ["Commonsense"] * 3 + ["Math"] * 2
     assert [c.text for c in t.rows[-1]] == ["Average (5 tasks)", "43.3", "53.3"]
     check_lines(doc)
+
+
+def test_a_bar_between_two_header_labels_parts_two_columns(tmp_path: Path) -> None:
+    """ "(Score | TPF)" under a model's name: two columns, each with its own values."""
+    xs = [72.0, 170.0, 230.0, 290.0]
+
+    def draw(p: Page) -> None:
+        p.paragraph(72, 60, FILLER)
+        p.words(72, 118, "Table 1: Scores and tokens per forward of the models.", size=9)
+        p.rule(72, 380, 126, 1.0)
+        p.text(xs[1], 138, "Base", 9, bold=True)
+        p.text(xs[2] + 10, 138, "Diffusion", 9, bold=True)
+        x = p.text(xs[0], 150, "Benchmark", 9)
+        p.text(xs[1], 150, "(Score)", 9)
+        x = p.text(xs[2], 150, "(Score", 9)
+        x = p.text(x + 3, 150, "|", 9)
+        p.text(xs[3], 150, "TPF)", 9)
+        p.rule(72, 380, 155, 0.5)
+        for i, name in enumerate(["GPQA", "MMLU-Pro", "C-Eval", "MuSR"]):
+            y = 168 + 12 * i
+            p.text(xs[0], y, name, 9)
+            p.text(xs[1], y, f"{50 + i}.1{i}", 9)
+            x = p.text(xs[2], y, f"{60 + i}.3{i}", 9)
+            p.text(x + 3, y, "|", 9)
+            p.text(xs[3], y, f"{2 + i}.4{i}", 9)
+        p.rule(72, 380, 168 + 12 * 4, 1.0)
+        p.paragraph(72, 250, FILLER)
+
+    doc = read_pdf(make_pdf(tmp_path / "bar.pdf", draw), "bar.pdf")
+    t = only_table(doc)
+    head = t.header()
+    assert len(head) == 4 and head[2].endswith("Score") and head[3].endswith("TPF")
+    assert [c.text for c in t.rows[0]] == ["GPQA", "50.10", "60.30", "2.40"]
+    check_lines(doc)
