@@ -357,8 +357,8 @@ def pairwise_tables(
         # a claim about results overall, in the one table that holds both names as written.
         # In a PDF, only a table on the claim's page or the next one: a table pages away that
         # happens to hold both names may be another evaluation of them.
-        near = [st for st in tables if comp.block.page is None or st.table.page is None
-                or 0 <= st.table.page - comp.block.page <= 1]
+        near = [st for st in tables if comp.page is None or st.table.page is None
+                or 0 <= st.table.page - comp.page <= 1]
         chosen = [st for st in near if holds_claim(st, comp, named, resolve) and _all_rivals(comp, st)]
         chosen = chosen if len(chosen) == 1 else []
     if not chosen and (named or comp.general) and not refers_to_table(comp):

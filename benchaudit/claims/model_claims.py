@@ -152,6 +152,11 @@ class ModelComparison:
         return line_of(self.block, self.offset + self.verb_at)
 
     @property
+    def page(self) -> int | None:
+        """The page of :attr:`line` (a paragraph may run over a page break)."""
+        return page_at(self.block, self.line)
+
+    @property
     def scope(self) -> str:
         """What the verb governs: the sentence from its subject to the next contrasting clause
         ("X outperforms Y on Aider, but is comparable on SWE Verified": the first half)."""
@@ -193,6 +198,12 @@ def subject_names(sentence: str) -> list[NameMention]:
         if m:
             return [n for n in names if n.end <= m.start()]
     return names
+
+
+def page_at(block: Block, line: int | None) -> int | None:
+    """The page of a document line of ``block``: a PDF paragraph cut by a page break
+    goes on on the next page, so its first line's page is not every line's."""
+    return next((t.page for t in block.lines if t.line == line and t.page is not None), block.page)
 
 
 def line_of(block: Block, offset: int) -> int | None:

@@ -73,6 +73,12 @@ _BULLET = re.compile(r"^(?:[•◦▪‣∙●○■□➢➤►–]|\(?\d{1,2}[
 _FOOTMARK = re.compile(rf"^([⁰¹²³⁴⁵⁶⁷⁸⁹]+|\d{{1,2}}(?=\s|[A-Za-z])|[{_M}])\s*")
 _PAGENUM = re.compile(r"^(?:page\s*)?(?:#|[ivxlc]+)(?:\s*(?:of|/)\s*#)?$")
 _TERMINAL = (".", "!", "?", ":")
+_GOES_ON = frozenset("→⇒↑↓),;]}")
+_BARS = ("|", "│")
+_DANGLING = frozenset(
+    "a an the of for to in on at by with from than as and or but nor that which whose is are was were be "
+    "such like between among into onto over under via vs. versus both either neither including".split()
+)
 
 
 class _CapError(Exception):
@@ -372,6 +378,7 @@ def _parse(path: Path, display: str, max_pages: int, max_chars: int, max_content
                 images: list[tuple[float, float, float, float]] = []
                 area = page.width * page.height
                 pieces: list[tuple[float, float, float]] = []  # short thin vertical segments: x, top, bottom
+                joints: list[tuple[float, float]] = []  # short thin horizontal segments: x, y
                 stack = list(layout)
                 while stack:
                     o = stack.pop()
@@ -385,9 +392,12 @@ def _parse(path: Path, display: str, max_pages: int, max_chars: int, max_content
                             page.rules.append((o.x0 - x_lo, o.x1 - x_lo, y))
                         elif isinstance(o, (LTRect, LTLine)) and w <= 1.6 and 3 <= h < 8:
                             pieces.append(((o.x0 + o.x1) / 2 - x_lo, y_hi - o.y1, y_hi - o.y0))
+                        elif isinstance(o, (LTRect, LTLine)) and h <= 1.6 and w < 6:
+                            joints.append(((o.x0 + o.x1) / 2 - x_lo, y))
                         elif (not isinstance(o, (LTRect, LTLine)) and w * h < 0.05 * area) or max(w, h) < 8:
                             page.marks.append(((o.x0 + o.x1) / 2 - x_lo, y))
                 page.marks.extend(_lone_pieces(pieces))
+                page.marks.extend(_off_rules(joints, page.rules))
                 for x0, y0, x1, y1 in dev.skipped:  # forms not drawn: markers are marks, figures are figures
                     box = (x0 - x_lo, y_hi - y1, x1 - x_lo, y_hi - y0)
                     if (x1 - x0) * (y1 - y0) < 900:
@@ -418,6 +428,22 @@ def _lone_pieces(pieces: list[tuple[float, float, float]]) -> list[tuple[float, 
         )
         if not joined:
             out.append((x, (top + bottom) / 2))
+    return out
+
+
+def _off_rules(joints: list[tuple[float, float]], rules: list[tuple[float, float, float]]) -> list[tuple[float, float]]:
+    """The short thin horizontal segments that are marks, not joints of a rule.
+
+    Some writers draw a table's rule in pieces, one per column, with a square of
+    the rule's width where two pieces meet; taken for marks, a dozen such joints
+    make a "figure" and the table's cells inside it are dropped as its labels."""
+    by_y = sorted(rules, key=lambda r: r[2])
+    ys = [r[2] for r in by_y]
+    out = []
+    for x, y in joints:
+        lo = bisect_left(ys, y - 0.6)
+        if not any(r[0] - 1.0 <= x <= r[1] + 1.0 for r in by_y[lo : bisect_left(ys, y + 0.6)]):
+            out.append((x, y))
     return out
 
 
@@ -624,6 +650,19 @@ def _is_caption(ln: _Line) -> bool:
     if m.group(3).strip() or len(ln.words) < 3:
         return True
     return ln.words[0].bold and not ln.words[2].bold
+
+
+def _goes_on(text: str) -> bool:
+    """A line that cannot open a sentence: lower case, or an arrow, closing bracket or
+    clause punctuation ("→ 67.64), which ..."); it carries on the sentence before it."""
+    return text[:1].islower() or text[:1] in _GOES_ON
+
+
+def _dangles(text: str) -> bool:
+    """A line ending on a comma or on a word no sentence ends with ("However, for"): the
+    sentence goes on, whatever the case of the next line's first letter."""
+    words = text.split()
+    return bool(words) and (text.endswith(",") or words[-1] in _DANGLING)
 
 
 def _prose(ln: _Line) -> bool:
@@ -913,10 +952,16 @@ class _Atom:
         return re.sub(r"\s+", " ", " ".join(w.text for w in self.words)).strip()
 
 
-def _atoms(words: list[_Word]) -> list[_Atom]:
+def _atoms(words: list[_Word], bars: bool = False) -> list[_Atom]:
+    """The cells of a row: words closer than the cell padding. With ``bars``, a bar glyph
+    is the boundary of two cells and no cell's text."""
     out: list[_Atom] = []
+    cut = False
     for w in words:
-        if out:
+        if bars and w.text in _BARS:
+            cut = True
+            continue
+        if out and not cut:
             a = out[-1]
             p = a.words[-1]
             gap, em = w.x0 - p.x1, max(w.size, p.size)
@@ -927,8 +972,32 @@ def _atoms(words: list[_Word]) -> list[_Atom]:
             if (gap < 0.4 * em and not bare) or (joiner and gap < 1.5 * em):
                 a.words.append(w)
                 continue
+        if cut and out:
+            _unbracket(out[-1], w)
+        cut = False
         out.append(_Atom([w]))
     return out
+
+
+def _labelled_bars(lines: list[_Line]) -> bool:
+    """A table whose header sets a bar between two labels ("(Score | TPF)" under a model's
+    name): its bars are column boundaries, in the body too ("62.31 | 3.29"). Without such a
+    header, values set "58.98 | 69.07 | 52.55" under one label stay one cell as before."""
+    for ln in lines:
+        ws = ln.words
+        if any(_NUMBER_TOKEN.match(w.text) for w in ws):
+            return False  # the header is the lines above the first number
+        for i in range(1, len(ws) - 1):
+            if ws[i].text in _BARS and not _is_numeric(ws[i - 1].text) and not _is_numeric(ws[i + 1].text):
+                return True
+    return False
+
+
+def _unbracket(left: _Atom, right: _Word) -> None:
+    """ "(Score | TPF)" cut at its bar: "Score" and "TPF", not "(Score" and "TPF)"."""
+    first = left.words[0]
+    if first.text.startswith("(") and left.text.count("(") > left.text.count(")") and right.text.endswith(")") and right.text.count(")") > right.text.count("("):
+        first.text, right.text = first.text[1:], right.text[:-1]
 
 
 def _per_column(
@@ -989,7 +1058,8 @@ def _columns(rows: list[list[_Atom]]) -> list[list[float]]:
 def _table_rows(region: _TableRegion, body: float) -> list[_Row]:
     """The rows of a table region, top to bottom."""
     rows = sorted(region.rows, key=lambda r: r.base)
-    atom_rows = [_atoms(r.words) for r in rows]
+    bars = _labelled_bars(rows)
+    atom_rows = [_atoms(r.words, bars) for r in rows]
     if region.header_split is not None:
         n_head = sum(1 for r in rows if r.base < region.header_split)
     else:
@@ -1200,7 +1270,13 @@ def _side_labels(rows: list[_Row], cols: list[list[float]], region: _TableRegion
         return
     if sum(bool(t) and not _is_numeric(t) for t in second) < 0.8 * len(body):
         return
-    labels = [(r.line.base, r.cells[0].text) for r in body if r.cells[0].text]
+    def spans(r: _Row) -> bool:
+        # "Average (11 tasks)" over both label columns: the row's own label. Not a row whose
+        # values span several columns each ("Retention 95.7%" under FP and Ternary): its
+        # cells do not line up with the header, so it stays unlabelled as before.
+        return len(r.cells) > 1 and bool(r.cells[0].text) and not r.cells[1].text and all(c.colspan == 1 for c in r.cells)
+
+    labels = [(r.line.base, r.cells[0].text) for r in body if r.cells[0].text and not spans(r)]
     for r in rows:
         if r.kind == "group" and r.x1 <= cols[1][0] + 1:
             r.kind = "label"
@@ -1213,6 +1289,9 @@ def _side_labels(rows: list[_Row], cols: list[list[float]], region: _TableRegion
         return bisect_left(inner, y)
 
     for r in rows:
+        if r.kind == "body" and spans(r):
+            r.cells = [r.cells[0], *r.cells[2:]]
+            continue
         if r.kind in ("header", "body"):
             c = r.cells[0]
             r.cells = ([Cell("", colspan=c.colspan - 1)] if c.colspan > 1 else []) + r.cells[1:]
@@ -1263,7 +1342,8 @@ def _merge_headers(rows: list[_Row], region: _TableRegion) -> list[_Row]:
         ruled = any(a.line.base < y < b.line.base for _, _, y in region.rules)
         covered = {k for k0, c in low.items() for k in range(k0, k0 + c.colspan)}
         clash = any(
-            (k0 in low and (c.colspan > 1 or low[k0].colspan > 1)) or (c.colspan > 1 and covered & set(range(k0, k0 + c.colspan)))
+            (k0 in low and (c.colspan > 1 or low[k0].colspan > 1) and c.colspan != low[k0].colspan)
+            or (c.colspan > 1 and k0 not in low and covered & set(range(k0, k0 + c.colspan)))
             or (k0 not in low and k0 in covered)
             for k0, c in top.items()
         )
@@ -1481,8 +1561,18 @@ class _Assembler:
                 return
             self._heading(ln, level)
             return
+        if cur is not None and cur.kind == "paragraph" and prev is not None and self._inline_math(prev, ln):
+            # A fraction's numerator or denominator set between two lines of the paragraph:
+            # its own piece, and the paragraph goes on after it.
+            if not cur.lines[-1].text.rstrip().endswith(_TERMINAL):
+                self.resume = cur
+            self._open("paragraph", ln)
+            return
         resume = self.resume
-        if resume is not None and text[:1].islower():
+        caption_goes_on = cur is not None and cur.kind == "caption" and prev is not None and self._continues(cur, prev, ln)
+        if resume is not None and (_goes_on(text) or _dangles(resume.lines[-1].text)) and not caption_goes_on:
+            # The caption's own next line is the caption's; the paragraph cut by the
+            # figure or table takes the first mid-sentence line after it.
             self.resume = None
             self._append(resume, ln)
             return
@@ -1495,6 +1585,20 @@ class _Assembler:
         self.resume = None
         self._open("paragraph", ln)
 
+    def _inline_math(self, prev: _Line, ln: _Line) -> bool:
+        """A few symbols in a small font less than a line's step from the prose line
+        before it: a stacked fraction's part, not a paragraph."""
+        return (
+            ln.size <= 0.85 * self.body
+            and prev.page == ln.page
+            and prev.col == ln.col
+            and abs(prev.size - self.body) < 0.3
+            and len(ln.words) <= 3
+            and len(ln.text) <= 24
+            and not re.search(r"[A-Za-z]{3}", ln.text)
+            and 0 < abs(ln.base - prev.base) < 0.9 * self.step
+        )
+
     def _continues(self, cur: Block, prev: _Line, ln: _Line) -> bool:
         if cur.kind == "heading" or abs(prev.size - ln.size) > 0.12 * max(prev.size, ln.size):
             return False
@@ -1504,7 +1608,8 @@ class _Assembler:
         if indent:
             return False  # an indented first line opens a paragraph
         step, usual = ln.base - prev.base, self.step * ln.size / self.body
-        mid = not cur.lines[-1].text.rstrip().endswith(_TERMINAL) and ln.text[:1].islower() and cur.kind != "caption"
+        last = cur.lines[-1].text
+        mid = not last.rstrip().endswith(_TERMINAL) and (_goes_on(ln.text) or _dangles(last)) and cur.kind != "caption"
         if mid and (not same or step > 3 * usual):
             return True  # mid-sentence: across a column, a page or a dropped figure
         if not same or not 0 < step <= 1.35 * usual:

@@ -141,7 +141,7 @@ def _parity_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable
         if stated is not None:
             where = f"page {st.table.page}" if pdf else f"line {st.table.line}"
             yield rule.finding(
-                Location(source.path, comp.line, None, comp.block.page),
+                Location(source.path, comp.line, None, comp.page),
                 f"the sentence states a margin ('{stated[1]}'), but the table at {where} shows "
                 f"larger gaps on {len(gaps)} of {checked} comparison(s): {'; '.join(gaps[:6])}"
                 + (f" ({why})" if (why := subject_reason(comp, st, a)) else ""),
@@ -156,7 +156,7 @@ def _parity_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable
         where = f"page {st.table.page}" if pdf else f"line {st.table.line}"
         why = subject_reason(comp, st, a)
         yield rule.finding(
-            Location(source.path, comp.line, None, comp.block.page),
+            Location(source.path, comp.line, None, comp.page),
             f"'{comp.verb}' asserts parity, but the table at {where} shows gaps of at least "
             f"{num(MARGIN, 0)} points beyond the unpaired 95% noise on {len(gaps)} of {checked} "
             f"comparison(s): {'; '.join(gaps[:6])}" + (f" ({why})" if why else ""),

@@ -162,7 +162,7 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
             continue
         why = subject_reason(comp, st, a)
         yield rule.finding(
-            Location(source.path, comp.line, None, comp.block.page),
+            Location(source.path, comp.line, None, comp.page),
             f"the table at {_where(st)} does not show '{comp.verb}'{verdict}: " + _said(a, got)
             + (f" ({why})" if why else ""),
             claim=comp.sentence,
@@ -346,7 +346,7 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
                 parts.append(f"leads inside the unpaired 95% interval: {'; '.join(noisy[:5])}")
             where = f"table at line {st.table.line}" if doc.format != "pdf" else "table on page " + str(st.table.page)
             yield rule.finding(
-                Location(source.path, comp.line, None, comp.block.page),
+                Location(source.path, comp.line, None, comp.page),
                 f"the {where} does not show '{comp.verb}': " + "; ".join(parts),
                 claim=comp.sentence,
                 suggestion="Say where it leads and where it does not, benchmark by benchmark, and call "

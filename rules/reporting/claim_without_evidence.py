@@ -128,7 +128,7 @@ class ClaimWithoutEvidence(Rule):
                     for n, r in versions.items()
                 )
             yield self.finding(
-                Location(source.path, comp.line, None, comp.block.page),
+                Location(source.path, comp.line, None, comp.page),
                 message + ("; a figure the text points to may show them" if chart else ""),
                 claim=comp.sentence,
                 suggestion=(

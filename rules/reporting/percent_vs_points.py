@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from benchaudit.rules._wording import severity_for, signed
 
+from benchaudit.claims.model_claims import page_at
 from benchaudit.finding import Finding, Severity
 from benchaudit.rulebase import Rule
 from benchaudit.stats import granularity as G
@@ -120,7 +121,7 @@ class PercentVsPoints(Rule):
                     f"({lead.score} vs {lead.base}); {rel}"
                 )
             yield self.finding(
-                Location(source.path, lead.line, None, lead.block.page),
+                Location(source.path, lead.line, None, page_at(lead.block, lead.line)),
                 message,
                 claim=lead.sentence,
                 suggestion=f"{signed(lead.points)} points ({signed(lead.relative)}% relative)",
@@ -143,7 +144,7 @@ class PercentVsPoints(Rule):
                 label, a, b, rival, diff, rel = hit
                 stated = m.group("d1") or m.group("d2")
                 yield self.finding(
-                    Location(source.path, comp.line, None, comp.block.page),
+                    Location(source.path, comp.line, None, comp.page),
                     f"the {stated}% lead over {rival} is the difference in points on {label} "
                     f"({a} vs {b}); relative to {b} it is {abs(rel):.1f}%",
                     claim=comp.sentence,

@@ -171,3 +171,16 @@ def test_a_version_inside_a_model_name_is_not_a_quoted_score():
     for pattern in (_SCORE_IN_PROSE, _VALUE_IN_PROSE):
         assert not [m.group(1) for m in pattern.finditer("the Granite-3.0-2B model outperforms Qwen-2.5-7B")]
         assert [m.group(1) for m in pattern.finditer("X achieves 36.2%, surpassing Y (35.9)")] == ["36.2", "35.9"]
+
+
+def test_a_comparison_in_a_paragraph_over_a_page_break_is_located_on_its_own_page() -> None:
+    from benchaudit.claims.model_claims import comparisons
+    from benchaudit.documents.model import Block, Document, TextLine
+
+    lines = [
+        TextLine(40, 1, "The results are in the table. As for the Chinese benchmarks, the gap is", 14),
+        TextLine(41, 1, "small on most tasks. Notably, Model-A outperforms Model-B on MMLU.", 15),
+    ]
+    doc = Document(path="p.pdf", format="pdf", items=[Block("paragraph", lines)], pages=15)
+    comp = next(c for c in comparisons(doc) if "outperforms" in c.verb)
+    assert comp.line == 41 and comp.page == 15 and comp.block.page == 14

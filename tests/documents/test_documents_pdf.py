@@ -547,3 +547,166 @@ def test_group_labels_ruled_off_above_the_column_names() -> None:
     assert header[6] == "Baselines (Prior Work) / OpenAI-3"
     assert header[7] == "M3-Embedding (Our Work) / Dense"
     assert table.rows[0][0].text == "ar"
+
+
+def test_caption_lines_stay_in_the_caption_and_the_cut_sentence_goes_on(tmp_path: Path) -> None:
+    # A sentence cut at the foot of page 1; page 2 opens with a two-line caption whose second
+    # line starts in lower case, then the table, then the rest of the sentence.
+    def one(p: Page) -> None:
+        p.paragraph(72, 80, [*FILLER, "and our model achieves an average score"])
+
+    def two(p: Page) -> None:
+        p.words(72, 80, "Table 1: Results on math benchmarks. The best score of each", size=9)
+        p.words(72, 91, "benchmark is in bold and the second best is underlined.", size=9)
+        end = booktabs(p, 80, 104)
+        p.paragraph(72, end + 30, ["of 67.6 across both metrics, ahead of the second best model.", *FILLER])
+
+    doc = read_pdf(make_pdf(tmp_path / "cap.pdf", one, two), "cap.pdf")
+    t = only_table(doc)
+    assert t.caption is not None and t.caption.text.endswith("the second best is underlined.")
+    para = next(b for b in doc.blocks() if b.kind == "paragraph" and "average score" in b.text)
+    assert "average score of 67.6 across both metrics" in para.text
+    check_lines(doc)
+
+
+def test_sentence_cut_by_a_page_goes_on_after_an_arrow_or_a_dangling_word(tmp_path: Path) -> None:
+    def one(p: Page) -> None:
+        p.paragraph(72, 80, [*FILLER, "the score rises on the benchmark (65.65"])
+
+    def two(p: Page) -> None:
+        p.paragraph(72, 80, ["→ 67.64), so the coverage helps. However, for", "HellaSwag and PIQA the baseline is ahead.", *FILLER])
+
+    doc = read_pdf(make_pdf(tmp_path / "cut.pdf", one, two), "cut.pdf")
+    para = next(b for b in doc.blocks() if "(65.65" in b.text)
+    assert "(65.65 → 67.64), so the coverage helps. However, for HellaSwag and PIQA" in para.text
+    check_lines(doc)
+
+
+def test_stacked_fraction_parts_keep_the_paragraph_whole(tmp_path: Path) -> None:
+    def draw(p: Page) -> None:
+        p.paragraph(72, 80, FILLER)
+        p.words(72, 128, "where the sparsity level reaches up to", size=10)
+        p.text(100, 136, "4096×12", 7)  # the fraction 4096×12 / 128K, set between the lines
+        p.words(72, 140, "1 −", size=10)
+        p.words(135, 140, "= 62.5%, our model nearly matches the full model, with a score of", size=10)
+        p.text(104, 143.5, "128K", 7)
+        p.words(72, 152, "0.7818 compared to 0.7849 for the full model.", size=10)
+
+    doc = read_pdf(make_pdf(tmp_path / "frac.pdf", draw), "frac.pdf")
+    para = next(b for b in doc.blocks() if "sparsity" in b.text)
+    assert "up to 1 − = 62.5%, our model nearly matches" in para.text
+    assert "with a score of 0.7818 compared to 0.7849" in para.text
+    check_lines(doc)
+
+
+def test_rules_drawn_in_pieces_with_joints_are_not_a_figure(tmp_path: Path) -> None:
+    """A rule drawn one column at a time with a tiny square where the pieces meet: the
+    squares are joints, not plot marks, and the cells between the rules stay."""
+    xs = [140.0, 210.0, 266.0, 352.0]
+
+    def square(p: Page, x: float, y: float) -> None:
+        p.fig.add_artist(Line2D([x / W, (x + 0.5) / W], [1 - y / H, 1 - y / H], linewidth=0.5, color="black"))
+
+    def rule(p: Page, y: float) -> None:
+        for a, b in zip(xs, [*xs[1:], 456.0]):
+            p.rule(a + 0.6, b, y, 0.5)
+            square(p, b, y)
+
+    def draw(p: Page) -> None:
+        p.paragraph(72, 60, FILLER)
+        rule(p, 120)
+        for c, t in zip(xs, ["Model", "Params", "Active", "HumanEval"]):
+            p.text(c + 3, 132, t, 9)
+        rule(p, 137)
+        rows = [(f"Model-{i}B", [str(10 * i), str(i), f"{50 + i}.{i}"]) for i in range(1, 11)]
+        y = 137.0
+        for k, (label, cells) in enumerate(rows):
+            y += 15
+            p.text(xs[0] + 3, y, label, 9)
+            for c, t in zip(xs[1:], cells):
+                p.text(c + 3, y, t, 9)
+            if k == 4:
+                rule(p, y + 5)  # between two groups of rows: the joints come close enough to cluster
+        rule(p, y + 5)
+        p.words(140, y + 20, "Table 3: Comparison of the models on HumanEval pass@1.", size=9)
+        p.paragraph(72, y + 50, FILLER)
+
+    doc = read_pdf(make_pdf(tmp_path / "joints.pdf", draw), "joints.pdf")
+    t = only_table(doc)
+    assert t.header() == ["Model", "Params", "Active", "HumanEval"]
+    assert [c.text for c in t.rows[2]] == ["Model-3B", "30", "3", "53.3"]
+    check_lines(doc)
+
+
+def test_a_summary_row_over_the_group_label_column_keeps_its_label(tmp_path: Path) -> None:
+    """Group labels in a sparse first column beside the tasks; the "Average" row below
+    starts in that column with the task column empty: its label is the row's own."""
+    xs = [72.0, 160.0, 260.0, 320.0]
+
+    def draw(p: Page) -> None:
+        p.paragraph(72, 60, FILLER)
+        p.words(72, 118, "Table 3: Main results of the models on the tasks.", size=9)
+        p.rule(72, 380, 126, 1.0)
+        for c, t in zip(xs[1:], ["Task", "Base", "Ours"]):
+            p.text(c, 138, t, 9, bold=True)
+        p.rule(72, 380, 143, 0.5)
+        y = 143.0
+        tasks = [("Commonsense", ["ARC-c", "ARC-e", "BoolQ"]), ("Math", ["GSM8K", "MATH"])]
+        i = 0
+        for group, names in tasks:
+            for k, name in enumerate(names):
+                y += 12
+                i += 1
+                if k == len(names) // 2:
+                    p.text(xs[0], y, group, 9)
+                p.text(xs[1], y, name, 9)
+                p.text(xs[2], y, f"{40 + i}.{i}", 9)
+                p.text(xs[3], y, f"{50 + i}.{i}", 9)
+            p.rule(72, 380, y + 4, 0.4)
+        y += 16
+        p.text(xs[0], y, "Average (5 tasks)", 9)
+        p.text(xs[2], y, "43.3", 9)
+        p.text(xs[3], y, "53.3", 9)
+        p.rule(72, 380, y + 4, 1.0)
+        p.paragraph(72, y + 30, FILLER)
+
+    doc = read_pdf(make_pdf(tmp_path / "side.pdf", draw), "side.pdf")
+    t = only_table(doc)
+    assert [c.text for c in t.rows[0]] == ["ARC-c", "41.1", "51.1"]
+    assert t.groups[:5] == ["Commonsense"] * 3 + ["Math"] * 2
+    assert [c.text for c in t.rows[-1]] == ["Average (5 tasks)", "43.3", "53.3"]
+    check_lines(doc)
+
+
+def test_a_bar_between_two_header_labels_parts_two_columns(tmp_path: Path) -> None:
+    """ "(Score | TPF)" under a model's name: two columns, each with its own values."""
+    xs = [72.0, 170.0, 230.0, 290.0]
+
+    def draw(p: Page) -> None:
+        p.paragraph(72, 60, FILLER)
+        p.words(72, 118, "Table 1: Scores and tokens per forward of the models.", size=9)
+        p.rule(72, 380, 126, 1.0)
+        p.text(xs[1], 138, "Base", 9, bold=True)
+        p.text(xs[2] + 10, 138, "Diffusion", 9, bold=True)
+        x = p.text(xs[0], 150, "Benchmark", 9)
+        p.text(xs[1], 150, "(Score)", 9)
+        x = p.text(xs[2], 150, "(Score", 9)
+        x = p.text(x + 3, 150, "|", 9)
+        p.text(xs[3], 150, "TPF)", 9)
+        p.rule(72, 380, 155, 0.5)
+        for i, name in enumerate(["GPQA", "MMLU-Pro", "C-Eval", "MuSR"]):
+            y = 168 + 12 * i
+            p.text(xs[0], y, name, 9)
+            p.text(xs[1], y, f"{50 + i}.1{i}", 9)
+            x = p.text(xs[2], y, f"{60 + i}.3{i}", 9)
+            p.text(x + 3, y, "|", 9)
+            p.text(xs[3], y, f"{2 + i}.4{i}", 9)
+        p.rule(72, 380, 168 + 12 * 4, 1.0)
+        p.paragraph(72, 250, FILLER)
+
+    doc = read_pdf(make_pdf(tmp_path / "bar.pdf", draw), "bar.pdf")
+    t = only_table(doc)
+    head = t.header()
+    assert len(head) == 4 and head[2].endswith("Score") and head[3].endswith("TPF")
+    assert [c.text for c in t.rows[0]] == ["GPQA", "50.10", "60.30", "2.40"]
+    check_lines(doc)
