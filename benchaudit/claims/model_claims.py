@@ -219,12 +219,30 @@ def line_of(block: Block, offset: int) -> int | None:
     return block.line
 
 
+#: The name a title opens with before its subtitle ("Mango-MT: Advancing ...", "KIMI LINEAR: AN
+#: EXPRESSIVE ...", "CodeGeeX2 - A More Powerful ..."): at most three words.
+_LEAD = re.compile(r"^\W*(?P<name>[A-Za-z][\w.+-]*(?:\s+[A-Za-z0-9][\w.+-]*){0,2})\s*(?::|\s[-–—]\s)")
+
+
+def title_names(doc: Document) -> tuple[str, ...]:
+    """The model names the document's first heading gives: the name before its subtitle and
+    every name shaped like a model's (a capitalised word with a digit)."""
+    first = next((b for b in doc.blocks() if b.kind == "heading"), None)
+    if first is None:
+        return ()
+    text = " ".join(first.text.split())
+    names = []
+    lead = _LEAD.match(text)
+    if lead is not None:
+        names.append(lead.group("name"))
+    names.extend(n.text for n in model_names(text))
+    return tuple(dict.fromkeys(n for n in names if len(re.sub(r"[^a-z0-9]", "", n.lower())) >= 4))
+
+
 def comparisons(doc: Document, clauses: bool = False) -> list[ModelComparison]:
     """The comparison each sentence makes; with ``clauses``, also the parity a sentence
     claims beside its superiority ("X achieves comparable performance as Y and outperforms
     Z"): a clause the first verb's reading would hide."""
-    from benchaudit.claims.own_model import title_names
-
     own = title_names(doc)
     out: list[ModelComparison] = []
     for block in doc.blocks():

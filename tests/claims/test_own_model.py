@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from benchaudit.claims.own_model import own_row, title_names
+from benchaudit.claims.model_claims import title_names
+from benchaudit.claims.own_model import own_row
 from benchaudit.documents.markdown import read_markdown
 from benchaudit.engine import audit
 
