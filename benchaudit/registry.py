@@ -174,7 +174,10 @@ def _checksums() -> dict[str, int] | None:
         except OSError:
             return None  # no source to check against: trust only an import
         stamps.append(f"{name}\0{path}\0{st.st_size}\0{st.st_mtime_ns}")
-    return cache.remembered("rule-index-sums", "\n".join(stamps), lambda _: _read_checksums(files))
+    kept: dict[str, int] | None = cache.remembered(
+        "rule-index-sums", "\n".join(stamps), lambda _: _read_checksums(files)
+    )
+    return kept
 
 
 def _read_checksums(files: dict[str, str]) -> dict[str, int] | None:
