@@ -156,10 +156,35 @@ def _index_files() -> dict[str, str]:
 
 
 def _checksums() -> dict[str, int] | None:
+    """crc32 of every file the index is computed from; None when one cannot be read.
+
+    Run by the command (its cache folder in place), the sums are kept there beside the
+    size and modification time (in nanoseconds) of each file, and read back while none of
+    those has changed, as Python's own bytecode cache trusts a source's size and time:
+    a card check then reads no rule's source. Elsewhere (the Python API, the index's
+    writing) every file is read."""
+    files = _index_files()
+    cache = sys.modules.get("benchaudit.regex_cache")
+    if cache is None or getattr(cache, "_INSTALLED", None) is None:
+        return _read_checksums(files)
+    stamps = []
+    for name, path in sorted(files.items()):
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None  # no source to check against: trust only an import
+        stamps.append(f"{name}\0{path}\0{st.st_size}\0{st.st_mtime_ns}")
+    kept: dict[str, int] | None = cache.remembered(
+        "rule-index-sums", "\n".join(stamps), lambda _: _read_checksums(files)
+    )
+    return kept
+
+
+def _read_checksums(files: dict[str, str]) -> dict[str, int] | None:
     import zlib
 
     sums: dict[str, int] = {}
-    for name, path in _index_files().items():
+    for name, path in files.items():
         try:
             with open(path, "rb") as fh:
                 sums[name] = zlib.crc32(fh.read())
