@@ -43,8 +43,12 @@ PRECISION_FLOOR = 0.9
 #: a transposed table's "Improvement" column read as a rival model; 2 debatable: scores of 30- and
 #: 198-item sets that an unstated average over samples reaches), recall 8 of 51, and 0.82 after its
 #: fix (9 of 11: a column of differences beside the models' columns is no longer a rival).
+#: Batch 14 (six Markdown READMEs: Orion-14B, Index-1.9B, four XVERSE models) scored 1.00 at its
+#: first pass (13 of 13 right: five bold leads inside the noise, four wrong or tied bolds, three
+#: vendor HumanEval figures not k/164), recall 8 of 32 as first written (12 of 33 once bold ties were
+#: filed under misleading-emphasis and a missed bold added); its floor is that figure.
 #: Floors are the figures after the fixes of later rounds, a little below.
-HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9, 11: 0.9, 12: 0.9, 13: 0.81}
+HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9, 11: 0.9, 12: 0.9, 13: 0.81, 14: 1.0}
 
 
 @pytest.fixture(scope="module")
