@@ -206,6 +206,8 @@ def _mentions(text: str, registry: Registry) -> Benchmark | None:
 def _mention(text: str, registry: Registry) -> Benchmark | None:
     from benchaudit.inputs.sentences import find_benchmarks
 
+    # A footnote mark ("GSM8K¹") is a word character to a regular expression: set it apart.
+    text = re.sub(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻]+", lambda m: " " * len(m.group()), text)
     found = find_benchmarks(text, registry)
     if not found:
         return None

@@ -342,6 +342,7 @@ def _cell_starts(line: str) -> list[int]:
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_SUPERSCRIPT = str.maketrans("0123456789+-−", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻")
 #: A cell that is only a value: such a row is data with its other cells left empty, while a
 #: label with a digit in it ("1-2B Base Models", ">= 7B") still names a row group.
 _VALUE = re.compile(r"\s*[-+±~≈<>]?\s*\d[\d.,]*\s*%?\s*$")
@@ -352,6 +353,7 @@ def _cell(inline: Token, line: int, column: int | None) -> Cell:
     plain: list[str] = []
     emph: dict[str, list[str]] = {"bold": [], "italic": [], "underline": [], "struck": []}
     depth = {"bold": 0, "italic": 0, "underline": 0, "struck": 0}
+    raised = 0
     for c in inline.children or []:
         tag = c.type
         if tag in ("s_open", "s_close"):
@@ -365,6 +367,9 @@ def _cell(inline: Token, line: int, column: int | None) -> Cell:
         elif tag == "em_close":
             depth["italic"] -= 1
         elif tag == "html_inline":
+            sup = re.match(r"<(/?)\s*sup\b", c.content, re.I)
+            if sup:
+                raised += -1 if sup.group(1) else 1
             if re.match(r"<\s*(?:br|sub)\b", c.content, re.I):
                 # "Video-MME<sub>w sub</sub>", "GPQA<br>Diamond": the tag parts two words
                 plain.append(" ")
@@ -376,7 +381,8 @@ def _cell(inline: Token, line: int, column: int | None) -> Cell:
                 }.get(m.group(2).lower(), "italic")
                 depth[name] += -1 if m.group(1) else 1
         elif tag in ("text", "code_inline"):
-            plain.append(c.content)
+            # "42.3<sup>2</sup>" is 42.3 with footnote 2 ("42.3²"), never the number 42.32.
+            plain.append(c.content.translate(_SUPERSCRIPT) if raised > 0 else c.content)
             for name, d in depth.items():
                 if d > 0:
                     emph[name].append(c.content)

@@ -48,7 +48,7 @@ PRECISION_FLOOR = 0.9
 #: vendor HumanEval figures not k/164), recall 8 of 32 as first written (12 of 33 once bold ties were
 #: filed under misleading-emphasis and a missed bold added); its floor is that figure.
 #: Floors are the figures after the fixes of later rounds, a little below.
-HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9, 11: 0.9, 12: 0.9, 13: 0.81, 14: 1.0}
+HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9, 11: 0.9, 12: 0.9, 13: 0.81, 14: 0.92}
 
 
 @pytest.fixture(scope="module")

@@ -70,3 +70,11 @@ def test_an_average_row_that_is_no_mean_leaves_the_corner_to_decide():
     table = list(read_markdown(text, "card.md").tables())[0]
     st = read_score_table(table, Registry.load())
     assert st is None or not st.transposed
+
+
+def test_a_header_with_a_footnote_mark_names_its_benchmark():
+    from benchaudit.benchmarks import packaged
+    from benchaudit.claims.scoretable import _mention
+
+    found = _mention("GSM8K¹", packaged())
+    assert found is not None and found.name == "GSM8K"

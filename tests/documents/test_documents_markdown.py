@@ -132,3 +132,16 @@ def test_a_first_data_row_under_an_empty_corner_stays_a_data_row():
     table = list(read_markdown(text, "card.md").tables())[0]
     assert table.header() == ["", "MMLU", "GSM8K"]
     assert len(table.rows) == 2
+
+
+def test_a_superscript_footnote_in_a_cell_is_a_mark_not_digits():
+    from benchaudit.claims.scoretable import parse_value
+
+    doc = read_markdown(
+        "| Model | MMLU | GSM8K<sup>1</sup> |\n|---|---|---|\n| A | 42.3<sup>2</sup> | 55.0 |\n",
+        "card.md",
+    )
+    (table,) = list(doc.tables())
+    assert [c.text for c in table.header_rows[0]] == ["Model", "MMLU", "GSM8K¹"]
+    cell = table.rows[0][1]
+    assert cell.text == "42.3²" and parse_value(cell.text) == 42.3
