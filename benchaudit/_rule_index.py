@@ -15,7 +15,7 @@ FILES = {
     'evidence.py': 764796448,
     'integrity.clustered_items': 1833288536,
     'integrity.generations_as_items': 588383573,
-    'integrity.harness_limit': 4289829103,
+    'integrity.harness_limit': 2038116511,
     'integrity.partial_credit': 4293154605,
     'integrity.row_count_mismatch': 3884196720,
     'integrity.run_drift': 3819466802,

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from benchaudit.claims.model_claims import in_claim_free_section, line_of, model_names
 from benchaudit.documents.model import Block, Document, Table
+from benchaudit.inputs.numbers import drop_spread
 
 _PCT = r"(\d{1,3}(?:\.\d+)?)\s*%"
 #: "a 3.6% improvement over Y", "a gain of 3.6% over Y": the lead and where its rival begins.
@@ -38,16 +39,6 @@ _BEATS_PAREN_BY = re.compile(
     + _PCT + r"\s*\)\s+by\s+(?:a\s+(?:margin|gap)\s+of\s+)?(?P<d>\d{1,3}(?:\.\d+)?)\s*%",
     re.I,
 )
-#: A score with its spread, "80.4 ± 10.9%": the percent sign is the score's.
-_SPREAD = re.compile(r"(?<![\d.])(\d{1,3}(?:\.\d+)?)(\s*(?:±|\+/-)\s*\d+(?:\.\d+)?\s*)%")
-
-
-def _drop_spread(text: str) -> str:
-    """``text`` with each "± spread" blanked out (same length, so positions stay), leaving the score
-    and its percent sign: "80.4± 10.9%" reads as "80.4%"."""
-    return _SPREAD.sub(lambda m: m.group(1) + "%" + " " * len(m.group(2)), text)
-
-
 #: What a rival's score is introduced by after its name: "human experts achieving only 53.7%".
 _SCORED = (
     r"[^.%;]{0,60}?\b(?:achiev|scor|reach|obtain|attain)\w*\s+(?:only\s+|just\s+)?"
@@ -197,7 +188,7 @@ def beaten_by_leads(doc: Document) -> list[PointsLead]:
     found = []
     for block in _prose_blocks(doc):
         for at, raw in _sentences(block):
-            sentence = _drop_spread(raw)
+            sentence = drop_spread(raw)
             for m in _BEATS_PAREN_BY.finditer(sentence):
                 # "X achieves 80.4%, outperforming Y (72.1%) by 8.3%": Y's score is in the brackets.
                 if _MARKED.search(sentence[m.end() : m.end() + 30]) or _MARKED.search(m.group("rival")):

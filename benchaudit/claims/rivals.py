@@ -137,7 +137,7 @@ def subject_with_reason(comp: ModelComparison, models: list[str]) -> tuple[str |
     if before:
         return (before[0], "") if len(set(before)) == 1 else (None, "")
     own = own_row(comp.own, models) if comp.own else None
-    if own is not None and _OWN_NAME_SUBJECT.search(text) and names_own(text, comp.own) and _singular(text):
+    if own is not None and not _NOT_SUBJECT.search(text) and names_own(text, comp.own) and _singular(text):
         # The title's model by a shorter name than its row: that row, read from the title.
         return own, f"'{_said_own(text, comp.own)}' read as the row {own}, the model the document's title names"
     if not (_PRONOUN_SUBJECT.match(comp.sentence[: comp.verb_at]) or _pronoun_clause(comp)):
@@ -175,11 +175,10 @@ def _said_own(text: str, names: tuple[str, ...]) -> str:
     return next((n for n in names if names_own(text, (n,))), names[0])
 
 
-#: A subject that is the own model's name with at most an article or "our" and an opening
-#: phrase before it ("CodeGeeX2 ...", "Notably, our WizardCoder ..."); never a concession.
-_OWN_NAME_SUBJECT = re.compile(
-    r"^(?!.*\b(?:while|whereas|although|though|but|despite|than|compared|unlike)\b)", re.I
-)
+#: Words that make the text before the verb a concession or a comparison ("while CodeGeeX2 ...",
+#: "than CodeGeeX2"), where the own model's name is not the subject.
+_CONCESSION_WORDS = r"while|whereas|although|though|but|despite"
+_NOT_SUBJECT = re.compile(rf"\b(?:{_CONCESSION_WORDS}|than|compared|unlike)\b", re.I)
 
 
 #: A subject that names no model: "It", "Our model", "Our 7B model", "Ours". An opening phrase
@@ -191,6 +190,8 @@ _PRONOUN_SUBJECT = re.compile(
     r"(?:\s+(?:also|further|even|still|consistently|significantly|clearly|notably|substantially))*\s*$",
     re.I,
 )
+
+
 def _pronoun_clause(comp: ModelComparison) -> bool:
     """Whether a participle's subject is the "it" of the clause before it ("and in Python it
     reached 35.9%, surpassing the larger Y"): that clause names no model, and no concession
@@ -206,7 +207,7 @@ _PARTICIPLE = re.compile(r"(?:surpass|outperform|exceed|beat)ing\b", re.I)
 #: The last clause before the participle: "it" and its verb, then the comma the participle
 #: follows; no other clause break between them.
 _IT_CLAUSE = re.compile(r"(?:^|[,;(]\s*|\band\s+)(?:[^,;()]{0,40}?\s)?it\s+(?:\w+ly\s+)?\w+(?:ed|s)\b[^,;()]*,\s*$", re.I)
-_CONCESSION = re.compile(r"\b(?:while|whereas|although|though|but|despite)\b", re.I)
+_CONCESSION = re.compile(rf"\b(?:{_CONCESSION_WORDS})\b", re.I)
 
 
 #: How far back in its paragraph the model "it" stands for is looked for (about two sentences).

@@ -474,16 +474,14 @@ def _read(table: Table, registry: Registry, counts: dict[str, int] | None) -> Sc
                 return _finish(ScoreTable(table, lines, False))
         corner = header[model_column(table)] if header else ""
         rows = _by_rows(table, registry, 0, counts)
-        if _mean_row(rows):
-            # An "Average" row that is the mean of the rows above it in each column averages
-            # benchmarks, so the rows are benchmarks whatever the corner says ("Models / #
-            # Param." over a header of model names).
+        # An "Average" row that is the mean of the rows above it in each column averages
+        # benchmarks, so the rows are benchmarks whatever the corner says ("Models / # Param."
+        # over a header of model names).
+        if _mean_row(rows) or _BENCH_CORNER.search(corner):
             return _finish(ScoreTable(table, rows, True))
-        if _BENCH_CORNER.search(corner):
-            return _finish(ScoreTable(table, _by_rows(table, registry, 0, counts), True))
         if _MODEL_CORNER.search(corner):
             return _finish(ScoreTable(table, _by_columns(table, registry, counts), False))
-        cols, rows = _by_columns(table, registry, counts), _by_rows(table, registry, 0, counts)
+        cols = _by_columns(table, registry, counts)
         (cb, ct), (rb, rt) = _bold_agreement(cols), _bold_agreement(rows)
         col_share = cb / ct if ct else 0.0
         row_share = rb / rt if rt else 0.0

@@ -40,6 +40,7 @@ from benchaudit.documents.model import (
     TextLine,
     marks_of,
 )
+from benchaudit.documents.superscripts import LOWERED, RAISED
 from benchaudit.errors import InputError
 
 #: Elements nested deeper than this lose their structure; their text is kept.
@@ -91,8 +92,6 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NUMERIC_CELL = re.compile(r"^[~≈<>≤≥±+\-−]?\d[\d.,]*\s*%?\s*[*†‡§¶#^¹²³⁴⁵⁶⁷⁸⁹⁰]*$")
 _LEAD_MARK = re.compile(r"^([†‡§¶]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)\s*\S")
 _SUP_REF = re.compile(r"\s*[+\-−]?\d[\d,]{0,4}\s*$")  # a footnote number, not prose in <sup>
-_SUPERSCRIPT = str.maketrans("0123456789+-−", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻")
-_PLAIN_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 _LT, _LB = "\ufdd0", "\ufdd1"  # noncharacters standing in for "<" and "[" (same width)
 _UNDEFUSE = str.maketrans({_LT: "<", _LB: "["})
 _OPENER = re.compile(r"<(?=[a-zA-Z/!?])")
@@ -206,7 +205,7 @@ class _Reader(HTMLParser):
         if self.defused:
             text = text.translate(_UNDEFUSE)
         if top.style & SUP and _SUP_REF.match(text):
-            text = text.translate(_SUPERSCRIPT)  # "74.3<sup>1</sup>" is "74.3¹", not "74.31"
+            text = text.translate(RAISED)  # "74.3<sup>1</sup>" is "74.3¹", not "74.31"
         cell = self.frames[-1].cell if self.frames else None
         if cell is not None:
             cell.parts.append((text, top.style, line, col))
@@ -281,7 +280,7 @@ class _Reader(HTMLParser):
             elif mark:
                 block.kind, block.label = "footnote", mark.group(1)
         if block.kind == "footnote":
-            block.label = block.label.translate(_PLAIN_DIGITS)
+            block.label = block.label.translate(LOWERED)
         return block
 
     def emit(self, item: _RawBlock | Item) -> None:

@@ -32,6 +32,7 @@ from benchaudit.documents.model import (
     TextLine,
     marks_of,
 )
+from benchaudit.documents.superscripts import RAISED
 from benchaudit.linebreaks import split_lines
 
 if TYPE_CHECKING:
@@ -342,7 +343,6 @@ def _cell_starts(line: str) -> list[int]:
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_SUPERSCRIPT = str.maketrans("0123456789+-−", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻")
 #: A cell that is only a value: such a row is data with its other cells left empty, while a
 #: label with a digit in it ("1-2B Base Models", ">= 7B") still names a row group.
 _VALUE = re.compile(r"\s*[-+±~≈<>]?\s*\d[\d.,]*\s*%?\s*$")
@@ -382,7 +382,7 @@ def _cell(inline: Token, line: int, column: int | None) -> Cell:
                 depth[name] += -1 if m.group(1) else 1
         elif tag in ("text", "code_inline"):
             # "42.3<sup>2</sup>" is 42.3 with footnote 2 ("42.3²"), never the number 42.32.
-            plain.append(c.content.translate(_SUPERSCRIPT) if raised > 0 else c.content)
+            plain.append(c.content.translate(RAISED) if raised > 0 else c.content)
             for name, d in depth.items():
                 if d > 0:
                     emph[name].append(c.content)

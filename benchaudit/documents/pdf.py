@@ -48,6 +48,7 @@ from benchaudit.documents.model import (
     TextLine,
     marks_of,
 )
+from benchaudit.documents.superscripts import LOWERED
 from benchaudit.errors import InputError
 from benchaudit.limits import DEFAULT as DEFAULT_LIMITS
 from benchaudit.limits import size
@@ -1540,7 +1541,7 @@ class _Assembler:
         if foot:
             m = _FOOTMARK.match(text)
             if m or cur is None or cur.kind != "footnote":
-                label = m.group(1).translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")) if m else ""
+                label = m.group(1).translate(LOWERED) if m else ""
                 b = self._open("footnote", ln, label)
                 if label and label not in self.doc.footnotes:
                     self.doc.footnotes[label] = b

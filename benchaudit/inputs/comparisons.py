@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from benchaudit.evidence import Claim
 from benchaudit.finding import Confidence, Location
-from benchaudit.inputs.numbers import CANDIDATES_BEFORE
+from benchaudit.inputs.numbers import CANDIDATES_BEFORE, drop_spread
 from benchaudit.lazy_patterns import lazy
 
 if TYPE_CHECKING:
@@ -742,18 +742,13 @@ def _paren_leads(
 
 def _values_pct(text: str) -> list[str]:
     """Percentages that are scores: not the level of an interval ("95% CI")."""
-    out = []
-    for m in re.finditer(r"(\d+(?:\.\d+)?)\s*%", text):
-        if _LEVEL_AFTER.match(text, m.end()):
-            continue
-        pm = _PM_BEFORE.search(text[max(0, m.start() - 24) : m.start()])
-        # "80.4 ± 10.9%": the % is the score's and 10.9 its spread, so the score is 80.4.
-        out.append(pm.group(1) if pm else m.group(1))
-    return out
-
-
-#: A score and its "±" just before a percentage: "80.4± " of "80.4± 10.9%".
-_PM_BEFORE = lazy(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:±|\+/-|\+-)\s*$")
+    # "80.4 ± 10.9%": the % is the score's and 10.9 its spread, so the score is 80.4.
+    text = drop_spread(text)
+    return [
+        m.group(1)
+        for m in re.finditer(r"(\d+(?:\.\d+)?)\s*%", text)
+        if not _LEVEL_AFTER.match(text, m.end())
+    ]
 
 
 #: "the highest ... 95.9% ..., followed by Y (93.9%": the first two scores of a ranking.

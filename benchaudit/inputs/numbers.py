@@ -35,6 +35,16 @@ _NUMBER = re.compile(
 
 #: ", 88.9%)" after "(n = 40": the share that the count is of its group.
 _SHARE_AFTER = re.compile(r"\s*[,;]\s*\d{1,3}(?:\.\d+)?\s*%\s*\)")
+#: A score with its spread, "80.4 ± 10.9%": the percent sign is the score's.
+_SPREAD = re.compile(r"(?<![\d.])(\d{1,3}(?:\.\d+)?)(\s*(?:±|\+/-|\+-)\s*\d+(?:\.\d+)?\s*)%")
+
+
+def drop_spread(text: str) -> str:
+    """``text`` with each "± spread" before a percent sign blanked out, leaving the score and
+    its percent sign ("80.4 ± 10.9%" reads as "80.4%"); the length stays, so positions hold."""
+    return _SPREAD.sub(lambda m: m.group(1) + "%" + " " * len(m.group(2)), text)
+
+
 _PERCENT = re.compile(r"\s?(%|percent\b|per cent\b)", re.I)
 _POINTS = re.compile(r"\s?(pp\b|p\.p\.|percentage[ -]points?\b|points?\b|pts?\b)", re.I)
 _SIZE = re.compile(

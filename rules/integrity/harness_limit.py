@@ -97,16 +97,17 @@ def _subset_words(metric: str, value: float, used: int, total: int) -> tuple[str
     return text, {"metric": metric, "value": value, "ci_low": lo, "ci_high": hi}
 
 
+#: The option that limits a run, and its key in the results file, by layout (lm-eval's otherwise).
+_LIMIT_OPTION = {"lighteval": ("--max-samples", "max_samples")}
+
+
 def _check_summary(rule: Rule, source: Source) -> Iterable[Finding]:
     summary = source.data
     limit = summary.limit
     if limit is not None and not _cap_above_every_task(summary.tasks.values(), limit):
         size = f"{limit:.0%} of" if 0 < limit < 1 else f"at most {int(limit):,} of"
         cut = [t for t in summary.tasks.values() if t.n_effective is not None]
-        flag, key = ("--max-samples", "max_samples") if summary.layout == "lighteval" else (
-            "--limit",
-            "limit",
-        )
+        flag, key = _LIMIT_OPTION.get(summary.layout, ("--limit", "limit"))
         yield rule.finding(
             Location(source.path, summary.line_of_limit),
             f"run used {flag} {limit:g}: each task was scored on {size} its items, "
