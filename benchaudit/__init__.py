@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers
     from benchaudit.errors import InputError
     from benchaudit.finding import Confidence, Finding, Report, Severity
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 #: The name to give pip: ``pip install benchaudit-lint``.
 DISTRIBUTION = "benchaudit-lint"

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import yaml
 
+from benchaudit import __version__
+
 ROOT = Path(__file__).parent / "data" / "realdocs"
 LINE_SLACK = 3
 
@@ -199,7 +201,7 @@ def _yaml_entry(f) -> str:
     return (
         f"  - rule: {f.name}\n    severity: {f.severity.label}\n{where}    line: {f.location.line}\n"
         f'    match: "{claim}"\n    verdict: \n    reason: >-\n      {f.message}\n'
-        f'    judged_against: "0.2.0.dev"\n'
+        f'    judged_against: "{__version__}"\n'
     )
 
 
