@@ -695,7 +695,7 @@ def same_level_threshold(text: str) -> tuple[float, str] | None:
     return (float(m.group(1)), m.group(0)) if m else None
 
 
-_REFERENCE = re.compile(r"clos(?:ed|e)[- ]?source|proprietary|\bAPI\b|reference|upper bound|oracle|human", re.I)
+_REFERENCE = re.compile(r"clos(?:ed|e)[- ]?source|proprietary|\bAPI\b|reference|upper bound|oracle|human|\bexperts?\b|annotators?", re.I)
 #: A note that bold marks the best *open* model ("Bold denotes open-source SOTA", "the best
 #: among open-weight models is in bold"): the columns it leaves out need no name that says so.
 _OPEN_BOLD = re.compile(
