@@ -37,7 +37,7 @@ FILES = {
     'reporting.interval_out_of_range': 1734181441,
     'reporting.misleading_emphasis': 4064366825,
     'reporting.missing_interval': 2817506835,
-    'reporting.percent_vs_points': 3283369864,
+    'reporting.percent_vs_points': 3799724127,
     'reporting.unreachable_score': 4179699605,
     'suppressions.broad_suppression': 985105583,
     'suppressions.stale_suppression': 3565349920,

@@ -1,0 +1,301 @@
+"""Percentages of change that a table of the document shows to be differences in points.
+
+Two shapes:
+
+- a change column: a table whose "Improvement" (or "Gain", "Δ") column prints
+  "+50.6%" where two score columns of the same row give 57.1 and 6.5: every
+  row's change is the difference of the two, in points, and not their relative
+  change (+778%);
+- a lead over a named rival, in a sentence, whose two scores are rows of a
+  table: "GPT-4V ... 49.9%, outperforming Bard ... by 15.1%" and a leaderboard
+  whose GPT-4V row reads 49.9 and whose Bard row reads 34.8 in the same column.
+
+The column is the one the paragraph anchors (the subject's cell is a score it
+quotes), else the table's summary column ("Avg", "Overall"), else the one
+column where both rows have a value: never a column found by trying them all,
+where a difference could match by chance.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from benchaudit.claims.model_claims import in_claim_free_section, line_of, model_names
+from benchaudit.claims.percent_leads import is_points
+from benchaudit.documents.model import TABLE_REF, Block, Document, Table
+
+_NUMBER = re.compile(r"^\s*(?P<v>[+\-−]?\d{1,3}(?:\.\d+)?)\s*(?P<pct>%)?\s*[*†‡]*\s*$")
+#: The header of a column that writes a change: "Improvement", "Gain", "Δ", "Diff.".
+_CHANGE_HEADER = re.compile(r"\b(?:improvement|gain|increase|diff(?:erence)?\.?|change|delta)\b|Δ|↑", re.I)
+#: The header of a table's summary column.
+_SUMMARY = re.compile(r"(?:^|[\s/(-])(?:avg\.?|average|overall|mean|all|total)(?:$|[\s)/.])", re.I)
+#: A lead after its verb: "outperforming Bard ... by 15.1%", "falls short of Y by 10.4%",
+#: "surpassing the previous SOTA by 1.3% for Video-XL, 1.6% for GPT-4o".
+_VERB_BY = re.compile(
+    r"\b(?P<verb>surpass\w*|outperform\w*|exceed\w*|beat(?:s|ing)?|top(?:s|ping)?|lead(?:s|ing)?|"
+    r"falls?\s+short\s+of|falling\s+short\s+of|falls?\s+behind|falling\s+behind|trail\w*|lag\w*\s+behind)"
+    r"\s+(?P<rival>[^.;:%]{2,100}?)\s+by\s+(?:a\s+(?:margin|gap)\s+of\s+)?(?P<d>\d{1,3}(?:\.\d+)?)\s*%"
+    r"(?P<more>(?:\s*(?:for|over|against)\s+[^.;:%]{2,60}?(?=,|\s+and\b|\.|;|$))?"
+    r"(?:,?\s*(?:and\s+)?\d{1,3}(?:\.\d+)?\s*%\s+(?:for|over|against)\s+[^.;:%,]{2,60}?(?=,|\s+and\b|\.|;|$))*)",
+    re.I,
+)
+#: "a 2.67% improvement over Y", "a substantial gain of 15.1% over Y".
+_GAIN_OVER = re.compile(
+    r"(?:(?<![\w.+-])\+?(?P<d1>\d{1,3}(?:\.\d+)?)\s*%\s+(?:improvement|gain|increase|boost|lead|advantage)"
+    r"|\b(?:improvement|gain|increase|boost|lead|advantage)\s+of\s+(?P<d2>\d{1,3}(?:\.\d+)?)\s*%)"
+    r"[^\w.;:]{0,8}\s*(?:over|compared\s+(?:to|with)|against)\s+(?P<rival>[^.;:()]{2,100})",
+    re.I,
+)
+_FOR_RIVAL = re.compile(
+    r"(?P<d>\d{1,3}(?:\.\d+)?)\s*%\s+(?:for|over|against)\s+(?P<rival>[^,;.]{2,60}?)(?=,|\s+and\b|\.|$)", re.I
+)
+_BELOW = re.compile(r"short|behind|trail|lag", re.I)
+#: A change the words mark as relative or in points is taken at its word.
+_MARKED = re.compile(r"\brelative(?:ly)?\b|\bpoints?\b|\bpp\b|percentage\s+points?", re.I)
+_APPROX = re.compile(r"(?:~|≈|about|around|roughly|nearly|approximately)\s*$", re.I)
+_SCORE = re.compile(r"(?<![\w.+-])(\d{1,3}\.\d+)\s*%?")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
+#: Words of a rival phrase that name no row ("the previous SOTA", "open-source models").
+_PLAIN = frozenset({"the", "previous", "state", "art", "model", "models", "sota", "best", "second", "performer",
+                    "open", "source", "closed", "baseline", "method", "methods", "prior", "work"})
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """A change ``stated`` as a percentage that is ``score`` − ``base`` in points, both cells of
+    ``table`` (``rival`` the base's row or column, ``column`` where the two are read)."""
+
+    block: Block | None
+    line: int | None
+    page: int | None
+    sentence: str
+    stated: str
+    score: str
+    base: str
+    rival: str
+    column: str
+    why: str  # how the column was chosen, for the message
+    rows: tuple[tuple[int | None, str], ...] = ()  # a change column: each row's line and cell
+    #: The subject is the lower score ("falls short of Y by 10.4%"): ``score`` is the rival's.
+    below: bool = False
+
+    @property
+    def points(self) -> float:
+        return float(self.score) - float(self.base)
+
+    @property
+    def relative(self) -> float:
+        """The relative change the lead would be: over the rival's score either way."""
+        return 100 * self.points / float(self.score if self.below else self.base)
+
+
+def _value(text: str) -> str | None:
+    m = _NUMBER.match(text.replace("**", ""))
+    return m.group("v").replace("−", "-") if m else None
+
+
+def change_columns(doc: Document) -> list[TableChange]:
+    """A table column of changes written "+50.6%" that, row by row, is the difference of two
+    score columns of the same table and not their relative change."""
+    found = []
+    for table in doc.tables():
+        header = table.header()
+        for j, head in enumerate(header):
+            if not _CHANGE_HEADER.search(head) or re.search(r"\brel(?:ative)?\b", head, re.I):
+                continue
+            hit = _pair_for(table, j)
+            if hit is not None:
+                found.append(hit)
+    return found
+
+
+def _pair_for(table: Table, j: int) -> TableChange | None:
+    """The two columns whose difference is column ``j`` in every row that has all three, when
+    the changes are written with "%" and the relative reading fails in some row."""
+    header = table.header()
+    changes = [(i, row[j].text) for i, row in enumerate(table.rows) if j < len(row) and _value(row[j].text)]
+    if len(changes) < 2 or not all("%" in t for _, t in changes):
+        return None
+    width = len(header)
+    for a in range(width):
+        for b in range(width):
+            if len({a, b, j}) < 3:
+                continue
+            fits, wrong, rows = 0, 0, []
+            for i, text in changes:
+                row = table.rows[i]
+                if max(a, b) >= len(row):
+                    break
+                x, y, d = _value(row[a].text), _value(row[b].text), _value(text)
+                if x is None or y is None or d is None:
+                    break
+                up = float(d) >= 0
+                hi, lo = (x, y) if up else (y, x)
+                if not _points_fit(d.lstrip("+-"), hi, lo):
+                    break
+                fits += 1
+                if float(lo) > 0 and abs(100 * (float(hi) - float(lo)) / float(lo) - abs(float(d))) > _half(d, hi, lo):
+                    wrong += 1  # this row tells the two readings apart
+                rows.append((table.row_line(i), text))
+            else:
+                if fits == len(changes) and wrong:
+                    i0 = changes[0][0]
+                    r0 = table.rows[i0]
+                    return TableChange(
+                        None, table.row_line(i0), table.page, " | ".join(c.text for c in r0),
+                        changes[0][1].lstrip("+"), _value(r0[a].text) or "", _value(r0[b].text) or "",
+                        header[b], header[j], f"{header[a]} − {header[b]}", tuple(rows),
+                    )
+    return None
+
+
+def _half(*numbers: str) -> float:
+    """How far the rounding of the numbers as written can move their sum or difference."""
+    return sum(0.5 * 10.0 ** -(len(x.split(".")[1]) if "." in x else 0) for x in numbers)
+
+
+def _points_fit(stated: str, hi: str, lo: str) -> bool:
+    """Whether ``stated`` is ``hi`` − ``lo`` to the rounding of the three numbers (a fall too)."""
+    return abs(float(hi) - float(lo) - float(stated)) <= _half(stated, hi, lo) + 1e-9
+
+
+# ---------------------------------------------------------------- leads over table rows
+
+
+def _model_cell(row: list) -> str:
+    """The row's model: its first cell with letters that is not a number or a link word."""
+    for c in row:
+        text = c.text.strip()
+        if len(re.findall(r"[A-Za-z]", text)) >= 2 and _value(text) is None:
+            return text
+    return ""
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9]+(?:[.-][a-z0-9]+)*", text.lower())]
+
+
+def _row_named(table: Table, phrase: str) -> int | None:
+    """The one row whose model the phrase names: the row's whole name as words of it, else one
+    distinctive word of it (len ≥ 4, no plain word) that only that row's name holds."""
+    said = " " + " ".join(_words(phrase)) + " "
+    names = [(i, re.sub(r"\s*\[[\d,\s–-]+\]\s*$", "", _model_cell(r))) for i, r in enumerate(table.rows)]
+    whole = [i for i, n in names if n and f" {' '.join(_words(n))} " in said]
+    if len(whole) == 1:
+        return whole[0]
+    if whole:
+        # "GPT-4o" and "GPT-4o mini" both spelled: the longest name said.
+        longest = max(len(names[i][1]) for i in whole)
+        top = [i for i in whole if len(names[i][1]) == longest]
+        return top[0] if len(top) == 1 else None
+    keys = [w for w in _words(phrase) if len(w) >= 4 and w not in _PLAIN]
+    hits = {i for i, n in names for w in keys if w in _words(n)}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def _tables_for(doc: Document, block: Block, sentence_at: int) -> list[Table]:
+    """The table a sentence speaks of: the one it or its paragraph before it names ("Table
+    4"); in Markdown, with no reference, every table (the rows must then be found in one)."""
+    text = block.text[: sentence_at]
+    refs = list(TABLE_REF.finditer(block.text[sentence_at:].split(". ")[0])) or list(TABLE_REF.finditer(text))
+    if refs:
+        number = refs[-1].group(1)
+        return [t for t in doc.tables() if t.numbered(number)]
+    return [] if doc.format == "pdf" else list(doc.tables())
+
+
+def _columns(table: Table, s: int, r: int, quoted: set[str]) -> tuple[list[int], str]:
+    """The columns the lead is read in, and why: those where the subject's cell is a score the
+    paragraph quotes; else the summary column; else the one column both rows fill."""
+    header = table.header()
+    both = [
+        j for j in range(len(header))
+        if j < len(table.rows[s]) and j < len(table.rows[r])
+        and _value(table.rows[s][j].text) is not None and _value(table.rows[r][j].text) is not None
+    ]
+    anchored = [j for j in both if (_value(table.rows[s][j].text) or "").lstrip("+") in quoted]
+    if anchored:
+        return anchored, "the column where the subject's cell is the score the text quotes"
+    summary = [j for j in both if _SUMMARY.search(header[j].rsplit(" / ", 1)[-1])]
+    if len(summary) == 1:
+        return summary, "the table's summary column"
+    if len(both) == 1:
+        return both, "the only column where both rows have a score"
+    return [], ""
+
+
+def _leads(sentence: str) -> Iterator[tuple[int, str, str, bool]]:
+    """Each lead of a sentence: where it is, the percentage, the rival phrase, and whether the
+    subject is below the rival ("falls short of Y by 10.4%")."""
+    for m in _VERB_BY.finditer(sentence):
+        below = bool(_BELOW.search(m.group("verb")))
+        listed = list(_FOR_RIVAL.finditer(sentence, m.start("d")))
+        if listed and listed[0].start() == m.start("d"):
+            # "by 1.3% for Video-XL, 1.6% for GPT-4o": each percentage with its own rival.
+            for f in listed:
+                if f.start() <= m.end():
+                    yield f.start("d"), f.group("d"), f.group("rival"), below
+        else:
+            yield m.start("d"), m.group("d"), m.group("rival"), below
+    for m in _GAIN_OVER.finditer(sentence):
+        d = m.group("d1") or m.group("d2")
+        yield m.start("d1") if m.group("d1") else m.start("d2"), d, m.group("rival"), False
+
+
+def row_leads(doc: Document) -> list[TableChange]:
+    """ "X ... outperforming Y by 15.1%" where a table's rows give X's and Y's scores in the
+    column the paragraph speaks of, and the lead is their difference in points."""
+    found = []
+    tables_cache: dict[int, list[Table]] = {}
+    for block in doc.blocks():
+        if block.kind in ("code", "heading", "caption") or in_claim_free_section(block):
+            continue
+        text, pos = block.text, 0
+        for raw in _SENTENCE.split(text):
+            at = text.find(raw, pos)
+            pos = at + len(raw)
+            if "%" not in raw:
+                continue
+            for off, stated, rival, below in _leads(raw):
+                if _MARKED.search(raw[off : off + len(stated) + 30]) or _APPROX.search(raw[:off]):
+                    continue
+                hit = _in_tables(doc, block, at, raw, off, stated, rival, below, tables_cache)
+                if hit is not None:
+                    found.append(hit)
+    return found
+
+
+def _in_tables(
+    doc: Document, block: Block, at: int, sentence: str, off: int, stated: str, rival: str, below: bool,
+    cache: dict[int, list[Table]],
+) -> TableChange | None:
+    subjects = [n.text for n in model_names(sentence[:off])]
+    if not subjects:
+        return None
+    key = id(block) * 100003 + at
+    tables = cache.setdefault(key, _tables_for(doc, block, at))
+    quoted = {m.group(1) for m in _SCORE.finditer(block.text[: at + len(sentence)])}
+    hits = []
+    for table in tables:
+        r = _row_named(table, rival)
+        named = [i for i in (_row_named(table, s) for s in subjects) if i is not None and i != r]
+        if r is None or len(set(named)) != 1:
+            continue
+        s = named[0]
+        columns, why = _columns(table, s, r, quoted)
+        for j in columns:
+            a, b = _value(table.rows[s][j].text), _value(table.rows[r][j].text)
+            if a is None or b is None:
+                continue
+            hi, lo = (b, a) if below else (a, b)
+            if is_points(stated, hi, lo):
+                header = table.header()
+                hits.append(TableChange(
+                    block, line_of(block, at + off), block.page, sentence, stated, hi, lo,
+                    _model_cell(table.rows[r]), header[j], why, below=below,
+                ))
+                break
+    # Two tables that would both explain the lead: which one is meant is not known.
+    return hits[0] if len(hits) == 1 else None
