@@ -255,6 +255,11 @@ class UnreachableScore(Rule):
                     f"as a single pass ({claim.fields.get('protocol_text')}, stated for the "
                     f"evaluation at {claim.fields.get('protocol_where')}, if it covers this score)"
                 )
+            elif claim.protocol == "single" and claim.fields.get("protocol_scope") == "named":
+                how = (
+                    f"as a single pass ({claim.fields.get('protocol_text')}, stated for this benchmark "
+                    f"by name at {claim.fields.get('protocol_where')}, in the same section)"
+                )
             elif claim.protocol == "single":
                 how = "as a single pass"
             else:
