@@ -251,6 +251,10 @@ _RANK_COLUMN = re.compile(r"^\W*(?:rank(?:ing)?|#|no\.?|place|position)\W*$", re
 _MODEL_COLUMN = re.compile(r"^\W*(?:models?|methods?|systems?)\b", re.I)
 
 
+#: The header of a column that names each row's metric or protocol ("Metric", "Setting").
+_METRIC_COLUMN = re.compile(r"^\W*(?:metrics?|settings?|protocols?|eval(?:uation)?\s+settings?)\W*$", re.I)
+
+
 def _ranked(header: list[str]) -> bool:
     """Whether the table's first column is a rank and its second names the models."""
     return len(header) > 2 and bool(_RANK_COLUMN.match(clean_cell(header[0]))) and bool(
@@ -283,6 +287,12 @@ def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim
         # "Rank | Model | ... | Score": the models are named right after the rank column.
         mcol = 1 if not transposed and key == 0 and _ranked(table.header) else 0
         for i, row in enumerate(rows):
+            # A benchmark row's own metric cell ("SWE-bench Multilingual | Single Attempt (Acc) |
+            # 47.3 | ..."): its protocol is the row's, as a column header's is the column's.
+            note = " ".join(
+                clean_cell(c) for jj, c in enumerate(row)
+                if transposed and jj != key and jj < len(table.header) and _METRIC_COLUMN.match(clean_cell(table.header[jj]))
+            )
             for j, cell in enumerate(row):
                 if j <= key or j >= len(table.header):
                     continue
@@ -313,6 +323,7 @@ def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim
                     table_protocols,
                     proportion_cols.get(j, False) and not transposed,
                     ctx.benchmarks,
+                    note,
                 )
                 if claim is not None:
                     out.append(claim)
@@ -398,6 +409,7 @@ def _cell_claim(
     table_protocols: list[Protocol],
     proportion: bool,
     registry: Registry,
+    row_note: str = "",
 ) -> Claim | None:
     j, cell_text = where
     value = m.group("v")
@@ -449,7 +461,7 @@ def _cell_claim(
         # Stated in the prose for a name the column shares: which set the column is on is
         # read, not certain ("prose" is no "text" premise).
         claim.n, claim.n_source = prose_n, "prose"
-    own = protocols_in(label) or protocols_in(model)
+    own = protocols_in(label) or protocols_in(model) or protocols_in(row_note)
     protos = own or _for_row(table_protocols, table.context, model)
     mine, others = named_for(mention[0].benchmark, table.named, registry) if mention and table.named else ([], [])
     if not own and others:
