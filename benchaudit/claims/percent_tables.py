@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from benchaudit.claims.model_claims import in_claim_free_section, line_of, model_names
 from benchaudit.claims.percent_leads import is_points
 from benchaudit.documents.model import TABLE_REF, Block, Document, Table
+from benchaudit.inputs.numbers import drop_spread
 
 _NUMBER = re.compile(r"^\s*(?P<v>[+\-−]?\d{1,3}(?:\.\d+)?)\s*(?P<pct>%)?\s*[*†‡]*\s*$")
 #: The header of a column that writes a change: "Improvement", "Gain", "Δ", "Diff.".
@@ -92,7 +93,7 @@ class TableChange:
 
 
 def _value(text: str) -> str | None:
-    m = _NUMBER.match(text.replace("**", ""))
+    m = _NUMBER.match(drop_spread(text.replace("**", "")))
     return m.group("v").replace("−", "-") if m else None
 
 
@@ -174,24 +175,49 @@ def _model_cell(row: list) -> str:
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9]+(?:[.-][a-z0-9]+)*", text.lower())]
+    return re.findall(r"[a-z0-9]+(?:[.-][a-z0-9]+)*", text.lower())
 
 
-def _row_named(table: Table, phrase: str) -> int | None:
-    """The one row whose model the phrase names: the row's whole name as words of it, else one
-    distinctive word of it (len ≥ 4, no plain word) that only that row's name holds."""
+def _fold(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """A table read one way: ``names`` of the models (rows, or columns of a table whose models
+    head the columns), ``labels`` of what they are scored on, and ``cells[model][label]``."""
+
+    names: list[str]
+    labels: list[str]
+    cells: list[list[str]]
+
+
+def _grids(table: Table) -> list[_Grid]:
+    """The table with its models as rows, and with its models as columns."""
+    header, rows = table.header(), table.rows
+    texts = [[row[j].text if j < len(row) else "" for j in range(len(header))] for row in rows]
+    by_row = _Grid([re.sub(r"\s*\[[\d,\s–-]+\]\s*$", "", _model_cell(r)) for r in rows], header, texts)
+    labels = [next((t for t in r if t and _value(t) is None), "") for r in texts]
+    by_column = _Grid(list(header), labels, [[r[j] for r in texts] for j in range(len(header))])
+    return [by_row, by_column]
+
+
+def _named(grid: _Grid, phrase: str) -> int | None:
+    """The one model of ``grid`` the phrase names: a model's whole name as words of it (or the
+    phrase folded is the name folded: "X-V1.5-RL" for a column "X-V1.5 / RL"), else one
+    distinctive word of it (four letters or more, or an acronym such as "SFT", and no plain
+    word) that only that model's name holds."""
     said = " " + " ".join(_words(phrase)) + " "
-    names = [(i, re.sub(r"\s*\[[\d,\s–-]+\]\s*$", "", _model_cell(r))) for i, r in enumerate(table.rows)]
-    whole = [i for i, n in names if n and f" {' '.join(_words(n))} " in said]
-    if len(whole) == 1:
-        return whole[0]
+    whole = [i for i, n in enumerate(grid.names)
+             if n and (f" {' '.join(_words(n))} " in said or _fold(n) == _fold(phrase))]
     if whole:
         # "GPT-4o" and "GPT-4o mini" both spelled: the longest name said.
-        longest = max(len(names[i][1]) for i in whole)
-        top = [i for i in whole if len(names[i][1]) == longest]
+        longest = max(len(grid.names[i]) for i in whole)
+        top = [i for i in whole if len(grid.names[i]) == longest]
         return top[0] if len(top) == 1 else None
-    keys = [w for w in _words(phrase) if len(w) >= 4 and w not in _PLAIN]
-    hits = {i for i, n in names for w in keys if w in _words(n)}
+    acronyms = {w.lower() for w in re.findall(r"\b[A-Z]{2,}\b", phrase)}
+    keys = [w for w in _words(phrase) if (len(w) >= 4 or w in acronyms) and w not in _PLAIN]
+    hits = {i for i, n in enumerate(grid.names) for w in keys if w in _words(n)}
     return hits.pop() if len(hits) == 1 else None
 
 
@@ -206,23 +232,19 @@ def _tables_for(doc: Document, block: Block, sentence_at: int) -> list[Table]:
     return [] if doc.format == "pdf" else list(doc.tables())
 
 
-def _columns(table: Table, s: int, r: int, quoted: set[str]) -> tuple[list[int], str]:
-    """The columns the lead is read in, and why: those where the subject's cell is a score the
-    paragraph quotes; else the summary column; else the one column both rows fill."""
-    header = table.header()
-    both = [
-        j for j in range(len(header))
-        if j < len(table.rows[s]) and j < len(table.rows[r])
-        and _value(table.rows[s][j].text) is not None and _value(table.rows[r][j].text) is not None
-    ]
-    anchored = [j for j in both if (_value(table.rows[s][j].text) or "").lstrip("+") in quoted]
+def _lines(grid: _Grid, s: int, r: int, quoted: set[str]) -> tuple[list[int], str]:
+    """Where the lead is read, and why: where the subject's cell is a score the paragraph
+    quotes; else the summary column; else the one place both models have a score."""
+    both = [j for j in range(len(grid.labels))
+            if _value(grid.cells[s][j]) is not None and _value(grid.cells[r][j]) is not None]
+    anchored = [j for j in both if (_value(grid.cells[s][j]) or "").lstrip("+") in quoted]
     if anchored:
-        return anchored, "the column where the subject's cell is the score the text quotes"
-    summary = [j for j in both if _SUMMARY.search(header[j].rsplit(" / ", 1)[-1])]
+        return anchored, "where the subject's cell is the score the text quotes"
+    summary = [j for j in both if _SUMMARY.search(grid.labels[j].rsplit(" / ", 1)[-1])]
     if len(summary) == 1:
         return summary, "the table's summary column"
     if len(both) == 1:
-        return both, "the only column where both rows have a score"
+        return both, "the only place both have a score"
     return [], ""
 
 
@@ -245,57 +267,63 @@ def _leads(sentence: str) -> Iterator[tuple[int, str, str, bool]]:
 
 
 def row_leads(doc: Document) -> list[TableChange]:
-    """ "X ... outperforming Y by 15.1%" where a table's rows give X's and Y's scores in the
-    column the paragraph speaks of, and the lead is their difference in points."""
+    """ "X ... outperforming Y by 15.1%" where a table gives X's and Y's scores where the
+    paragraph speaks of, and the lead is their difference in points."""
     found = []
     tables_cache: dict[int, list[Table]] = {}
     for block in doc.blocks():
         if block.kind in ("code", "heading", "caption") or in_claim_free_section(block):
             continue
-        text, pos = block.text, 0
+        text, pos, previous = block.text, 0, ""
         for raw in _SENTENCE.split(text):
             at = text.find(raw, pos)
             pos = at + len(raw)
-            if "%" not in raw:
-                continue
-            for off, stated, rival, below in _leads(raw):
+            for off, stated, rival, below in _leads(raw) if "%" in raw else ():
                 if _MARKED.search(raw[off : off + len(stated) + 30]) or _APPROX.search(raw[:off]):
                     continue
-                hit = _in_tables(doc, block, at, raw, off, stated, rival, below, tables_cache)
+                subjects = [n.text for n in model_names(raw[:off])]
+                if not subjects and _ANAPHOR.match(raw):
+                    # "X achieves 62.7%. This performance shows a 3.7% improvement over Y".
+                    subjects = [n.text for n in model_names(previous)]
+                key = id(block) * 100003 + at
+                tables = tables_cache.setdefault(key, _tables_for(doc, block, at))
+                hit = _in_tables(tables, block, at, raw, off, stated, rival, below, subjects)
                 if hit is not None:
                     found.append(hit)
+            previous = raw
     return found
 
 
+#: A sentence that speaks of the one before ("This performance shows ...", "It ...").
+_ANAPHOR = re.compile(r"^\W*(?:this|these|that|it|such)\b", re.I)
+
+
 def _in_tables(
-    doc: Document, block: Block, at: int, sentence: str, off: int, stated: str, rival: str, below: bool,
-    cache: dict[int, list[Table]],
+    tables: list[Table], block: Block, at: int, sentence: str, off: int, stated: str, rival: str, below: bool,
+    subjects: list[str],
 ) -> TableChange | None:
-    subjects = [n.text for n in model_names(sentence[:off])]
     if not subjects:
         return None
-    key = id(block) * 100003 + at
-    tables = cache.setdefault(key, _tables_for(doc, block, at))
-    quoted = {m.group(1) for m in _SCORE.finditer(block.text[: at + len(sentence)])}
+    quoted = {drop_spread(m.group(1)) for m in _SCORE.finditer(drop_spread(block.text[: at + len(sentence)]))}
     hits = []
     for table in tables:
-        r = _row_named(table, rival)
-        named = [i for i in (_row_named(table, s) for s in subjects) if i is not None and i != r]
-        if r is None or len(set(named)) != 1:
-            continue
-        s = named[0]
-        columns, why = _columns(table, s, r, quoted)
-        for j in columns:
-            a, b = _value(table.rows[s][j].text), _value(table.rows[r][j].text)
-            if a is None or b is None:
+        for grid in _grids(table):
+            r = _named(grid, rival)
+            named = {i for i in (_named(grid, s) for s in subjects) if i is not None and i != r}
+            if r is None or len(named) != 1:
                 continue
-            hi, lo = (b, a) if below else (a, b)
-            if is_points(stated, hi, lo):
-                header = table.header()
-                hits.append(TableChange(
-                    block, line_of(block, at + off), block.page, sentence, stated, hi, lo,
-                    _model_cell(table.rows[r]), header[j], why, below=below,
-                ))
-                break
-    # Two tables that would both explain the lead: which one is meant is not known.
+            s = named.pop()
+            lines, why = _lines(grid, s, r, quoted)
+            for j in lines:
+                a, b = _value(grid.cells[s][j]), _value(grid.cells[r][j])
+                if a is None or b is None:
+                    continue
+                hi, lo = (b, a) if below else (a, b)
+                if is_points(stated, hi, lo):
+                    hits.append(TableChange(
+                        block, line_of(block, at + off), block.page, sentence, stated, hi, lo,
+                        grid.names[r], grid.labels[j], why, below=below,
+                    ))
+                    break
+    # Two tables (or readings) that would both explain the lead: which one is meant is not known.
     return hits[0] if len(hits) == 1 else None

@@ -123,8 +123,8 @@ class PercentVsPoints(Rule):
             sign = -1 if lead.below else 1
             yield self.finding(
                 Location(source.path, lead.line, None, lead.page),
-                f"the {lead.stated}% {gap} is the difference in points in the table's "
-                f"'{lead.column}' column ({pair}; {lead.why}); relative to {over} it is "
+                f"the {lead.stated}% {gap} is the difference in points on the table's "
+                f"'{lead.column}' ({pair}; read {lead.why}); relative to {over} it is "
                 f"{abs(lead.relative):.1f}%",
                 claim=lead.sentence,
                 suggestion=f"{signed(sign * lead.points)} points ({signed(sign * lead.relative)}% relative) on {lead.column}",
