@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from benchaudit.claims.model_claims import in_claim_free_section, line_of, model_names
 from benchaudit.claims.percent_leads import is_points
-from benchaudit.documents.model import TABLE_REF, Block, Document, Table
+from benchaudit.documents.model import TABLE_REF, Block, Cell, Document, Table
 from benchaudit.inputs.numbers import drop_spread
 
 _NUMBER = re.compile(r"^\s*(?P<v>[+\-−]?\d{1,3}(?:\.\d+)?)\s*(?P<pct>%)?\s*[*†‡]*\s*$")
@@ -165,10 +165,10 @@ def _points_fit(stated: str, hi: str, lo: str) -> bool:
 # ---------------------------------------------------------------- leads over table rows
 
 
-def _model_cell(row: list) -> str:
+def _model_cell(row: list[Cell]) -> str:
     """The row's model: its first cell with letters that is not a number or a link word."""
     for c in row:
-        text = c.text.strip()
+        text: str = c.text.strip()
         if len(re.findall(r"[A-Za-z]", text)) >= 2 and _value(text) is None:
             return text
     return ""

@@ -57,3 +57,15 @@ def test_a_change_column_in_points_is_found_and_relative_ones_pass() -> None:
     # A column that is points where both readings agree (no row tells them apart) passes.
     near = "| Benchmark | Ours | Prior | Gain |\n|---|---|---|---|\n| A | 99.8% | 99.6% | +0.2% |\n| B | 99.9% | 99.8% | +0.1% |\n"
     assert change_columns(read_markdown(near, "card.md")) == []
+
+
+def test_models_heading_the_columns_are_read_in_the_row_the_quoted_score_anchors() -> None:
+    text = (
+        "See Table 3. Prover-V1.5-RL achieves 62.7%. This performance shows a 3.7% improvement over the SFT model.\n\n"
+        "| Method | Prover-V1.5 / SFT | Prover-V1.5 / RL |\n|---|---|---|\n"
+        "| Greedy | 54.7% ± 0.4% | 56.5% ± 0.5% |\n| Search | 59.0% | 62.7% |\n\nTable 3: Ablation.\n"
+    )
+    assert _leads(text) == [("3.7", "62.7", "59.0", "Search")]
+    # Without the sentence before, "This performance" has no subject: nothing is guessed.
+    alone = text.replace("Prover-V1.5-RL achieves 62.7%. ", "")
+    assert _leads(alone) == []
