@@ -38,7 +38,7 @@ FILES = {
     'reporting.misleading_emphasis': 4064366825,
     'reporting.missing_interval': 2817506835,
     'reporting.percent_vs_points': 3524283620,
-    'reporting.unreachable_score': 3459430504,
+    'reporting.unreachable_score': 1954151668,
     'suppressions.broad_suppression': 985105583,
     'suppressions.stale_suppression': 3565349920,
     'suppressions.suppression_without_reason': 3030768217,
