@@ -37,7 +37,7 @@ FILES = {
     'reporting.interval_out_of_range': 1734181441,
     'reporting.misleading_emphasis': 4064366825,
     'reporting.missing_interval': 2817506835,
-    'reporting.percent_vs_points': 3524283620,
+    'reporting.percent_vs_points': 170094887,
     'reporting.unreachable_score': 1954151668,
     'suppressions.broad_suppression': 985105583,
     'suppressions.stale_suppression': 3565349920,

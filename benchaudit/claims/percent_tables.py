@@ -1,12 +1,6 @@
-"""Percentages of change that a table of the document shows to be differences in points.
+"""Leads written as a percentage that a table of the document shows to be points.
 
-Two shapes:
-
-- a change column: a table whose "Improvement" (or "Gain", "Δ") column prints
-  "+50.6%" where two score columns of the same row give 57.1 and 6.5: every
-  row's change is the difference of the two, in points, and not their relative
-  change (+778%);
-- a lead over a named rival, in a sentence, whose two scores are rows of a
+A lead over a named rival, in a sentence, whose two scores are rows of a
   table: "GPT-4V ... 49.9%, outperforming Bard ... by 15.1%" and a leaderboard
   whose GPT-4V row reads 49.9 and whose Bard row reads 34.8 in the same column.
 
@@ -28,8 +22,6 @@ from benchaudit.documents.model import TABLE_REF, Block, Cell, Document, Table
 from benchaudit.inputs.numbers import drop_spread
 
 _NUMBER = re.compile(r"^\s*(?P<v>[+\-−]?\d{1,3}(?:\.\d+)?)\s*(?P<pct>%)?\s*[*†‡]*\s*$")
-#: The header of a column that writes a change: "Improvement", "Gain", "Δ", "Diff.".
-_CHANGE_HEADER = re.compile(r"\b(?:improvement|gain|increase|diff(?:erence)?\.?|change|delta)\b|Δ|↑", re.I)
 #: The header of a table's summary column.
 _SUMMARY = re.compile(r"(?:^|[\s/(-])(?:avg\.?|average|overall|mean|all|total)(?:$|[\s)/.])", re.I)
 #: A lead after its verb: "outperforming Bard ... by 15.1%", "falls short of Y by 10.4%",
@@ -92,74 +84,10 @@ class TableChange:
         return 100 * self.points / float(self.score if self.below else self.base)
 
 
-def _value(text: str) -> str | None:
+def cell_value(text: str) -> str | None:
+    """A cell's score as written ("**57.1%**", "62.7% ± 0.5%" → "57.1", "62.7"), or None."""
     m = _NUMBER.match(drop_spread(text.replace("**", "")))
     return m.group("v").replace("−", "-") if m else None
-
-
-def change_columns(doc: Document) -> list[TableChange]:
-    """A table column of changes written "+50.6%" that, row by row, is the difference of two
-    score columns of the same table and not their relative change."""
-    found = []
-    for table in doc.tables():
-        header = table.header()
-        for j, head in enumerate(header):
-            if not _CHANGE_HEADER.search(head) or re.search(r"\brel(?:ative)?\b", head, re.I):
-                continue
-            hit = _pair_for(table, j)
-            if hit is not None:
-                found.append(hit)
-    return found
-
-
-def _pair_for(table: Table, j: int) -> TableChange | None:
-    """The two columns whose difference is column ``j`` in every row that has all three, when
-    the changes are written with "%" and the relative reading fails in some row."""
-    header = table.header()
-    changes = [(i, row[j].text) for i, row in enumerate(table.rows) if j < len(row) and _value(row[j].text)]
-    if len(changes) < 2 or not all("%" in t for _, t in changes):
-        return None
-    width = len(header)
-    for a in range(width):
-        for b in range(width):
-            if len({a, b, j}) < 3:
-                continue
-            fits, wrong, rows = 0, 0, []
-            for i, text in changes:
-                row = table.rows[i]
-                if max(a, b) >= len(row):
-                    break
-                x, y, d = _value(row[a].text), _value(row[b].text), _value(text)
-                if x is None or y is None or d is None:
-                    break
-                up = float(d) >= 0
-                hi, lo = (x, y) if up else (y, x)
-                if not _points_fit(d.lstrip("+-"), hi, lo):
-                    break
-                fits += 1
-                if float(lo) > 0 and abs(100 * (float(hi) - float(lo)) / float(lo) - abs(float(d))) > _half(d, hi, lo):
-                    wrong += 1  # this row tells the two readings apart
-                rows.append((table.row_line(i), text))
-            else:
-                if fits == len(changes) and wrong:
-                    i0 = changes[0][0]
-                    r0 = table.rows[i0]
-                    return TableChange(
-                        None, table.row_line(i0), table.page, " | ".join(c.text for c in r0),
-                        changes[0][1].lstrip("+"), _value(r0[a].text) or "", _value(r0[b].text) or "",
-                        header[b], header[j], f"{header[a]} − {header[b]}", tuple(rows),
-                    )
-    return None
-
-
-def _half(*numbers: str) -> float:
-    """How far the rounding of the numbers as written can move their sum or difference."""
-    return sum(0.5 * 10.0 ** -(len(x.split(".")[1]) if "." in x else 0) for x in numbers)
-
-
-def _points_fit(stated: str, hi: str, lo: str) -> bool:
-    """Whether ``stated`` is ``hi`` − ``lo`` to the rounding of the three numbers (a fall too)."""
-    return abs(float(hi) - float(lo) - float(stated)) <= _half(stated, hi, lo) + 1e-9
 
 
 # ---------------------------------------------------------------- leads over table rows
@@ -169,7 +97,7 @@ def _model_cell(row: list[Cell]) -> str:
     """The row's model: its first cell with letters that is not a number or a link word."""
     for c in row:
         text: str = c.text.strip()
-        if len(re.findall(r"[A-Za-z]", text)) >= 2 and _value(text) is None:
+        if len(re.findall(r"[A-Za-z]", text)) >= 2 and cell_value(text) is None:
             return text
     return ""
 
@@ -197,7 +125,7 @@ def _grids(table: Table) -> list[_Grid]:
     header, rows = table.header(), table.rows
     texts = [[row[j].text if j < len(row) else "" for j in range(len(header))] for row in rows]
     by_row = _Grid([re.sub(r"\s*\[[\d,\s–-]+\]\s*$", "", _model_cell(r)) for r in rows], header, texts)
-    labels = [next((t for t in r if t and _value(t) is None), "") for r in texts]
+    labels = [next((t for t in r if t and cell_value(t) is None), "") for r in texts]
     by_column = _Grid(list(header), labels, [[r[j] for r in texts] for j in range(len(header))])
     return [by_row, by_column]
 
@@ -236,8 +164,8 @@ def _lines(grid: _Grid, s: int, r: int, quoted: set[str]) -> tuple[list[int], st
     """Where the lead is read, and why: where the subject's cell is a score the paragraph
     quotes; else the summary column; else the one place both models have a score."""
     both = [j for j in range(len(grid.labels))
-            if _value(grid.cells[s][j]) is not None and _value(grid.cells[r][j]) is not None]
-    anchored = [j for j in both if (_value(grid.cells[s][j]) or "").lstrip("+") in quoted]
+            if cell_value(grid.cells[s][j]) is not None and cell_value(grid.cells[r][j]) is not None]
+    anchored = [j for j in both if (cell_value(grid.cells[s][j]) or "").lstrip("+") in quoted]
     if anchored:
         return anchored, "where the subject's cell is the score the text quotes"
     summary = [j for j in both if _SUMMARY.search(grid.labels[j].rsplit(" / ", 1)[-1])]
@@ -315,7 +243,7 @@ def _in_tables(
             s = named.pop()
             lines, why = _lines(grid, s, r, quoted)
             for j in lines:
-                a, b = _value(grid.cells[s][j]), _value(grid.cells[r][j])
+                a, b = cell_value(grid.cells[s][j]), cell_value(grid.cells[r][j])
                 if a is None or b is None:
                     continue
                 hi, lo = (b, a) if below else (a, b)

@@ -88,7 +88,8 @@ class PercentVsPoints(Rule):
         """A change column that prints differences in points as "+50.6%", and a lead over a
         rival whose two scores are rows of the table the paragraph speaks of."""
         from benchaudit.claims.access import document_of
-        from benchaudit.claims.percent_tables import change_columns, row_leads
+        from benchaudit.claims.change_columns import change_columns
+        from benchaudit.claims.percent_tables import row_leads
         from benchaudit.finding import Confidence, Location
 
         doc = document_of(source)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from benchaudit.claims.percent_tables import change_columns, row_leads
+from benchaudit.claims.change_columns import change_columns
+from benchaudit.claims.percent_tables import row_leads
 from benchaudit.documents.markdown import read_markdown
 
 _BOARD = """
