@@ -67,6 +67,9 @@ class Scope:
     #: What the document says its ``±`` denotes ("μ ± σ denotes the mean and the standard
     #: deviation", "mean ± std over 3 seeds"): "sd", "se", or "" when it says nothing.
     pm_declared: str = ""
+    #: Protocols stated for named benchmarks in the item's section ("MATH500 and SuperGPQA are
+    #: with a single run"): the names as written, the protocol, and where it is stated.
+    named: list[tuple[str, Protocol, str]] = field(default_factory=list)
 
 
 #: A statement of what ``±`` means, anywhere in the document (a caption, a footnote, a
@@ -111,6 +114,30 @@ def averaging_in(text: str) -> list[Protocol]:
     return found
 
 
+#: A sentence's subject that is a list of names and its verb, up to its protocol: "AIME24 and
+#: AIME25 are with averaged score of 32 repetitions", "MATH500 and SuperGPQA are with a single run".
+_NAMED_SUBJECT = re.compile(r"^\W*(?P<names>[A-Z][^.;:!?]{1,200}?)\s+(?:are|is|were|was)\b(?:\s+[a-z]+){0,3}\s*$")
+_NAME_PIECE = re.compile(r"[A-Z][\w.+-]*(?:\s+[\w.+-]+){0,2}")
+
+
+def named_protocols(text: str) -> list[tuple[str, Protocol]]:
+    """The protocols a text states for benchmarks it names as a sentence's subject, with those
+    names as written; a sentence whose subject is anything but a list of names gives none."""
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        protos = protocols_in(sentence)
+        if not protos:
+            continue
+        m = _NAMED_SUBJECT.match(sentence[: protos[0].position])
+        if m is None:
+            continue
+        names = re.sub(r"\s*\([^)]*\)", "", m.group("names"))
+        pieces = [x.strip() for x in re.split(r",|\band\b", names) if x.strip()]
+        if pieces and all(_NAME_PIECE.fullmatch(x) for x in pieces):
+            out.append((names, protos[0]))
+    return out
+
+
 def _single(text: str) -> list[Protocol]:
     return [p for p in protocols_in(text) if p.protocol == "single"]
 
@@ -132,8 +159,13 @@ def scopes(doc: Document) -> dict[int, Scope]:
     restricted: list[tuple[str, ...]] = []
     wide: list[_Statement] = []
     pm: set[str] = set()
+    named: list[tuple[Section | None, str, Protocol, str]] = []
     for idx, item in enumerate(doc.items):
         texts = [item.text] if isinstance(item, Block) else [item.framing_text(), *item.header()]
+        if isinstance(item, Block) and item.kind != "code":
+            # Blocks only: a table's framing text is made of blocks that are items themselves.
+            at = f"page {item.page}" if item.page else f"line {item.line}"
+            named.extend((item.section, names, p, at) for names, p in named_protocols(texts[0]))
         # What ± denotes is read from prose, captions and notes (a header's "mean ± std"
         # speaks for its own column only).
         pm |= pm_kinds(texts[0])
@@ -180,6 +212,10 @@ def scopes(doc: Document) -> dict[int, Scope]:
             document_single=doc_single,
             document_single_where=doc_where,
             pm_declared=declared,
+            # A statement for named benchmarks speaks for their scores anywhere in its section
+            # (a note after the last table of a results section covers the tables above it).
+            named=[(names, p, at) for sec, names, p, at in named if sec is section
+                   or (section is not None and sec is not None and section.within(sec))],
         )
     return out
 

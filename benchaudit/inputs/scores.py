@@ -13,6 +13,7 @@ or ``±`` right after it, and how sure the parse is.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -22,9 +23,10 @@ from benchaudit.finding import Confidence
 from benchaudit.inputs import numbers as nums
 from benchaudit.inputs.numbers import Number
 from benchaudit.inputs.protocols import PASS_K, Protocol, protocols_in
-from benchaudit.inputs.sentences import Mention, Sentence, mask
+from benchaudit.inputs.sentences import Mention, Sentence, find_benchmarks, mask
 
 if TYPE_CHECKING:
+    from benchaudit.benchmarks import Registry
     from benchaudit.engine import Context
 
 # ---------------------------------------------------------------- score claims
@@ -570,6 +572,47 @@ def document_protocol(claim: Claim, text: str, where: str) -> None:
     claim.fields["protocol_text"] = protos[0].metric
     claim.fields["protocol_scope"] = "document"
     claim.fields["protocol_where"] = where
+
+
+def named_for(
+    bench: Any, named: list[tuple[str, Protocol, str]], registry: Registry
+) -> tuple[list[tuple[str, Protocol, str]], list[tuple[str, Protocol, str]]]:
+    """The protocol statements made by name for ``bench`` ("MATH500 and SuperGPQA are with a
+    single run") and those made by name for other benchmarks only."""
+    def names_it(text: str) -> bool:
+        return any(m.benchmark.name == bench.name and m.benchmark.variant == bench.variant
+                   for m in find_benchmarks(text, registry))
+
+    mine = [st for st in named if names_it(st[0])]
+    return mine, [st for st in named if st not in mine]
+
+
+def same_protocol(a: Protocol, b: Protocol) -> bool:
+    return (a.protocol, a.samples, a.metric) == (b.protocol, b.samples, b.metric)
+
+
+def named_protocol(
+    claim: Claim, mine: list[tuple[str, Protocol, str]], others: list[tuple[str, Protocol, str]],
+    possible: list[Protocol],
+) -> None:
+    """A single pass stated for the claim's benchmark by name in its section: an inferred
+    premise. The averages the document states only for other benchmarks by name are then no
+    possible reading of the score."""
+    if len(mine) != 1 or mine[0][1].protocol != "single":
+        return  # none, or several statements for it: which one holds is not known
+    _, proto, where = mine[0]
+    claim.protocol, claim.samples = "single", 1
+    claim.fields["protocol_text"] = proto.metric
+    claim.fields["protocol_scope"] = "named"
+    claim.fields["protocol_where"] = where
+    elsewhere = Counter(p.samples for _, p, _ in others if p.protocol == "averaged")
+    stated = Counter(p.samples for p in possible if p.protocol == "averaged")
+    left = [k for k in claim.fields.get("possible_samples", []) if stated[k] > elsewhere[k]]
+    if left:
+        claim.fields["possible_samples"] = left
+    else:
+        claim.fields.pop("possible_samples", None)
+        claim.fields.pop("possible_where", None)
 
 
 def note_possible(

@@ -21,7 +21,15 @@ from benchaudit.evidence import Claim
 from benchaudit.finding import Confidence, Location
 from benchaudit.inputs import numbers as nums
 from benchaudit.inputs.protocols import Protocol, protocols_in
-from benchaudit.inputs.scores import NOT_GRID, document_protocol, interval_kind, note_possible
+from benchaudit.inputs.scores import (
+    NOT_GRID,
+    document_protocol,
+    interval_kind,
+    named_for,
+    named_protocol,
+    note_possible,
+    same_protocol,
+)
 from benchaudit.inputs.sentences import Mention, find_benchmarks, names_a_part
 
 if TYPE_CHECKING:
@@ -56,6 +64,8 @@ class Table:
     document_single: str = ""
     pm_declared: str = ""
     document_single_where: str = ""
+    #: Protocols stated for named benchmarks in the table's section (:class:`Scope`).
+    named: list[Any] = field(default_factory=list)
     #: Item counts the document's prose states for benchmarks the registry lacks ("USACO
     #: contains 307 problems"), by folded name (:mod:`benchaudit.claims.stated_counts`).
     counts: dict[str, int] = field(default_factory=dict)
@@ -112,6 +122,7 @@ def from_document(table: Any, context: str, scope: Any) -> Table:
         document_single=scope.document_single,
         document_single_where=scope.document_single_where,
         pm_declared=scope.pm_declared,
+        named=list(scope.named),
     )
 
 
@@ -240,6 +251,10 @@ _RANK_COLUMN = re.compile(r"^\W*(?:rank(?:ing)?|#|no\.?|place|position)\W*$", re
 _MODEL_COLUMN = re.compile(r"^\W*(?:models?|methods?|systems?)\b", re.I)
 
 
+#: The header of a column that names each row's metric or protocol ("Metric", "Setting").
+_METRIC_COLUMN = re.compile(r"^\W*(?:metrics?|settings?|protocols?|eval(?:uation)?\s+settings?)\W*$", re.I)
+
+
 def _ranked(header: list[str]) -> bool:
     """Whether the table's first column is a rank and its second names the models."""
     return len(header) > 2 and bool(_RANK_COLUMN.match(clean_cell(header[0]))) and bool(
@@ -272,6 +287,12 @@ def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim
         # "Rank | Model | ... | Score": the models are named right after the rank column.
         mcol = 1 if not transposed and key == 0 and _ranked(table.header) else 0
         for i, row in enumerate(rows):
+            # A benchmark row's own metric cell ("SWE-bench Multilingual | Single Attempt (Acc) |
+            # 47.3 | ..."): its protocol is the row's, as a column header's is the column's.
+            note = " ".join(
+                clean_cell(c) for jj, c in enumerate(row)
+                if transposed and jj != key and jj < len(table.header) and _METRIC_COLUMN.match(clean_cell(table.header[jj]))
+            )
             for j, cell in enumerate(row):
                 if j <= key or j >= len(table.header):
                     continue
@@ -302,6 +323,7 @@ def tables_to_claims(tables: list[Table], path: str, ctx: Context) -> list[Claim
                     table_protocols,
                     proportion_cols.get(j, False) and not transposed,
                     ctx.benchmarks,
+                    note,
                 )
                 if claim is not None:
                     out.append(claim)
@@ -387,6 +409,7 @@ def _cell_claim(
     table_protocols: list[Protocol],
     proportion: bool,
     registry: Registry,
+    row_note: str = "",
 ) -> Claim | None:
     j, cell_text = where
     value = m.group("v")
@@ -438,8 +461,14 @@ def _cell_claim(
         # Stated in the prose for a name the column shares: which set the column is on is
         # read, not certain ("prose" is no "text" premise).
         claim.n, claim.n_source = prose_n, "prose"
-    own = protocols_in(label) or protocols_in(model)
+    own = protocols_in(label) or protocols_in(model) or protocols_in(row_note)
     protos = own or _for_row(table_protocols, table.context, model)
+    mine, others = named_for(mention[0].benchmark, table.named, registry) if mention and table.named else ([], [])
+    if not own and others:
+        # "AIME24 is with averaged score of 32 repetitions" in the table's note is not the
+        # protocol of its MATH-500 row.
+        protos = [p for p in protos if not any(same_protocol(p, o) for _, o, _ in others)
+                  or any(same_protocol(p, m) for _, m, _ in mine)]
     if protos:
         claim.protocol, claim.samples = protos[0].protocol, protos[0].samples
         claim.fields["protocol_text"] = protos[0].metric
@@ -447,6 +476,8 @@ def _cell_claim(
     elif table.document_single:
         document_protocol(claim, table.document_single, table.document_single_where)
     note_possible(claim, table.possible, table.possible_where, table.repeated_unstated, table.repeated_for)
+    if claim.protocol is None and mine:
+        named_protocol(claim, mine, others, table.possible)
     if NOT_GRID.search(label):
         claim.fields["grid"] = False
     if m.group("pm"):

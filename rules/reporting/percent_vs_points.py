@@ -82,6 +82,58 @@ class PercentVsPoints(Rule):
             said.add(f.location.line)
             yield f
         yield from self._document_leads(source, said)
+        yield from self._table_changes(source, said)
+
+    def _table_changes(self, source: Source, said: set[int | None]) -> Iterator[Finding]:
+        """A change column that prints differences in points as "+50.6%", and a lead over a
+        rival whose two scores are rows of the table the paragraph speaks of."""
+        from benchaudit.claims.access import document_of
+        from benchaudit.claims.change_columns import change_columns
+        from benchaudit.claims.percent_tables import row_leads
+        from benchaudit.finding import Confidence, Location
+
+        doc = document_of(source)
+        if doc is None:
+            return
+        for ch in change_columns(doc):
+            rel = f"{signed(ch.relative)}% relative"
+            listed = ", ".join(text for _, text in ch.rows[:8])
+            yield self.finding(
+                Location(source.path, ch.line, None, ch.page),
+                f"the '{ch.column}' column writes differences in points as percentages: "
+                f"{ch.score} − {ch.base} is {ch.stated.rstrip('%')} points, printed +{ch.stated} "
+                f"({rel}); each of its {len(ch.rows)} rows ({listed}) is {ch.why} in points",
+                claim=ch.sentence,
+                suggestion=f"Head the column '{ch.column} (points)' or write {signed(ch.points)} points ({rel})",
+                evidence={"column": ch.column, "pair": ch.why, "score": ch.score, "base": ch.base,
+                          "points": round(ch.points, 6), "relative_percent": round(ch.relative, 6),
+                          "lines": sorted({ln for ln, _ in ch.rows if ln is not None})},
+                confidence=Confidence.HIGH,
+            )
+        # Several leads of one sentence ("by 15.1% ... falls short of human performance by
+        # 10.4%") are each a finding; a line another reading already flagged is not read again.
+        before, seen = set(said), set()
+        for lead in row_leads(doc):
+            if lead.line in before or (lead.line, lead.stated) in seen:
+                continue
+            seen.add((lead.line, lead.stated))
+            said.add(lead.line)
+            gap = f"gap to {lead.rival}" if lead.below else f"lead over {lead.rival}"
+            pair = f"{lead.base} vs {lead.score}" if lead.below else f"{lead.score} vs {lead.base}"
+            over = lead.score if lead.below else lead.base
+            sign = -1 if lead.below else 1
+            yield self.finding(
+                Location(source.path, lead.line, None, lead.page),
+                f"the {lead.stated}% {gap} is the difference in points on the table's "
+                f"'{lead.column}' ({pair}; read {lead.why}); relative to {over} it is "
+                f"{abs(lead.relative):.1f}%",
+                claim=lead.sentence,
+                suggestion=f"{signed(sign * lead.points)} points ({signed(sign * lead.relative)}% relative) on {lead.column}",
+                evidence={"stated": lead.stated, "score": lead.score, "base": lead.base, "rival": lead.rival,
+                          "column": lead.column, "points": round(lead.points, 6),
+                          "relative_percent": round(lead.relative, 6)},
+                confidence=Confidence.MEDIUM,
+            )
 
     def _document_leads(self, source: Source, said: set[int | None]) -> Iterator[Finding]:
         """A lead whose two scores the paragraph states ("X (18.1%)" ... "21.7%, a 3.6%
