@@ -45,7 +45,16 @@ def read(path: str) -> Any:
 
 
 def write(path: str, value: Any) -> bool:
-    """``value`` marshalled to ``path`` through a file of this process's own, then renamed
+    """``value`` marshalled to ``path`` (see :func:`write_bytes`)."""
+    try:
+        data = marshal.dumps(value)
+    except ValueError:
+        return False  # not plain data: nothing kept
+    return write_bytes(path, [data])
+
+
+def write_bytes(path: str, pieces: list[bytes]) -> bool:
+    """``pieces`` written to ``path`` through a file of this process's own, then renamed
     over it, so a concurrent run reads the old file or the new one, never half of one."""
     folder = os.path.dirname(path)
     tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}")
@@ -54,7 +63,7 @@ def write(path: str, value: Any) -> bool:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
             with os.fdopen(fd, "wb") as fh:
-                marshal.dump(value, fh)
+                fh.writelines(pieces)
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)

@@ -64,8 +64,14 @@ _MAGIC = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER
 _CODE_TYPE = type((lambda: None).__code__)
 
 #: name -> (origin, cached, submodule search locations or None, the folder of the search
-#: path it was found in, that folder's mtime_ns, the source's mtime_ns and size, code bytes)
-Entry = tuple[str, str, "tuple[str, ...] | None", str, "int | None", int, int, bytes]
+#: path it was found in, that folder's mtime_ns, the source's mtime_ns and size, and where
+#: its code is in the file: offset and length past the index)
+Entry = tuple[str, str, "tuple[str, ...] | None", str, "int | None", int, int, int, int]
+#: The file: the index's length (8 bytes), the index (marshal of the entries and the
+#: finders' signature), then the code of every entry. A run reads the index and then only
+#: the code of the modules it imports (one pread each), so modules that only other kinds
+#: of input import (a PDF's, a data file's) cost a card check nothing but their index line.
+_LENGTH = 8
 
 
 def file_name() -> str:
@@ -110,9 +116,9 @@ def _stems(folder: str) -> frozenset[str] | None:
 class _Loader(SourceFileLoader):
     """The path finder's loader, handed the module's code instead of reading it again."""
 
-    def __init__(self, fullname: str, path: str, code: bytes) -> None:
+    def __init__(self, fullname: str, path: str, code: bytes | None) -> None:
         super().__init__(fullname, path)
-        self._code: bytes | None = code
+        self._code = code
 
     def get_code(self, fullname: str) -> CodeType | None:
         data, self._code = self._code, None
@@ -141,6 +147,8 @@ class CodeCache:
         self.path = path
         self.entries: dict[str, Entry] = {}
         self.signature = _signature()
+        self._fd: int | None = None  # the file, open for the code of the entries
+        self._base = 0  # where the code starts in it
         self._mtimes: dict[str, int | None] = {}  # folder -> mtime_ns (this run)
         self._stems: dict[str, frozenset[str] | None] = {}  # folder -> _stems (this run)
         #: names looked up and not served: new ones, or entries that no longer hold
@@ -149,13 +157,38 @@ class CodeCache:
             self._load(path)
 
     def _load(self, path: str) -> None:
-        data = cache_files.read(path)
-        if not (isinstance(data, tuple) and len(data) == 2):
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
             return
-        entries, signature = data
-        if isinstance(entries, dict) and signature == self.signature:
-            if len(entries) <= MAX_ENTRIES:
-                self.entries = entries
+        try:
+            size = int.from_bytes(os.pread(fd, _LENGTH, 0), "little")
+            if size > os.fstat(fd).st_size - _LENGTH:
+                raise ValueError("not a file of this cache")
+            data = marshal.loads(os.pread(fd, size, _LENGTH))
+        except (OSError, EOFError, ValueError, TypeError, OverflowError):
+            os.close(fd)
+            return
+        entries, signature = data if isinstance(data, tuple) and len(data) == 2 else ({}, None)
+        if (
+            not isinstance(entries, dict)
+            or signature != self.signature
+            or len(entries) > MAX_ENTRIES
+        ):
+            os.close(fd)
+            return
+        self.entries, self._fd, self._base = entries, fd, _LENGTH + size
+
+    def _code(self, entry: Entry) -> bytes | None:
+        """The code bytes of ``entry`` as the file holds them, or None."""
+        offset, length = entry[7], entry[8]
+        if self._fd is None:
+            return None
+        try:
+            data = os.pread(self._fd, length, self._base + offset)
+        except OSError:
+            return None
+        return data if len(data) == length else None
 
     def _folder_mtime(self, folder: str) -> int | None:
         if folder not in self._mtimes:
@@ -169,7 +202,7 @@ class CodeCache:
         return stems is None or name.lower() in stems
 
     def _fits(self, name: str, entry: Entry, path: Sequence[str] | None) -> bool:
-        origin, _, _, found, found_mtime, mtime, size, _ = entry
+        origin, _, _, found, found_mtime, mtime, size, _, _ = entry
         search = sys.path if path is None else path
         tail = name.rpartition(".")[2]
         for folder in search:
@@ -196,7 +229,7 @@ class CodeCache:
             self.missed.add(name)
             return None
         origin, cached, locations = entry[0], entry[1], entry[2]
-        spec = ModuleSpec(name, _Loader(name, origin, entry[7]), origin=origin)
+        spec = ModuleSpec(name, _Loader(name, origin, self._code(entry)), origin=origin)
         if locations is not None:
             spec.submodule_search_locations = list(locations)
         spec.has_location = True
@@ -214,23 +247,39 @@ class CodeCache:
         ignored)."""
         if not self.path or not self.missed:
             return
-        entries = dict(self.entries) if len(self.entries) < MAX_ENTRIES else {}
-        changed = False
+        codes: dict[str, tuple[Entry, bytes]] = {}
         for name in sorted(self.missed):
-            entry = _entry(name)
-            if entry is not None:
-                entries[name] = entry
-                changed = True
-            elif entries.pop(name, None) is not None:
-                changed = True
+            found = _entry(name)
+            if found is not None:
+                codes[name] = found
+        gone = self.missed.intersection(self.entries).difference(codes)
         self.missed = set()
-        if changed and cache_files.write(self.path, (entries, _signature())):
-            self.entries = entries
+        if not codes and not gone:
+            return
+        keep = [n for n in self.entries if n not in codes and n not in gone]
+        if len(keep) + len(codes) > MAX_ENTRIES:
+            keep = []
+        records: dict[str, tuple[Entry, bytes]] = {}
+        for name in keep:
+            code = self._code(self.entries[name])
+            if code is not None:
+                records[name] = (self.entries[name], code)
+        records.update(codes)
+        entries: dict[str, Entry] = {}
+        blob: list[bytes] = []
+        offset = 0
+        for name, (entry, code) in records.items():
+            entries[name] = (*entry[:7], offset, len(code))
+            blob.append(code)
+            offset += len(code)
+        index = marshal.dumps((entries, _signature()))
+        cache_files.write_bytes(self.path, [len(index).to_bytes(_LENGTH, "little"), index, *blob])
 
 
-def _entry(name: str) -> Entry | None:
-    """The record of module ``name`` as this run imported it, or None when it is not one
-    the path finder loads from a source file with valid bytecode beside it."""
+def _entry(name: str) -> tuple[Entry, bytes] | None:
+    """The record of module ``name`` as this run imported it (its place in the file still
+    to be given) and its code, or None when it is not one the path finder loads from a
+    source file with valid bytecode beside it."""
     module = sys.modules.get(name)
     spec = getattr(module, "__spec__", None)
     if spec is None or type(spec.loader) is not SourceFileLoader or spec.name != name:
@@ -268,7 +317,7 @@ def _entry(name: str) -> Entry | None:
         or int.from_bytes(data[12:16], "little") != (st.st_size & 0xFFFFFFFF)
     ):
         return None
-    return (
+    entry = (
         origin,
         cached,
         None if locations is None else tuple(locations),
@@ -276,8 +325,10 @@ def _entry(name: str) -> Entry | None:
         folder_mtime,
         st.st_mtime_ns,
         st.st_size,
-        data[_HEADER:],
+        0,
+        0,
     )
+    return entry, data[_HEADER:]
 
 
 def _same(folder: object, where: str) -> bool:
