@@ -77,7 +77,7 @@ _LENGTH = 8
 def file_name() -> str:
     """One file per interpreter build, optimisation level and benchaudit release."""
     impl = sys.implementation.name
-    return f"code-v1-{impl}-{sys.hexversion:x}-O{sys.flags.optimize}-{__version__}.marshal"
+    return f"code-v2-{impl}-{sys.hexversion:x}-O{sys.flags.optimize}-{__version__}.marshal"
 
 
 def _signature() -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -145,7 +145,8 @@ class CodeCache:
 
     def __init__(self, path: str | None) -> None:
         self.path = path
-        self.entries: dict[str, Entry] = {}
+        #: name -> its :data:`Entry`, marshalled: a run unpacks only the entries it looks up
+        self.entries: dict[str, bytes] = {}
         self.signature = _signature()
         self._fd: int | None = None  # the file, open for the code of the entries
         self._base = 0  # where the code starts in it
@@ -178,6 +179,16 @@ class CodeCache:
             os.close(fd)
             return
         self.entries, self._fd, self._base = entries, fd, _LENGTH + size
+
+    def _record(self, name: str) -> Entry | None:
+        raw = self.entries.get(name)
+        if raw is None:
+            return None
+        try:
+            entry = marshal.loads(raw)
+        except (EOFError, ValueError, TypeError):
+            return None
+        return entry if isinstance(entry, tuple) and len(entry) == 9 else None
 
     def _code(self, entry: Entry) -> bytes | None:
         """The code bytes of ``entry`` as the file holds them, or None."""
@@ -224,7 +235,7 @@ class CodeCache:
     def find_spec(
         self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        entry = self.entries.get(name)
+        entry = self._record(name)
         if entry is None or target is not None or not self._fits(name, entry, path):
             self.missed.add(name)
             return None
@@ -261,15 +272,16 @@ class CodeCache:
             keep = []
         records: dict[str, tuple[Entry, bytes]] = {}
         for name in keep:
-            code = self._code(self.entries[name])
-            if code is not None:
-                records[name] = (self.entries[name], code)
+            entry = self._record(name)
+            code = None if entry is None else self._code(entry)
+            if entry is not None and code is not None:
+                records[name] = (entry, code)
         records.update(codes)
-        entries: dict[str, Entry] = {}
+        entries: dict[str, bytes] = {}
         blob: list[bytes] = []
         offset = 0
         for name, (entry, code) in records.items():
-            entries[name] = (*entry[:7], offset, len(code))
+            entries[name] = marshal.dumps((*entry[:7], offset, len(code)))
             blob.append(code)
             offset += len(code)
         index = marshal.dumps((entries, _signature()))
