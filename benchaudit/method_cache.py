@@ -23,7 +23,6 @@ the cache folder must be writable only by its user. Only the command line instal
 from __future__ import annotations
 
 import builtins
-import marshal
 import os
 import sys
 from types import CodeType
@@ -43,7 +42,7 @@ _exec = builtins.exec
 def file_name() -> str:
     """The cache file's name: one per interpreter build and benchaudit release."""
     impl = sys.implementation.name
-    return f"methods-v2-{impl}-{sys.hexversion:x}-{__version__}.marshal"
+    return f"methods-v1-{impl}-{sys.hexversion:x}-{__version__}.marshal"
 
 
 class MethodCache:
@@ -52,9 +51,7 @@ class MethodCache:
 
     def __init__(self, path: str | None) -> None:
         self.path = path
-        #: text -> its code object, or (as read from the file, until first used) the code
-        #: object marshalled: a run unpacks only the methods of the classes it makes
-        self.codes: dict[str, CodeType | bytes] = {}
+        self.codes: dict[str, CodeType] = {}
         #: the save at which each text was last used
         self.last_used: dict[str, int] = {}
         self.generation = 0
@@ -76,14 +73,7 @@ class MethodCache:
 
     def code(self, source: str) -> CodeType:
         """What ``exec(source)`` compiles, from the cache when the text was seen before."""
-        code: object = self.codes.get(source)
-        if type(code) is bytes:
-            try:
-                code = marshal.loads(code)
-            except (EOFError, ValueError, TypeError):
-                code = None
-            if type(code) is CodeType:
-                self.codes[source] = code
+        code = self.codes.get(source)
         if type(code) is not CodeType:
             # exec compiles a text as a module named "<string>", with the future flags
             # of its caller (dataclasses has none): the same call here.
@@ -107,10 +97,8 @@ class MethodCache:
         generation = self.generation + 1
         last_used = {k: g for k, g in self.last_used.items() if k in self.codes}
         last_used.update(dict.fromkeys(self.used, generation))
-        codes: dict[str, CodeType | bytes] = {
-            k: v if type(v) is bytes else marshal.dumps(v)
-            for k, v in self.codes.items()
-            if last_used.get(k, 0) > generation - KEEP_SAVES
+        codes = {
+            k: v for k, v in self.codes.items() if last_used.get(k, 0) > generation - KEEP_SAVES
         }
         last_used = {k: last_used[k] for k in codes}
         if _write(self.path, (generation, codes, last_used)):
