@@ -6,7 +6,7 @@ the Markdown parser's, its own), and for each of them the import system looks al
 in ``__pycache__``, reads and checks its header: about a tenth of the check, before any
 module runs. The command keeps the bytecode of every module it imported from a plain
 source file in one file of its cache folder instead, and an import it has seen before
-costs one ``stat`` of the source.
+costs one ``stat`` of the source and one read of its code.
 
 What runs is what the import system would run, exactly:
 
@@ -14,13 +14,13 @@ What runs is what the import system would run, exactly:
   taken only while that file was valid for the source, and is served only while the
   source keeps the size and modification time (in nanoseconds) it had then: the check
   the bytecode file itself is trusted on, made stricter;
-* the module is the one the import system would find: an entry is served only while
-  every folder searched for it (``sys.path`` for a top-level module, the package's
-  ``__path__`` for the others) keeps the modification time it had, so no file was
-  added or removed in any of them, the search path is the same list, and the import
-  finders (``sys.meta_path``) and path hooks are those of the run that stored it; it is
-  stored only when the path finder finds the same file and no finder before it claims
-  the name;
+* the module is the one the import system would find: an entry is served only while the
+  folder it was found in (on ``sys.path`` for a top-level module, on the package's
+  ``__path__`` for the others) keeps its modification time, so no file was added to or
+  removed from it, no folder before that one on the search path holds a name the module
+  could be imported from, and the import finders (``sys.meta_path``) and path hooks are
+  those of the run that stored it; it is stored only when the path finder finds the same
+  file, from a folder named by an absolute path, and no finder before it claims the name;
 * the module gets the loader the path finder gives (a ``SourceFileLoader``, here a
   subclass that knows the code), so ``__file__``, ``__cached__``, ``__spec__``, resources
   and ``get_source`` are the ordinary ones.
