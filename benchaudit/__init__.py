@@ -11,10 +11,13 @@ the command are ``benchaudit``.
 """
 
 import os as _os
-from typing import TYPE_CHECKING
-from typing import Any as _Any
 
+# Not typing's: the command's module cache (benchaudit.code_cache) is installed after this
+# package is imported, and serves typing and what typing imports only if nothing has yet.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers
+    from typing import Any as _Any
+
     from benchaudit.api import audit, audit_results, audit_text
     from benchaudit.errors import InputError
     from benchaudit.finding import Confidence, Finding, Report, Severity
@@ -50,7 +53,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> _Any:
+def __getattr__(name: str) -> "_Any":
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'benchaudit' has no attribute {name!r}")

@@ -1,6 +1,7 @@
 """The ``benchaudit`` console script (and ``python -m benchaudit``).
 
-The command line of :mod:`benchaudit.cli`, started with the compiled-regex cache of
+The command line of :mod:`benchaudit.cli`, started with the module cache of
+:mod:`benchaudit.code_cache` in place before anything else is imported, the compiled-regex cache of
 :mod:`benchaudit.regex_cache` in place before anything compiles a pattern, so the
 patterns of click, the Markdown parser and the claim reader all come from it, and the
 compiled record-class methods of :mod:`benchaudit.method_cache` before any class is made.
@@ -31,6 +32,9 @@ def main(whole_process: bool = True) -> None:
     # the garbage a young generation can hold is a few megabytes at most).
     threshold, *older = gc.get_threshold()
     gc.set_threshold(max(threshold, START_THRESHOLD), *older)
+    from benchaudit import code_cache
+
+    code_cache.install()  # first: every module imported after it is served from it
     from benchaudit import method_cache, regex_cache
 
     regex_cache.install()

@@ -29,7 +29,10 @@ from types import CodeType
 from typing import Any
 
 from benchaudit import __version__
-from benchaudit.regex_cache import KEEP_SAVES, _read, _write, cache_dir
+from benchaudit.cache_files import cache_dir
+from benchaudit.cache_files import read as _read
+from benchaudit.cache_files import write as _write
+from benchaudit.regex_cache import KEEP_SAVES
 
 #: Beyond this many texts the file is started afresh.
 MAX_ENTRIES = 4000

@@ -27,7 +27,6 @@ and may be deleted at any time.
 from __future__ import annotations
 
 import importlib
-import marshal
 import os
 import sys
 from array import array
@@ -35,6 +34,9 @@ from collections.abc import Callable
 from typing import Any
 
 from benchaudit import __version__
+from benchaudit.cache_files import cache_dir as cache_dir
+from benchaudit.cache_files import read as _read
+from benchaudit.cache_files import write as _write
 
 
 def _internal(name: str, before_3_11: str) -> Any:
@@ -63,22 +65,6 @@ _CODE = "I"
 #: changes from run to run (one built from a set, in the Markdown parser) would
 #: otherwise pile up.
 KEEP_SAVES = 64
-
-
-def cache_dir() -> str | None:
-    """The folder for the cache, or None when it is turned off."""
-    if os.environ.get("BENCHAUDIT_NO_CACHE"):
-        return None
-    chosen = os.environ.get("BENCHAUDIT_CACHE_DIR")
-    if chosen:
-        return chosen
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~\\AppData\\Local")
-        return os.path.join(base, "benchaudit", "Cache")
-    if sys.platform == "darwin":
-        return os.path.expanduser("~/Library/Caches/benchaudit")
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-    return os.path.join(base, "benchaudit")
 
 
 def file_name() -> str:
@@ -209,37 +195,6 @@ def _load(path: str) -> tuple[int, dict[tuple[str, int], Entry], dict[tuple[str,
     ):
         return 0, {}, {}
     return generation, programs, last_used
-
-
-def _read(path: str) -> Any:
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-        # loads of the bytes, not load of the file: load reads the file object by object,
-        # which costs eight times the rest of loading a card's programs.
-        return marshal.loads(data)
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
-
-
-def _write(path: str, value: Any) -> bool:
-    """``value`` marshalled to ``path`` through a file of this process's own, then renamed
-    over it, so a concurrent run reads the old file or the new one, never half of one."""
-    folder = os.path.dirname(path)
-    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}")
-    try:
-        os.makedirs(folder, exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                marshal.dump(value, fh)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except (OSError, ValueError):
-        return False  # a read-only home or a full disk costs speed, never a run
-    return True
 
 
 def remembered(name: str, text: str, parse: Callable[[str], Any]) -> Any:

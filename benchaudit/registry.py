@@ -266,7 +266,31 @@ def _any_rule_pack_installed() -> bool:
     A plain look at ``entry_points.txt`` files: importing ``importlib.metadata`` costs
     more than the rest of a pre-commit run over a README, so it is paid only when a
     rule pack is actually there.
+
+    Run by the command (its cache folder in place), the answer is kept there beside each
+    ``sys.path`` folder and its modification time, and read back while none has changed:
+    installing or removing a distribution adds or removes its metadata folder, which
+    changes the folder's time, and the command then no longer opens a file in each of a
+    few hundred metadata folders that holds none.
     """
+    cache = sys.modules.get("benchaudit.regex_cache")
+    if cache is None or getattr(cache, "_INSTALLED", None) is None:
+        return _look_for_rule_packs()
+    stamps = []
+    for entry in sys.path:
+        folder = os.path.abspath(entry or ".")
+        try:
+            stamps.append(f"{folder}\0{os.stat(folder).st_mtime_ns}")
+        except (OSError, ValueError):
+            stamps.append(f"{folder}\0-")
+    found: bool = cache.remembered(
+        "rule-packs", "\n".join(stamps), lambda _: _look_for_rule_packs()
+    )
+    return found
+
+
+def _look_for_rule_packs() -> bool:
+    """:func:`_any_rule_pack_installed`, read from the metadata folders themselves."""
     for entry in sys.path:
         try:
             names = os.listdir(entry or ".")
