@@ -258,11 +258,14 @@ _DELTA = lazy(
     r"(percentage points?|points?|pts?\.?|pp\b|%)",
     re.I,
 )
+#: "Our model (+1.8) surpasses Rival ... with 83.6%": a bare signed gain in brackets next to the
+#: model it belongs to; read only with a lead verb and one score in the sentence.
+_DELTA_BARE = lazy(r"\((\+)\s*(" + _UNUM + r")()\s*\)")
 
 _BETTER = lazy(
     r"\b(outperform\w*|beat\w*|surpass\w*|exceed\w*|improv\w*|better|higher|gain\w*|boost\w*|"
     r"ris(?:es|e|ing)|rose|increas(?:es|ed|ing)|climb\w*|jump(?:s|ed)?|"
-    r"edges? out|leads?|ahead of|wins? over|tops?(?![-‑]\w)|superior|state[- ]of[- ]the[- ]art|SOTA|best|"
+    r"edges? out|leads?|ahead of|wins? over|(?:clear|decisive|convincing|comfortable|outright) (?:win|victory)|tops?(?![-‑]\w)|superior|state[- ]of[- ]the[- ]art|SOTA|best|"
     r"ranks? (?:first|1st|#1|top)|first place|new record)\b",
     re.I,
 )
@@ -302,6 +305,8 @@ _EQUIV = lazy(
     r"(?:preserv\w+|retain\w*|maintain\w*)(?=\s+(?:[\w-]+\s+){0,3}?(?:performance|accuracy|quality|scores?|results|reasoning|"
     r"capabilit(?:y|ies)|abilit(?:y|ies)|skills?)\b)|"
     r"no worse than|as good as|lossless|identical|(?:does|do|did)(?: not|n't) matter|interchangeabl[ey]|"
+    # "... (p = 0.12); the model is therefore language-agnostic": a null read as no effect.
+    r"(?:is|are|was|were) (?:therefore |thus |hence )?(?:[a-z]+-agnostic|(?:insensitive|invariant) to)|"
     # "answers were consistent over time (p > 0.05)": a null read as stability.
     r"(?:is|are|was|were|remain(?:s|ed)?) (?:stable|consistent(?! with)|unchanged)|"
     # A null result read as "nothing lost": "so quantization costs nothing", "safe to ship".
@@ -309,7 +314,7 @@ _EQUIV = lazy(
     re.I,
 )
 _NOT_SIG = lazy(
-    r"\b(not (?:statistically )?significant(?:ly)?|no (?:statistically )?significant|"
+    r"\b(not (?:a |an |any )?(?:statistically )?significant(?:ly)?|no (?:statistically )?significant|"
     r"non-?significant|insignificant|n\.s\.|did not reach (?:statistical )?significance|"
     r"not significantly (?:hurt|degrade|reduce|affect|change|differ|impact|harm|lower|decrease|worse|better)\w*|"
     r"not (?:statistically )?distinguishable|statistically indistinguishable|"
@@ -371,8 +376,8 @@ _CORRECTION = lazy(
     re.I,
 )
 _HEDGED = lazy(
-    r"\b(inconclusive|cannot (?:reach|detect|rule out|be significant)|too few|under-?powered|"
-    r"insufficient (?:statistical )?power|no test can|not (?:enough|sufficient) (?:power|data|items))\b",
+    r"\b(inconclusive|cannot (?:reach|detect|rule out|be significant)|too few|so few (?:disagreements|discordant|items|questions|problems|samples|examples)|under-?powered|"
+    r"insufficient (?:statistical )?power|no (?:\w+ )?test can|not (?:enough|sufficient) (?:power|data|items))\b",
     re.I,
 )
 #: "you can't confidently say A is better", "Can you say X is better?": a clause that denies a
@@ -903,12 +908,14 @@ _PARITY_OF_SCORES = lazy(
 )
 
 
-def _null_in_own_clause(text: str, pos: int) -> bool:
+def _null_in_own_clause(text: str, pos: int, first: bool = False) -> bool:
     """Whether the word at ``pos`` sits in a contrasting clause of its own that states only p-values
-    at or above 0.05 and no claim of significance."""
-    from benchaudit.inputs.clauses import contrast_clause
+    at or above 0.05 and no claim of significance; with ``first``, the sentence's first clause
+    counts too when a contrasting one follows it ("comparable to ... (P = 0.608) but lower than
+    ... (all P ≤ 0.005)")."""
+    from benchaudit.inputs.clauses import clause_of, contrast_clause
 
-    clause = contrast_clause(text, pos)
+    clause = clause_of(text, pos) if first else contrast_clause(text, pos)
     if clause is None or _SIG.search(clause):
         return False
     ps = _pvalues(clause)
@@ -1129,10 +1136,12 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
     delta = None
     delta_unit = None
     dm = _DELTA.search(text) or _DELTA_PTS.search(text)
+    if dm is None and _BETTER.search(text) and len(_values_pct(text)) == 1:
+        dm = _DELTA_BARE.search(text)
     if dm and not re.search(r"relative", text[dm.end() : dm.end() + 20], re.I):
         sign = "-" if dm.group(1) in ("−", "–", "-") else ""
         delta = sign + dm.group(2)
-        delta_unit = dm.group(3).lower()
+        delta_unit = dm.group(3).lower() or "points"
     vals = _values_pct(text)
     if dm is not None and a_val is None and delta and len(vals) == 1 and not delta.startswith("-"):
         # "reaches 64.0%, 1.2 points higher than B": B scored 62.8%.
@@ -1205,6 +1214,9 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         # "significantly longer responses (p < 0.001), whereas response time was comparable
         # (p = 0.29)": the significance is the first clause's; the parity is read from a null.
         sig, sig_from, better = "no", "clause", None
+    elif equiv and sig is None and pvals and _null_in_own_clause(text, equiv.start(), first=True):
+        # Mixed p-values: the parity word's own clause holds only the null ones.
+        sig, sig_from = "no", "clause"
     if (
         equiv
         and sig is None
