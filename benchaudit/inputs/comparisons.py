@@ -330,7 +330,7 @@ _UNPAIRED_TEST = lazy(
     r"test of (?:two |independent )?proportions|proportions? z[- ]test|"
     r"chi[- ]?squared? test(?: of independence)?|χ2 test|χ² test|fisher'?s exact(?: test)?|"
     r"unpaired (?:t[- ])?test|welch'?s?(?: t)?[- ]test|independent[- ]samples?(?: t)?[- ]test|"
-    r"two[- ]sample (?:t[- ]|z[- ])?test|mann[- ]whitney|"
+    r"two[- ]sample (?:t[- ]|z[- ])?test|mann[- ]whitney|t[- ]tests? with unequal variances?|"
     r"separate (?:95\s*% )?(?:confidence )?(?:intervals|CIs)|"
     r"(?:confidence )?intervals (?:do not|don't|did not) overlap|non-?overlapping (?:confidence )?intervals)",
     re.I,
@@ -346,6 +346,14 @@ _SAME_ITEMS = lazy(
     + r"|test set|benchmark|split|"
     r"eval(?:uation)? set)|"
     r"identical (?:test )?" + _ITEMS + r"|both models|both systems|each of the same)\b",
+    re.I,
+)
+#: "260 questions ... were run through ChatGPT and Gemini", "1136 questions were input into
+#: GPT-4v and GPT-4o": one set of items given to two models.
+_ITEMS_GIVEN_TO_BOTH = lazy(
+    r"\b(?:questions|items|problems|prompts|cases|vignettes)\b[^.;]{0,60}?\b(?:were|was)\s+(?:\w+\s+)?"
+    r"(?:run through|input (?:in)?to|entered into|presented to|submitted to|posed to|fed (?:in)?to|given to)"
+    r"\s+[^.;]{1,60}?\band\b",
     re.I,
 )
 _OVERLAP_NULL = lazy(
@@ -498,7 +506,7 @@ _CI95 = lazy(r"\b(95\s*%\s*(?:CI|confidence|interval)|confidence interval|CI)\b"
 _AGREE = [
     lazy(
         # "80\\%" is LaTeX's percent sign; "85% human agreement" names whom the judge agrees with.
-        r"(" + _UNUM + r")\s*\\?%\s*(?:raw\s+|overall\s+|pairwise\s+)?(?:(?:human|expert|annotator)s?\s+)?"
+        r"(" + _UNUM + r")\s*\\?%\+?\s*(?:raw\s+|overall\s+|pairwise\s+)?(?:(?:human|expert|annotator)s?\s+)?"
         r"(?:agreement|agree|consistency|"
         r"alignment|concordance)\b",
         re.I,
@@ -563,7 +571,7 @@ _PASSK = lazy(r"\bpass\s*@\s*(\d+|k)\b", re.I)
 # emergence
 _EMERGE = lazy(
     r"\b(emerg(?:es|ed|ent|ence|ing)|sudden(?:ly)?|sharp(?:ly)? (?:transition|jump|increase|rise)|"
-    r"phase transition|abrupt(?:ly)?|discontinu\w+|jump(?:s|ed)? (?:from|to|sharply|suddenly|abruptly)|"
+    r"phase transition|abrupt(?:ly)?|discontinu\w+|jump(?:s|ed)?,? (?:from|to|sharply|suddenly|abruptly)|"
     r"unpredictabl[ey]|"
     r"step[- ]change|takes? off|hockey[- ]stick)\b",
     re.I,
@@ -630,12 +638,15 @@ _PER_ITEM_EACH = lazy(
     + r")\s+(?:samples|completions|generations|responses|attempts|solutions)"
     r"|\b("
     + _WORDNUM
-    + r")\s+(?:samples|completions|generations|responses|attempts|solutions)\s+each\b",
+    + r")\s+(?:samples|completions|generations|responses|attempts|solutions)\s+each\b"
+    # "Each of the 164 problems was sampled 10 times"
+    r"|\b(?:sampled|generated|run|repeated|queried)\s+(" + _WORDNUM + r")\s+times\b",
     re.I,
 )
 _PER_ITEM = lazy(
     r"\b(" + _WORDNUM + r")\s+(?:samples|completions|generations|responses|attempts|solutions)\s+"
-    r"(?:per|for each|for every|on each|each)\s+(?:of\s+(?:the\s+)?)?(?:\d[\d,]*\s+)?(?:\w+\s+)?"
+    # "for each of the 30 AIME 2024 problems": a benchmark's name of up to three words between
+    r"(?:per|for each|for every|on each|each)\s+(?:of\s+(?:the\s+)?)?(?:\d[\d,]*\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?:problem|question|item|prompt|task|example)s?",
     re.I,
 )
@@ -701,6 +712,15 @@ _TRIED_SIG = lazy(
     r"hyperparameters|recipes|templates|(?:t-|z-)?tests)\b(?:[^.;]|;\s){0,80}?\b(" + _WORDNUM + r")\s+"
     r"(?:of\s+(?:them|these|those)\s+)?"
     r"(?:\w+\s+){0,2}?(?:significant\w*|reach\w* significance)",
+    re.I,
+)
+#: "We tested 15 prompt formats against the default; format 7 was significantly better": one
+#: named winner among n tries.
+_TRIED_ONE_SIG = lazy(
+    r"\b(?:tested|compared|tried|evaluated|ran|screened)\s+(" + _WORDNUM + r")\s+(?:[\w-]+\s+){0,2}?"
+    r"(variants|prompts|formats|configurations|settings|methods|strategies|templates|recipes)\b"
+    r"(?:[^.;]|;\s){0,80}?\b(?:variant|prompt|format|configuration|setting|method|strategy|template|"
+    r"recipe)\s+(?:#\s*)?[\w-]+\s+(?:was|is)\s+(?:\w+\s+)?significantly\b",
     re.I,
 )
 _NTESTS = lazy(
@@ -1231,6 +1251,13 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
     overlap_null = _OVERLAP_NULL.search(text)
     overlap_sig = _OVERLAP_SIG.search(text)
     unpaired = _UNPAIRED_TEST.search(text)
+    if unpaired is None and pvals and context:
+        # "... using two-tailed t-tests with unequal variance to compare X and Y. X answered
+        # 57.14% (p < 0.018) ...": the p-values are those of the test the paragraph named before.
+        unpaired = _UNPAIRED_TEST.search(context)
+    shared = bool(_SAME_ITEMS.search(text)) or bool(
+        unpaired and _ITEMS_GIVEN_TO_BOTH.search(context + " " + text)
+    )
     paired = _PAIRED_TEST.search(text)
     intervals = _intervals(text)
     ntests = _NTESTS.search(text)
@@ -1335,7 +1362,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         "intervals": intervals,
         "unpaired_test": unpaired.group(0) if unpaired else None,
         "paired_test": paired.group(0) if paired else None,
-        "same_items": bool(_SAME_ITEMS.search(text)),
+        "same_items": shared,
         "overlap": (
             "null"
             if overlap_null and not overlap_sig and (equiv or not_sig or _OVERLAP_SAME.search(text))
@@ -1363,6 +1390,8 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         fields["sig_of"] = [to_int(om.group(2)), to_int(om.group(1))]
     elif tm := _TRIED_SIG.search(text):
         fields["sig_of"] = [to_int(tm.group(2)), to_int(tm.group(1))]
+    elif one := _TRIED_ONE_SIG.search(text):
+        fields["sig_of"] = [1, to_int(one.group(1))]
     conf = Confidence.HIGH
     if a_val is not None and how == "two-values":
         conf = Confidence.MEDIUM
@@ -1650,7 +1679,7 @@ def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
     if m is not None:
         k = to_int(m.group(1))
     elif (me := _PER_ITEM_EACH.search(text)) is not None:
-        k = to_int(me.group(1) or me.group(2))
+        k = to_int(me.group(1) or me.group(2) or me.group(3))
     elif product is not None:
         # "8 × 164 = 1,312 completions": the factor that is the benchmark's count is the items.
         a, b = to_int(product.group(1)), to_int(product.group(2))
@@ -1680,7 +1709,7 @@ def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
         break
     items = None
     im = re.search(
-        r"\b(\d[\d,]*)\s+(?:\w+\s+)?(?:problems|questions|items|prompts|tasks)\b", text, re.I
+        r"\b(\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?(?:problems|questions|items|prompts|tasks)\b", text, re.I
     )
     if im:
         items = to_int(im.group(1))
