@@ -314,7 +314,10 @@ _EQUIV = lazy(
     re.I,
 )
 _NOT_SIG = lazy(
-    r"\b(not (?:a |an |any )?(?:statistically )?significant(?:ly)?|no (?:statistically )?significant|"
+    r"\b(not (?:statistically )?significant(?:ly)?|no (?:statistically )?significant|"
+    # "not a significant difference"; "not a significant issue" is no test result.
+    r"not (?:a|an|any) (?:statistically )?significant (?:difference|change|gain|improvement|effect|drop|"
+    r"decrease|increase|advantage|lead|degradation|loss)|"
     r"non-?significant|insignificant|n\.s\.|did not reach (?:statistical )?significance|"
     r"not significantly (?:hurt|degrade|reduce|affect|change|differ|impact|harm|lower|decrease|worse|better)\w*|"
     r"not (?:statistically )?distinguishable|statistically indistinguishable|"
@@ -1163,6 +1166,12 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         delta = sign + dm.group(2)
         delta_unit = dm.group(3).lower() or "points"
     vals = _values_pct(text)
+    led_by = dm is not None and dm.group(1).lower().startswith("by") and delta is not None
+    if led_by and how == "two-values" and dm.group(2) in (a_val, b_val):
+        # "achieves 57.7%, surpassing the human baseline by 4%": the 4% is the lead, not a score.
+        a_val = b_val = None
+        how = ""
+        vals = [v for v in vals if v != dm.group(2)]
     if dm is not None and a_val is None and delta and len(vals) == 1 and not delta.startswith("-"):
         # "reaches 64.0%, 1.2 points higher than B": B scored 62.8%.
         higher = (
@@ -1172,6 +1181,8 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
                 re.I,
             )
             or dm.group(1).strip() == "+"
+            # "surpassing the human baseline by 4%": the lead verb comes before "by".
+            or (led_by and _BETTER.search(text[max(0, dm.start() - 60) : dm.start()]))
         )
         if higher and vals[0] != dm.group(2):
             before = float(vals[0]) - float(delta)
@@ -1396,7 +1407,12 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
     if a_val is not None and how == "two-values":
         conf = Confidence.MEDIUM
     if how == "value-delta":
-        conf = Confidence.LOW if delta_unit == "%" else Confidence.MEDIUM
+        # A "%" lead may be relative, unless the rival's score it leaves is one the text states
+        # ("human experts achieving only 53.7%" ... "57.7%, surpassing the human baseline by 4%").
+        stated = b_val is not None and re.search(
+            r"(?<![\d.])" + re.escape(b_val) + r"(?![\d])", context + " " + text[: dm.start() if dm else 0]
+        )
+        conf = Confidence.LOW if delta_unit == "%" and not stated else Confidence.MEDIUM
     if implied_better:
         conf = Confidence.MEDIUM
     if a_val is None and not (pvals or stats or disc):
