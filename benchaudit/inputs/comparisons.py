@@ -213,7 +213,12 @@ _N = [
     ),
     # "200 multiple-choice question stems ... were entered": a count of questions that opens its
     # clause (no "of" before it), in the paragraph's method sentence.
-    lazy(r"(?:^|[,:;]\s+|\b(?:METHODS?|Methods?):?\s+)(\d[\d,]*)\s+(?:[\w-]+\s+){0,2}?(?:questions?|cases|vignettes)\b"),
+    # "1136 publicly available DXIT examination questions were input": up to four words between
+    # ("5 of the hardest questions" counts a subset).
+    lazy(
+        r"(?:^|[,:;]\s+|\b(?:METHODS?|Methods?):?\s+)(\d[\d,]*)\s+(?:(?!of\b)[\w-]+\s+){0,4}?"
+        r"(?:questions?|cases|vignettes)\b"
+    ),
 ]
 
 _FROM_TO = lazy(
