@@ -822,9 +822,15 @@ def _find_n(text: str) -> int | None:
     for rx in _N:
         for m in rx.finditer(text):
             n = to_int(m.group(1))
+            if n and 1990 <= n <= 2039 and _NAME_BEFORE_YEAR.search(text[: m.start(1)]):
+                continue  # "Each AIME 2024 problem": the year of a benchmark's name
             if n and n >= 5 and not CANDIDATES_BEFORE.search(text[: m.start(1)]):
                 return n
     return None
+
+
+#: A capitalised name right before a four-digit number: "AIME 2024", "HMMT 2025".
+_NAME_BEFORE_YEAR = lazy(r"\b[A-Z][\w-]*\s+$")
 
 
 def _benchmark(text: str, ctx: Context | None) -> tuple[str | None, int | None]:
@@ -1050,7 +1056,7 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     if named is not None:
         return named[0], named[1], "vs"  # "84.8 for A vs 83.1 for B": the first is the one claimed
     m = _VS.search(text)
-    if m and (m.group("xu") or m.group("yu") or re.search(r"\bvs\.?\b|versus", m.group(0))):
+    if m and (m.group("xu") or m.group("yu") or re.search(r"\bvs\.?\b|versus|\bahead of\b", m.group(0))):
         verb = _BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text)
         rivals = verb is not None and m.start() > verb.start() and not re.search(
             r"\bvs\.?\b|versus|compared|against|relative|\bover\b|\bahead of\b|\babove\b", m.group(0)

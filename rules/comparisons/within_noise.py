@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.rules._claims import claims, emit, mean_halfwidth, points, unpaired
 from benchaudit.rules._wording import interval, level, num, signed
-from benchaudit.rules.comparisons._bold_leads import bold_leads
+from benchaudit.rules.comparisons._bold_leads import ASSUMED_MAX_ITEMS, bold_leads, items_to_separate
 
 from benchaudit.claims.linking import (
     anchored,
@@ -452,6 +452,9 @@ def _within_noise_claim(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]
         yield from _two_scores(rule, c, a, b, c.n, alpha)
         return
     ivs = [iv for iv in f.get("intervals", []) if "lo" in iv or "pm" in iv]
+    if a and b and len(ivs) != 2:
+        yield from _tiny_prose_lead(rule, c, a, b, alpha)
+        return
     if len(ivs) == 2:
         yield from _two_intervals(rule, c, ivs)
     elif f.get("tables") and f.get("every"):
@@ -498,6 +501,38 @@ def _two_scores(
         f"per-item results.",
         evidence={**u, "a": x, "b": y, "n_source": c.n_source, "bound": "unpaired"},
         confidence=conf,
+    )
+
+
+#: Units after a number that make it no score: "45.1 ms", "81 tokens/s", "3.2 GB".
+_NOT_A_SCORE_UNIT = re.compile(
+    r"\s*(?:ms|s|sec\w*|min\w*|hours?|tokens?|tok/s|[KMGT]B|[kKMB]\b|x\b|×|\$|fps|°|Elo)", re.I
+)
+
+
+def _tiny_prose_lead(rule: Rule, c: Claim, a: str, b: str, alpha: float) -> Iterable[Finding]:
+    """A lead of two scores on a test set of unstated size, so small that only a test set larger
+    than any common benchmark could separate them ("Intern-S1 (83.4) beats Grok-4 (83.3)"): as
+    shares of items scored 0/1, the same bar the score tables use."""
+    x, y = points(a, b), points(b, a)
+    if not (10 < x < 100 and 10 < y < 100) or x == y or c.fields.get("pair") == "value-delta":
+        return  # a lead stated as a difference may be relative; a bare value below 10 a rating
+    if any(_NOT_A_SCORE_UNIT.match(c.text, m.end()) for v in (a, b) for m in re.finditer(re.escape(v), c.text)):
+        return
+    needed = items_to_separate(x, y, 1 - alpha)
+    if needed < ASSUMED_MAX_ITEMS:
+        return
+    hi, lo = max(x, y), min(x, y)
+    yield emit(
+        rule,
+        c,
+        f"{num(hi)} vs {num(lo)} is a lead of {num(hi - lo)} points on a test set of unstated size; "
+        f"read as shares of items scored 0/1, the unpaired {level(alpha)} interval of the "
+        f"difference excludes 0 only from about {needed:,} items, more than common benchmarks have",
+        suggestion=f"Say the two scores ({num(hi)} and {num(lo)}) are tied within noise, or give the "
+        "item count and a paired test on per-item results.",
+        evidence={"a": hi, "b": lo, "items_needed": needed, "bound": "unpaired"},
+        confidence=min(c.confidence, Confidence.MEDIUM),
     )
 
 
