@@ -1070,6 +1070,12 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
         verb = None  # "87.89% sparsity, 84% fewer FLOPs, while maintaining performance": no pair
     if len(found) == 2 and verb and found[0].start() < verb.start():
         return found[0].group(1), found[1].group(1), "two-values"
+    if len(found) == 3 and verb:
+        # "a score of 94.61% ..., a 0.13% improvement over the previous best score of 94.48%":
+        # a score, its lead and the rival's score, the lead their difference in points.
+        x, d, y = (float(f.group(1)) for f in found)
+        if d > 0 and abs((x - y) - d) < 1e-6 + 10 ** -_decimals(found[1].group(1)) / 2:
+            return found[0].group(1), found[2].group(1), "two-values"
     m = re.search(
         r"\((\d{1,3}\.\d+)\)[^()]{1,80}?\((\d{1,3}\.\d+)\)", text
     )  # "A (73.0) ... B (70.0)"

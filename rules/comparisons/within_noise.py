@@ -522,14 +522,15 @@ def _tiny_prose_lead(rule: Rule, c: Claim, a: str, b: str, alpha: float) -> Iter
     needed = items_to_separate(x, y, 1 - alpha)
     if needed < ASSUMED_MAX_ITEMS:
         return
-    hi, lo = max(x, y), min(x, y)
+    (hi, hi_text), (lo, lo_text) = sorted(((x, a), (y, b)), reverse=True)
+    places = max(len(t.partition(".")[2]) for t in (a, b))
     yield emit(
         rule,
         c,
-        f"{num(hi)} vs {num(lo)} is a lead of {num(hi - lo)} points on a test set of unstated size; "
-        f"read as shares of items scored 0/1, the unpaired {level(alpha)} interval of the "
+        f"{hi_text} vs {lo_text} is a lead of {hi - lo:.{places}f} points on a test set of unstated "
+        f"size; read as shares of items scored 0/1, the unpaired {level(alpha)} interval of the "
         f"difference excludes 0 only from about {needed:,} items, more than common benchmarks have",
-        suggestion=f"Say the two scores ({num(hi)} and {num(lo)}) are tied within noise, or give the "
+        suggestion=f"Say the two scores ({hi_text} and {lo_text}) are tied within noise, or give the "
         "item count and a paired test on per-item results.",
         evidence={"a": hi, "b": lo, "items_needed": needed, "bound": "unpaired"},
         confidence=min(c.confidence, Confidence.MEDIUM),
