@@ -55,8 +55,10 @@ class WithinNoise(Rule):
     Documents: a sentence saying one model outperforms, improves on or is
     significantly better than another is checked against its own numbers: a
     reported p at or above alpha; two scores whose unpaired 95% interval of the
-    difference contains zero (n from the sentence, the paragraph or the
-    benchmark registry); two stated intervals likewise; a score table with
+    difference contains zero (n from the sentence, the paragraph, the one
+    test-set size the document states, or the benchmark registry); with no
+    item count, a lead so small that only a test set of more than 100,000
+    items could separate it (83.4 vs 83.3); two stated intervals likewise; a score table with
     "improves on every benchmark", benchmark by benchmark. The message says
     the verdict used the unpaired bound (a paired analysis needs per-item
     results). 73.0% vs 70.0% on 500 questions is +3.0 points, unpaired 95%
@@ -510,6 +512,20 @@ _NOT_A_SCORE_UNIT = re.compile(
 )
 
 
+#: What says the two numbers are scores on test items: a score word, a test set, a benchmark.
+_ITEM_SCORE_WORDS = re.compile(
+    r"\b(?:accuracy|acc\.?|scor(?:e[ds]?|ing)|pass@\d+|pass rate|solve rate|success rate|exact[- ]match|"
+    r"benchmark|test set|leaderboard)\b|\bon\s+(?:the\s+)?[A-Z][\w.-]*(?:Bench|QA|Eval|Math|Code)",
+    re.I,
+)
+#: Ratios of scores and system measures: no share of items ("the highest retention at 97.2%").
+_NOT_ITEM_SHARE = re.compile(
+    r"\b(?:retention|retain\w*|ratio|relative|speed-?ups?|sparsity|compression|utili[sz]ation|throughput|"
+    r"latency|memory|cost|recover\w*)\b",
+    re.I,
+)
+
+
 def _tiny_prose_lead(rule: Rule, c: Claim, a: str, b: str, alpha: float) -> Iterable[Finding]:
     """A lead of two scores on a test set of unstated size, so small that only a test set larger
     than any common benchmark could separate them ("Intern-S1 (83.4) beats Grok-4 (83.3)"): as
@@ -519,6 +535,8 @@ def _tiny_prose_lead(rule: Rule, c: Claim, a: str, b: str, alpha: float) -> Iter
         return  # a lead stated as a difference may be relative; a bare value below 10 a rating
     if any(_NOT_A_SCORE_UNIT.match(c.text, m.end()) for v in (a, b) for m in re.finditer(re.escape(v), c.text)):
         return
+    if not _ITEM_SCORE_WORDS.search(c.text) or _NOT_ITEM_SHARE.search(c.text):
+        return  # not said to be scores on test items
     needed = items_to_separate(x, y, 1 - alpha)
     if needed < ASSUMED_MAX_ITEMS:
         return

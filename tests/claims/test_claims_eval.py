@@ -259,7 +259,7 @@ def test_fourth_set_recall_and_specificity(fresh3_results):
     assert specificity >= 0.97, noisy
 
 
-# ------------------------------------------------- the fifth to eighth sets, every rule
+# ------------------------------------------------- the fifth to ninth sets, every rule
 
 
 @dataclass(frozen=True)
@@ -292,6 +292,8 @@ SETS = (
     LineSet("eighth", "fresh7.yaml", 110, 65, 6, 0.85, 0.99,
             "first pass 29/42 = 0.690 and 72/73 = 0.986; 36/42 = 0.857 and 73/73 after that "
             "round's fixes"),
+    LineSet("ninth", "fresh8.yaml", 110, 60, 6, 0.85, 0.99,
+            "first pass 27/40 = 0.675 and 72/74 = 0.973; FIXME after that round's fixes"),
 )
 
 
