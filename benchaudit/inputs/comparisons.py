@@ -1184,11 +1184,12 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         delta_unit = dm.group(3).lower() or "points"
     vals = _values_pct(text)
     led_by = dm is not None and dm.group(1).lower().startswith("by") and delta is not None
-    if led_by and how == "two-values" and dm.group(2) in (a_val, b_val):
+    if dm is not None and led_by and how == "two-values" and dm.group(2) in (a_val, b_val):
         # "achieves 57.7%, surpassing the human baseline by 4%": the 4% is the lead, not a score.
+        lead = dm.group(2)
         a_val = b_val = None
         how = ""
-        vals = [v for v in vals if v != dm.group(2)]
+        vals = [v for v in vals if v != lead]
     if dm is not None and a_val is None and delta and len(vals) == 1 and not delta.startswith("-"):
         # "reaches 64.0%, 1.2 points higher than B": B scored 62.8%.
         higher = (

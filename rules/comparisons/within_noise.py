@@ -8,7 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.rules._claims import claims, emit, mean_halfwidth, points, unpaired
 from benchaudit.rules._wording import interval, level, num, signed
-from benchaudit.rules.comparisons._bold_leads import ASSUMED_MAX_ITEMS, bold_leads, items_to_separate
+from benchaudit.rules.comparisons._bold_leads import (
+    ASSUMED_MAX_ITEMS,
+    bold_leads,
+    items_to_separate,
+)
 
 from benchaudit.claims.linking import (
     anchored,
