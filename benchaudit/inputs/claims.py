@@ -140,6 +140,7 @@ def _claims_of(
     claims: list[Claim] = []
     seen = 0
     most = getattr(ctx.config, "max_paragraph_numbers", None) or MAX_NUMBERS_PER_PARAGRAPH
+    document = _DocumentCount()
     for block in blocks:
         in_block = 0
         paragraph = _ParagraphCount()
@@ -163,6 +164,7 @@ def _claims_of(
             for fn in extractors:
                 claims.extend(fn(sentence, ctx))
             paragraph.read(sentence, claims[before:])
+            document.read(sentence)
     claims.extend(tables_mod.tables_to_claims(all_tables, path, ctx))
     seen += tables_mod.numbers_in(all_tables)
     doc_fn = _comparisons_attr("extract_document")
@@ -170,6 +172,7 @@ def _claims_of(
         # The document pass may annotate the claims in place and return them, or return new ones.
         known = {id(c) for c in claims}
         claims.extend(c for c in doc_fn(claims, all_tables, ctx) or [] if id(c) not in known)
+    document.apply(claims)
     _drop_implausible_counts(claims)
     claims.sort(key=lambda c: (c.location.line or 0, c.location.column or 0))
     assign_roles(claims, own or [])
@@ -199,21 +202,66 @@ class _ParagraphCount:
                     c.fields["n_where"] = "paragraph"
                     # As a count stated in the score's own sentence with no benchmark named.
                     c.confidence = Confidence.MEDIUM
-        text = sentence.text
-        counts = {
-            int(n.digits)
-            for n in sentence.numbers
-            if n.kind == "items" and n.digits.isdigit()
-            # "10 annotated pairs for each label within a given task": a count per unit, not the
-            # set the scores are on.
-            and not _PER_UNIT.search(text[n.end : n.end + 40])
-        }
+        counts = _item_counts(sentence)
         if any(n.kind == "items" for n in sentence.numbers) and not counts:
             self.unsure = True
         if len(counts) > 1 or (counts and self.n is not None and counts != {self.n}):
             self.unsure = True
         elif counts:
             self.n = next(iter(counts))
+
+
+def _item_counts(sentence: Sentence) -> set[int]:
+    """The item counts a sentence states, without counts per unit ("10 annotated pairs for each
+    label within a given task" counts per label, not the set the scores are on)."""
+    text = sentence.text
+    return {
+        int(n.digits)
+        for n in sentence.numbers
+        if n.kind == "items" and n.digits.isdigit() and not _PER_UNIT.search(text[n.end : n.end + 40])
+    }
+
+
+#: Nouns of a count that names a test set: "examples", "instances" and "samples" count training
+#: data as often as test items, so they name no test set for a whole document.
+_TEST_SET_NOUN = re.compile(r"(?:questions?|problems?|items?|prompts?|queries|test[ -]cases?|exercises?)", re.I)
+
+
+class _DocumentCount:
+    """The one test-set size a whole document states ("200 diverse prompts" in the method
+    paragraph, "86% vs. 84%" in the results paragraph; "344 items" in Methods, "72.5%" in
+    Results): the n of its scores and two-score comparisons that name no benchmark and found no
+    count in their own sentence or paragraph. A document stating two different counts, or a
+    count of an unnamed kind, gives none."""
+
+    def __init__(self) -> None:
+        self.counts: set[int] = set()
+        self.unsure = False
+
+    def read(self, sentence: Sentence) -> None:
+        items = [n for n in sentence.numbers if n.kind == "items"]
+        if not items:
+            return
+        counts = _item_counts(sentence)
+        if not counts or any(not _TEST_SET_NOUN.fullmatch(n.noun or "") for n in items):
+            self.unsure = True  # "n = 40" or "500 examples": not sure it is the test set
+        self.counts |= counts
+
+    def apply(self, claims: list[Claim]) -> None:
+        from benchaudit.finding import Confidence
+
+        if self.unsure or len(self.counts) != 1:
+            return
+        n = next(iter(self.counts))
+        for c in claims:
+            if c.n is not None or c.benchmark is not None or c.fields.get("table"):
+                continue
+            two_scores = c.kind == "comparison" and c.fields.get("a_value") and c.fields.get("b_value")
+            if c.kind == "score" or two_scores:
+                c.n, c.n_source = n, "document"
+                c.fields["n_where"] = "document"
+                # As a count from the paragraph: read, not guessed; the premise caps it at a warning.
+                c.confidence = max(c.confidence, Confidence.MEDIUM)
 
 
 #: Largest item count, sample count or k taken from a text. No benchmark has a billion

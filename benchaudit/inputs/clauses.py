@@ -19,3 +19,14 @@ def contrast_clause(text: str, pos: int) -> str | None:
         return None
     after = [m.start() for m in cuts if m.start() > pos]
     return text[before[-1] : after[0] if after else len(text)]
+
+
+def clause_of(text: str, pos: int) -> str | None:
+    """The clause around ``pos``, the first one included, in a sentence of two or more clauses;
+    None for a sentence of one clause."""
+    cuts = list(_CONTRAST.finditer(text))
+    if not cuts:
+        return None
+    before = [m.end() for m in cuts if m.end() <= pos]
+    after = [m.start() for m in cuts if m.start() > pos]
+    return text[before[-1] if before else 0 : after[0] if after else len(text)]

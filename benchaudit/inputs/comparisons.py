@@ -213,7 +213,12 @@ _N = [
     ),
     # "200 multiple-choice question stems ... were entered": a count of questions that opens its
     # clause (no "of" before it), in the paragraph's method sentence.
-    lazy(r"(?:^|[,:;]\s+|\b(?:METHODS?|Methods?):?\s+)(\d[\d,]*)\s+(?:[\w-]+\s+){0,2}?(?:questions?|cases|vignettes)\b"),
+    # "1136 publicly available DXIT examination questions were input": up to four words between
+    # ("5 of the hardest questions" counts a subset).
+    lazy(
+        r"(?:^|[,:;]\s+|\b(?:METHODS?|Methods?):?\s+)(\d[\d,]*)\s+(?:(?!of\b)[\w-]+\s+){0,4}?"
+        r"(?:questions?|cases|vignettes)\b"
+    ),
 ]
 
 _FROM_TO = lazy(
@@ -258,11 +263,14 @@ _DELTA = lazy(
     r"(percentage points?|points?|pts?\.?|pp\b|%)",
     re.I,
 )
+#: "Our model (+1.8) surpasses Rival ... with 83.6%": a bare signed gain in brackets next to the
+#: model it belongs to; read only with a lead verb and one score in the sentence.
+_DELTA_BARE = lazy(r"\((\+)\s*(" + _UNUM + r")()\s*\)")
 
 _BETTER = lazy(
     r"\b(outperform\w*|beat\w*|surpass\w*|exceed\w*|improv\w*|better|higher|gain\w*|boost\w*|"
     r"ris(?:es|e|ing)|rose|increas(?:es|ed|ing)|climb\w*|jump(?:s|ed)?|"
-    r"edges? out|leads?|ahead of|wins? over|tops?(?![-‑]\w)|superior|state[- ]of[- ]the[- ]art|SOTA|best|"
+    r"edges? out|leads?|ahead of|wins? over|(?:clear|decisive|convincing|comfortable|outright) (?:win|victory)|tops?(?![-‑]\w)|superior|state[- ]of[- ]the[- ]art|SOTA|best|"
     r"ranks? (?:first|1st|#1|top)|first place|new record)\b",
     re.I,
 )
@@ -302,6 +310,8 @@ _EQUIV = lazy(
     r"(?:preserv\w+|retain\w*|maintain\w*)(?=\s+(?:[\w-]+\s+){0,3}?(?:performance|accuracy|quality|scores?|results|reasoning|"
     r"capabilit(?:y|ies)|abilit(?:y|ies)|skills?)\b)|"
     r"no worse than|as good as|lossless|identical|(?:does|do|did)(?: not|n't) matter|interchangeabl[ey]|"
+    # "... (p = 0.12); the model is therefore language-agnostic": a null read as no effect.
+    r"(?:is|are|was|were) (?:therefore |thus |hence )?(?:[a-z]+-agnostic|(?:insensitive|invariant) to)|"
     # "answers were consistent over time (p > 0.05)": a null read as stability.
     r"(?:is|are|was|were|remain(?:s|ed)?) (?:stable|consistent(?! with)|unchanged)|"
     # A null result read as "nothing lost": "so quantization costs nothing", "safe to ship".
@@ -310,6 +320,9 @@ _EQUIV = lazy(
 )
 _NOT_SIG = lazy(
     r"\b(not (?:statistically )?significant(?:ly)?|no (?:statistically )?significant|"
+    # "not a significant difference"; "not a significant issue" is no test result.
+    r"not (?:a|an|any) (?:statistically )?significant (?:difference|change|gain|improvement|effect|drop|"
+    r"decrease|increase|advantage|lead|degradation|loss)|"
     r"non-?significant|insignificant|n\.s\.|did not reach (?:statistical )?significance|"
     r"not significantly (?:hurt|degrade|reduce|affect|change|differ|impact|harm|lower|decrease|worse|better)\w*|"
     r"not (?:statistically )?distinguishable|statistically indistinguishable|"
@@ -325,7 +338,7 @@ _UNPAIRED_TEST = lazy(
     r"test of (?:two |independent )?proportions|proportions? z[- ]test|"
     r"chi[- ]?squared? test(?: of independence)?|χ2 test|χ² test|fisher'?s exact(?: test)?|"
     r"unpaired (?:t[- ])?test|welch'?s?(?: t)?[- ]test|independent[- ]samples?(?: t)?[- ]test|"
-    r"two[- ]sample (?:t[- ]|z[- ])?test|mann[- ]whitney|"
+    r"two[- ]sample (?:t[- ]|z[- ])?test|mann[- ]whitney|t[- ]tests? with unequal variances?|"
     r"separate (?:95\s*% )?(?:confidence )?(?:intervals|CIs)|"
     r"(?:confidence )?intervals (?:do not|don't|did not) overlap|non-?overlapping (?:confidence )?intervals)",
     re.I,
@@ -341,6 +354,14 @@ _SAME_ITEMS = lazy(
     + r"|test set|benchmark|split|"
     r"eval(?:uation)? set)|"
     r"identical (?:test )?" + _ITEMS + r"|both models|both systems|each of the same)\b",
+    re.I,
+)
+#: "260 questions ... were run through ChatGPT and Gemini", "1136 questions were input into
+#: GPT-4v and GPT-4o": one set of items given to two models.
+_ITEMS_GIVEN_TO_BOTH = lazy(
+    r"\b(?:questions|items|problems|prompts|cases|vignettes)\b[^.;]{0,60}?\b(?:were|was)\s+(?:\w+\s+)?"
+    r"(?:run through|input (?:in)?to|entered into|presented to|submitted to|posed to|fed (?:in)?to|given to)"
+    r"\s+[^.;]{1,60}?\band\b",
     re.I,
 )
 _OVERLAP_NULL = lazy(
@@ -371,8 +392,8 @@ _CORRECTION = lazy(
     re.I,
 )
 _HEDGED = lazy(
-    r"\b(inconclusive|cannot (?:reach|detect|rule out|be significant)|too few|under-?powered|"
-    r"insufficient (?:statistical )?power|no test can|not (?:enough|sufficient) (?:power|data|items))\b",
+    r"\b(inconclusive|cannot (?:reach|detect|rule out|be significant)|too few|so few (?:disagreements|discordant|items|questions|problems|samples|examples)|under-?powered|"
+    r"insufficient (?:statistical )?power|no (?:\w+ )?test can|not (?:enough|sufficient) (?:power|data|items))\b",
     re.I,
 )
 #: "you can't confidently say A is better", "Can you say X is better?": a clause that denies a
@@ -493,7 +514,7 @@ _CI95 = lazy(r"\b(95\s*%\s*(?:CI|confidence|interval)|confidence interval|CI)\b"
 _AGREE = [
     lazy(
         # "80\\%" is LaTeX's percent sign; "85% human agreement" names whom the judge agrees with.
-        r"(" + _UNUM + r")\s*\\?%\s*(?:raw\s+|overall\s+|pairwise\s+)?(?:(?:human|expert|annotator)s?\s+)?"
+        r"(" + _UNUM + r")\s*\\?%\+?\s*(?:raw\s+|overall\s+|pairwise\s+)?(?:(?:human|expert|annotator)s?\s+)?"
         r"(?:agreement|agree|consistency|"
         r"alignment|concordance)\b",
         re.I,
@@ -558,7 +579,7 @@ _PASSK = lazy(r"\bpass\s*@\s*(\d+|k)\b", re.I)
 # emergence
 _EMERGE = lazy(
     r"\b(emerg(?:es|ed|ent|ence|ing)|sudden(?:ly)?|sharp(?:ly)? (?:transition|jump|increase|rise)|"
-    r"phase transition|abrupt(?:ly)?|discontinu\w+|jump(?:s|ed)? (?:from|to|sharply|suddenly|abruptly)|"
+    r"phase transition|abrupt(?:ly)?|discontinu\w+|jump(?:s|ed)?,? (?:from|to|sharply|suddenly|abruptly)|"
     r"unpredictabl[ey]|"
     r"step[- ]change|takes? off|hockey[- ]stick)\b",
     re.I,
@@ -625,12 +646,15 @@ _PER_ITEM_EACH = lazy(
     + r")\s+(?:samples|completions|generations|responses|attempts|solutions)"
     r"|\b("
     + _WORDNUM
-    + r")\s+(?:samples|completions|generations|responses|attempts|solutions)\s+each\b",
+    + r")\s+(?:samples|completions|generations|responses|attempts|solutions)\s+each\b"
+    # "Each of the 164 problems was sampled 10 times"
+    r"|\b(?:sampled|generated|run|repeated|queried)\s+(" + _WORDNUM + r")\s+times\b",
     re.I,
 )
 _PER_ITEM = lazy(
     r"\b(" + _WORDNUM + r")\s+(?:samples|completions|generations|responses|attempts|solutions)\s+"
-    r"(?:per|for each|for every|on each|each)\s+(?:of\s+(?:the\s+)?)?(?:\d[\d,]*\s+)?(?:\w+\s+)?"
+    # "for each of the 30 AIME 2024 problems": a benchmark's name of up to three words between
+    r"(?:per|for each|for every|on each|each)\s+(?:of\s+(?:the\s+)?)?(?:\d[\d,]*\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?:problem|question|item|prompt|task|example)s?",
     re.I,
 )
@@ -696,6 +720,15 @@ _TRIED_SIG = lazy(
     r"hyperparameters|recipes|templates|(?:t-|z-)?tests)\b(?:[^.;]|;\s){0,80}?\b(" + _WORDNUM + r")\s+"
     r"(?:of\s+(?:them|these|those)\s+)?"
     r"(?:\w+\s+){0,2}?(?:significant\w*|reach\w* significance)",
+    re.I,
+)
+#: "We tested 15 prompt formats against the default; format 7 was significantly better": one
+#: named winner among n tries.
+_TRIED_ONE_SIG = lazy(
+    r"\b(?:tested|compared|tried|evaluated|ran|screened)\s+(" + _WORDNUM + r")\s+(?:[\w-]+\s+){0,2}?"
+    r"(variants|prompts|formats|configurations|settings|methods|strategies|templates|recipes)\b"
+    r"(?:[^.;]|;\s){0,80}?\b(?:variant|prompt|format|configuration|setting|method|strategy|template|"
+    r"recipe)\s+(?:#\s*)?[\w-]+\s+(?:was|is)\s+(?:\w+\s+)?significantly\b",
     re.I,
 )
 _NTESTS = lazy(
@@ -789,9 +822,15 @@ def _find_n(text: str) -> int | None:
     for rx in _N:
         for m in rx.finditer(text):
             n = to_int(m.group(1))
+            if n and 1990 <= n <= 2039 and _NAME_BEFORE_YEAR.search(text[: m.start(1)]):
+                continue  # "Each AIME 2024 problem": the year of a benchmark's name
             if n and n >= 5 and not CANDIDATES_BEFORE.search(text[: m.start(1)]):
                 return n
     return None
+
+
+#: A capitalised name right before a four-digit number: "AIME 2024", "HMMT 2025".
+_NAME_BEFORE_YEAR = lazy(r"\b[A-Z][\w-]*\s+$")
 
 
 def _benchmark(text: str, ctx: Context | None) -> tuple[str | None, int | None]:
@@ -903,12 +942,14 @@ _PARITY_OF_SCORES = lazy(
 )
 
 
-def _null_in_own_clause(text: str, pos: int) -> bool:
+def _null_in_own_clause(text: str, pos: int, first: bool = False) -> bool:
     """Whether the word at ``pos`` sits in a contrasting clause of its own that states only p-values
-    at or above 0.05 and no claim of significance."""
-    from benchaudit.inputs.clauses import contrast_clause
+    at or above 0.05 and no claim of significance; with ``first``, the sentence's first clause
+    counts too when a contrasting one follows it ("comparable to ... (P = 0.608) but lower than
+    ... (all P ≤ 0.005)")."""
+    from benchaudit.inputs.clauses import clause_of, contrast_clause
 
-    clause = contrast_clause(text, pos)
+    clause = clause_of(text, pos) if first else contrast_clause(text, pos)
     if clause is None or _SIG.search(clause):
         return False
     ps = _pvalues(clause)
@@ -1015,7 +1056,7 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     if named is not None:
         return named[0], named[1], "vs"  # "84.8 for A vs 83.1 for B": the first is the one claimed
     m = _VS.search(text)
-    if m and (m.group("xu") or m.group("yu") or re.search(r"\bvs\.?\b|versus", m.group(0))):
+    if m and (m.group("xu") or m.group("yu") or re.search(r"\bvs\.?\b|versus|\bahead of\b", m.group(0))):
         verb = _BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text)
         rivals = verb is not None and m.start() > verb.start() and not re.search(
             r"\bvs\.?\b|versus|compared|against|relative|\bover\b|\bahead of\b|\babove\b", m.group(0)
@@ -1029,6 +1070,12 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
         verb = None  # "87.89% sparsity, 84% fewer FLOPs, while maintaining performance": no pair
     if len(found) == 2 and verb and found[0].start() < verb.start():
         return found[0].group(1), found[1].group(1), "two-values"
+    if len(found) == 3 and verb:
+        # "a score of 94.61% ..., a 0.13% improvement over the previous best score of 94.48%":
+        # a score, its lead and the rival's score, the lead their difference in points.
+        x, d, y = (float(f.group(1)) for f in found)
+        if d > 0 and abs((x - y) - d) < 1e-6 + 10 ** -_decimals(found[1].group(1)) / 2:
+            return found[0].group(1), found[2].group(1), "two-values"
     m = re.search(
         r"\((\d{1,3}\.\d+)\)[^()]{1,80}?\((\d{1,3}\.\d+)\)", text
     )  # "A (73.0) ... B (70.0)"
@@ -1129,11 +1176,20 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
     delta = None
     delta_unit = None
     dm = _DELTA.search(text) or _DELTA_PTS.search(text)
+    if dm is None and _BETTER.search(text) and len(_values_pct(text)) == 1:
+        dm = _DELTA_BARE.search(text)
     if dm and not re.search(r"relative", text[dm.end() : dm.end() + 20], re.I):
         sign = "-" if dm.group(1) in ("−", "–", "-") else ""
         delta = sign + dm.group(2)
-        delta_unit = dm.group(3).lower()
+        delta_unit = dm.group(3).lower() or "points"
     vals = _values_pct(text)
+    led_by = dm is not None and dm.group(1).lower().startswith("by") and delta is not None
+    if dm is not None and led_by and how == "two-values" and dm.group(2) in (a_val, b_val):
+        # "achieves 57.7%, surpassing the human baseline by 4%": the 4% is the lead, not a score.
+        lead = dm.group(2)
+        a_val = b_val = None
+        how = ""
+        vals = [v for v in vals if v != lead]
     if dm is not None and a_val is None and delta and len(vals) == 1 and not delta.startswith("-"):
         # "reaches 64.0%, 1.2 points higher than B": B scored 62.8%.
         higher = (
@@ -1143,6 +1199,8 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
                 re.I,
             )
             or dm.group(1).strip() == "+"
+            # "surpassing the human baseline by 4%": the lead verb comes before "by".
+            or (led_by and _BETTER.search(text[max(0, dm.start() - 60) : dm.start()]))
         )
         if higher and vals[0] != dm.group(2):
             before = float(vals[0]) - float(delta)
@@ -1205,6 +1263,9 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         # "significantly longer responses (p < 0.001), whereas response time was comparable
         # (p = 0.29)": the significance is the first clause's; the parity is read from a null.
         sig, sig_from, better = "no", "clause", None
+    elif equiv and sig is None and pvals and _null_in_own_clause(text, equiv.start(), first=True):
+        # Mixed p-values: the parity word's own clause holds only the null ones.
+        sig, sig_from = "no", "clause"
     if (
         equiv
         and sig is None
@@ -1219,6 +1280,13 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
     overlap_null = _OVERLAP_NULL.search(text)
     overlap_sig = _OVERLAP_SIG.search(text)
     unpaired = _UNPAIRED_TEST.search(text)
+    if unpaired is None and pvals and context:
+        # "... using two-tailed t-tests with unequal variance to compare X and Y. X answered
+        # 57.14% (p < 0.018) ...": the p-values are those of the test the paragraph named before.
+        unpaired = _UNPAIRED_TEST.search(context)
+    shared = bool(_SAME_ITEMS.search(text)) or bool(
+        unpaired and _ITEMS_GIVEN_TO_BOTH.search(context + " " + text)
+    )
     paired = _PAIRED_TEST.search(text)
     intervals = _intervals(text)
     ntests = _NTESTS.search(text)
@@ -1323,7 +1391,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         "intervals": intervals,
         "unpaired_test": unpaired.group(0) if unpaired else None,
         "paired_test": paired.group(0) if paired else None,
-        "same_items": bool(_SAME_ITEMS.search(text)),
+        "same_items": shared,
         "overlap": (
             "null"
             if overlap_null and not overlap_sig and (equiv or not_sig or _OVERLAP_SAME.search(text))
@@ -1351,11 +1419,18 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
         fields["sig_of"] = [to_int(om.group(2)), to_int(om.group(1))]
     elif tm := _TRIED_SIG.search(text):
         fields["sig_of"] = [to_int(tm.group(2)), to_int(tm.group(1))]
+    elif one := _TRIED_ONE_SIG.search(text):
+        fields["sig_of"] = [1, to_int(one.group(1))]
     conf = Confidence.HIGH
     if a_val is not None and how == "two-values":
         conf = Confidence.MEDIUM
     if how == "value-delta":
-        conf = Confidence.LOW if delta_unit == "%" else Confidence.MEDIUM
+        # A "%" lead may be relative, unless the rival's score it leaves is one the text states
+        # ("human experts achieving only 53.7%" ... "57.7%, surpassing the human baseline by 4%").
+        stated = b_val is not None and re.search(
+            r"(?<![\d.])" + re.escape(b_val) + r"(?![\d])", context + " " + text[: dm.start() if dm else 0]
+        )
+        conf = Confidence.LOW if delta_unit == "%" and not stated else Confidence.MEDIUM
     if implied_better:
         conf = Confidence.MEDIUM
     if a_val is None and not (pvals or stats or disc):
@@ -1638,7 +1713,7 @@ def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
     if m is not None:
         k = to_int(m.group(1))
     elif (me := _PER_ITEM_EACH.search(text)) is not None:
-        k = to_int(me.group(1) or me.group(2))
+        k = to_int(me.group(1) or me.group(2) or me.group(3))
     elif product is not None:
         # "8 × 164 = 1,312 completions": the factor that is the benchmark's count is the items.
         a, b = to_int(product.group(1)), to_int(product.group(2))
@@ -1668,7 +1743,7 @@ def _generations(text: str, loc: Location, ctx: Context | None) -> Claim | None:
         break
     items = None
     im = re.search(
-        r"\b(\d[\d,]*)\s+(?:\w+\s+)?(?:problems|questions|items|prompts|tasks)\b", text, re.I
+        r"\b(\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?(?:problems|questions|items|prompts|tasks)\b", text, re.I
     )
     if im:
         items = to_int(im.group(1))

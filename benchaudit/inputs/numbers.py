@@ -344,6 +344,8 @@ _NOT_SCORE_AFTER = re.compile(
     r"|parameters?\b|params\b|compute\b|budget\b|data\b|chance\b|probability\b|likely\b)",
     re.I,
 )
+#: A verb of solving right before "X% of the time": the share is a success rate.
+_SUCCEEDS_BEFORE = re.compile(r"\b(?:succeeds?|solves?|passes|answers? correctly|is correct)\s*(?:on\s+)?$", re.I)
 _NOT_SCORE_BEFORE = re.compile(
     r"(?:\btop|\bbottom|\bfirst|\blast|\brandom|\bremaining|\bheld[- ]out|\bonly|\bsparsity(?: of)?"
     r"|\bdropout(?: of| rate of)?|(?<!accuracy )(?<!success )(?<!pass )(?<!resolve )\brate of|\bratio of|\bshare of|\bfraction of|\bprobability of"
@@ -373,6 +375,8 @@ def percent_role(text: str, num: Number) -> str:
         return "change"
     if _SCORE_OF.match(after) or re.match(r"\s*of\s+(?:the\s+)?\x00", after):
         return "score"  # "87.3% of the problems", "87.3% of HumanEval" (names masked)
+    if re.match(r"\s*of the time", after) and _SUCCEEDS_BEFORE.search(before):
+        return "score"  # "the agent succeeds 41.7% of the time": a success rate, not a frequency
     if _NOT_SCORE_AFTER.match(after) or _NOT_SCORE_BEFORE.search(before):
         return "share"
     return "score"

@@ -81,6 +81,8 @@ def premises_of(claim: Claim, registry: Registry | None = None) -> Premises:
             reasons.append(f"{claim.benchmark} has several splits and the text does not say which")
     else:
         n = Certainty.INFERRED
+        if claim.n_source == "document":
+            reasons.append("the item count is the one test-set size the document states, elsewhere")
     scope = f.get("protocol_scope")
     if claim.protocol is not None and scope in ("sentence", "column", "table", "section"):
         protocol = Certainty.CERTAIN

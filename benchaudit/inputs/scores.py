@@ -528,6 +528,8 @@ _DENOMINATOR = re.compile(r"/\s*(\d{1,3}(?:,\d{3})+(?![\d.])|\d+)")
 #: What lies between a score and the count of the set it is on: "84.23% on MGSM English (250".
 _OWN_NAMED_SET = re.compile(r"\s*(?:on|in)\s+(?:the\s+)?[A-Z][\w\-+.]*(?:\s+[A-Za-z][\w\-+.]*){0,3}\s*\(\s*")
 _NAMED_COUNT = re.compile(r"[A-Z][\w\-+.]*[\w+]\s*\(\s*$")
+#: "14 of 30 correct", "14 of the 30 problems solved": a count of right answers.
+_CORRECT_AFTER = re.compile(r"\s+(?:[\w-]+\s+){0,2}?(?:correct(?:ly)?|right|solved|passed)\b", re.I)
 _K_OF_N = re.compile(r"(?<![\d.,])(\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(\d[\d,]*)(?![\d.]|\s*%)")
 
 
@@ -554,6 +556,10 @@ def _stated_k(
     for m in _K_OF_N.finditer(text):
         if (gap := own(m.start(), m.end())) is not None:
             found.append((gap, int(m.group(1))))
+        elif not others and len(_K_OF_N.findall(text)) == 1 and _CORRECT_AFTER.match(text, m.end()):
+            # "With 14 of 30 correct on AIME 2025, the model scores 43.3%": the sentence's one
+            # score and its one count of right answers, further apart.
+            found.append((len(text), int(m.group(1))))
     for fr in fractions:
         if fr.digits.isdigit() and (gap := own(fr.start, fr.end)) is not None:
             found.append((gap, int(fr.digits)))

@@ -78,8 +78,10 @@ class Underpowered(Rule):
                     evidence={"discordant": m, "p_floor": floor, "alpha": alpha},
                 )
                 continue
-            if f.get("significant") != "no" or f.get("equivalence") or not c.n:
+            if f.get("significant") != "no" or not c.n:
                 continue
+            # A null read as equivalence ("did not differ significantly, so the update is safe to
+            # ship") is null-as-equivalence's too; the design's power is a separate fault.
             if f.get("significant_from") != "words" or f.get("direction") in ("better", "worse"):
                 continue  # a null result stated as such, not a win with a large p
             a, b = f.get("a_value"), f.get("b_value")

@@ -52,11 +52,18 @@ class UnpairedComparison(Rule):
     reads = ("document",)
 
     def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
+        said: set[tuple[object, str]] = set()
         for c in claims(source, "comparison"):
             f = c.fields
             test = f.get("unpaired_test")
             if not test or f.get("paired_test") or f.get("overlap") == "null":
                 continue
+            if f.get("paragraph") is not None:
+                # A test named once and the p-values of later sentences that use it: one finding.
+                key = (f.get("paragraph"), str(test).lower())
+                if key in said:
+                    continue
+                said.add(key)
             shared = f.get("same_items") or c.benchmark is not None
             ev = {"test": test, "same_items": bool(f.get("same_items")), "benchmark": c.benchmark}
             a, b = f.get("a_value"), f.get("b_value")

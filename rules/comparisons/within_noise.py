@@ -8,7 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.rules._claims import claims, emit, mean_halfwidth, points, unpaired
 from benchaudit.rules._wording import interval, level, num, signed
-from benchaudit.rules.comparisons._bold_leads import bold_leads
+from benchaudit.rules.comparisons._bold_leads import (
+    ASSUMED_MAX_ITEMS,
+    bold_leads,
+    items_to_separate,
+)
 
 from benchaudit.claims.linking import (
     anchored,
@@ -55,8 +59,10 @@ class WithinNoise(Rule):
     Documents: a sentence saying one model outperforms, improves on or is
     significantly better than another is checked against its own numbers: a
     reported p at or above alpha; two scores whose unpaired 95% interval of the
-    difference contains zero (n from the sentence, the paragraph or the
-    benchmark registry); two stated intervals likewise; a score table with
+    difference contains zero (n from the sentence, the paragraph, the one
+    test-set size the document states, or the benchmark registry); with no
+    item count, a lead so small that only a test set of more than 100,000
+    items could separate it (83.4 vs 83.3); two stated intervals likewise; a score table with
     "improves on every benchmark", benchmark by benchmark. The message says
     the verdict used the unpaired bound (a paired analysis needs per-item
     results). 73.0% vs 70.0% on 500 questions is +3.0 points, unpaired 95%
@@ -452,6 +458,9 @@ def _within_noise_claim(rule: Rule, c: Claim, ctx: Context) -> Iterable[Finding]
         yield from _two_scores(rule, c, a, b, c.n, alpha)
         return
     ivs = [iv for iv in f.get("intervals", []) if "lo" in iv or "pm" in iv]
+    if a and b and len(ivs) != 2:
+        yield from _tiny_prose_lead(rule, c, a, b, alpha)
+        return
     if len(ivs) == 2:
         yield from _two_intervals(rule, c, ivs)
     elif f.get("tables") and f.get("every"):
@@ -498,6 +507,55 @@ def _two_scores(
         f"per-item results.",
         evidence={**u, "a": x, "b": y, "n_source": c.n_source, "bound": "unpaired"},
         confidence=conf,
+    )
+
+
+#: Units after a number that make it no score: "45.1 ms", "81 tokens/s", "3.2 GB".
+_NOT_A_SCORE_UNIT = re.compile(
+    r"\s*(?:ms|s|sec\w*|min\w*|hours?|tokens?|tok/s|[KMGT]B|[kKMB]\b|x\b|×|\$|fps|°|Elo)", re.I
+)
+
+
+#: What says the two numbers are scores on test items: a score word, a test set, a benchmark.
+_ITEM_SCORE_WORDS = re.compile(
+    r"\b(?:accuracy|acc\.?|scor(?:e[ds]?|ing)|pass@\d+|pass rate|solve rate|success rate|exact[- ]match|"
+    r"benchmark|test set|leaderboard)\b|\bon\s+(?:the\s+)?[A-Z][\w.-]*(?:Bench|QA|Eval|Math|Code)",
+    re.I,
+)
+#: Ratios of scores and system measures: no share of items ("the highest retention at 97.2%").
+_NOT_ITEM_SHARE = re.compile(
+    r"\b(?:retention|retain\w*|ratio|relative|speed-?ups?|sparsity|compression|utili[sz]ation|throughput|"
+    r"latency|memory|cost|recover\w*)\b",
+    re.I,
+)
+
+
+def _tiny_prose_lead(rule: Rule, c: Claim, a: str, b: str, alpha: float) -> Iterable[Finding]:
+    """A lead of two scores on a test set of unstated size, so small that only a test set larger
+    than any common benchmark could separate them ("Intern-S1 (83.4) beats Grok-4 (83.3)"): as
+    shares of items scored 0/1, the same bar the score tables use."""
+    x, y = points(a, b), points(b, a)
+    if not (10 < x < 100 and 10 < y < 100) or x == y or c.fields.get("pair") == "value-delta":
+        return  # a lead stated as a difference may be relative; a bare value below 10 a rating
+    if any(_NOT_A_SCORE_UNIT.match(c.text, m.end()) for v in (a, b) for m in re.finditer(re.escape(v), c.text)):
+        return
+    if not _ITEM_SCORE_WORDS.search(c.text) or _NOT_ITEM_SHARE.search(c.text):
+        return  # not said to be scores on test items
+    needed = items_to_separate(x, y, 1 - alpha)
+    if needed < ASSUMED_MAX_ITEMS:
+        return
+    (hi, hi_text), (lo, lo_text) = sorted(((x, a), (y, b)), reverse=True)
+    places = max(len(t.partition(".")[2]) for t in (a, b))
+    yield emit(
+        rule,
+        c,
+        f"{hi_text} vs {lo_text} is a lead of {hi - lo:.{places}f} points on a test set of unstated "
+        f"size; read as shares of items scored 0/1, the unpaired {level(alpha)} interval of the "
+        f"difference excludes 0 only from about {needed:,} items, more than common benchmarks have",
+        suggestion=f"Say the two scores ({hi_text} and {lo_text}) are tied within noise, or give the "
+        "item count and a paired test on per-item results.",
+        evidence={"a": hi, "b": lo, "items_needed": needed, "bound": "unpaired"},
+        confidence=min(c.confidence, Confidence.MEDIUM),
     )
 
 

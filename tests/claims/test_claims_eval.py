@@ -253,13 +253,14 @@ def test_fourth_set_recall_and_specificity(fresh3_results):
         print(f"  {r:24s} {tp[r]}/{fp[r]}/{fn[r]}")
     recall, specificity, missed, noisy = _line_scores(fresh3_results, "fourth set, every rule")
     # First pass, before any change was made for this set: 42/59 = 0.712 and 131/135 = 0.970
-    # (tests/data/claims_eval/PROVENANCE.md). The floors hold today's figures; they rise to
-    # fresh2's (0.95 and 0.98) as the misses named there are fixed.
-    assert recall >= 0.85, missed
+    # (tests/data/claims_eval/PROVENANCE.md). The floors hold today's figures (58/62 = 0.935
+    # after the fixes made for fresh8.yaml); they rise to fresh2's (0.95 and 0.98) as the
+    # misses named there are fixed.
+    assert recall >= 0.93, missed
     assert specificity >= 0.97, noisy
 
 
-# ------------------------------------------------- the fifth to eighth sets, every rule
+# ------------------------------------------------- the fifth to ninth sets, every rule
 
 
 @dataclass(frozen=True)
@@ -280,17 +281,23 @@ class LineSet:
 
 
 SETS = (
-    LineSet("fifth", "fresh4.yaml", 180, 55, 6, 0.85, 0.98,
+    LineSet("fifth", "fresh4.yaml", 180, 55, 6, 0.95, 0.98,
             "first pass 49/66 = 0.742 and 124/128 = 0.969; 51/68 and 124/126 with two labels "
-            "corrected after that run; 58/68 = 0.853 after the fixes made for fresh6.yaml"),
-    LineSet("sixth", "fresh5.yaml", 130, 110, 6, 0.57, 0.96,
+            "corrected after that run; 58/68 = 0.853 after the fixes made for fresh6.yaml; "
+            "65/68 = 0.956 after those made for fresh8.yaml"),
+    LineSet("sixth", "fresh5.yaml", 130, 110, 6, 0.62, 0.96,
             "first pass 17/40 = 0.425 and 87/92 = 0.946; 18/40 and 89/92 after the fixes of batch "
-            "12's wrong findings; 23/40 = 0.575 after those made for fresh7.yaml"),
-    LineSet("seventh", "fresh6.yaml", 100, 70, 6, 0.80, 0.98,
+            "12's wrong findings; 23/40 = 0.575 after those made for fresh7.yaml; 25/40 = 0.625 "
+            "after those made for fresh8.yaml"),
+    LineSet("seventh", "fresh6.yaml", 100, 70, 6, 0.82, 0.98,
             "first pass 16/41 = 0.390 and 65/69 = 0.942; 32/41 and 68/69 after that round's "
-            "fixes; 33/41 = 0.805 after those made for fresh7.yaml"),
-    LineSet("eighth", "fresh7.yaml", 110, 65, 6, 0.85, 0.99,
+            "fixes; 33/41 = 0.805 after those made for fresh7.yaml; 34/41 = 0.829 after those "
+            "made for fresh8.yaml"),
+    LineSet("eighth", "fresh7.yaml", 110, 65, 6, 0.88, 0.99,
             "first pass 29/42 = 0.690 and 72/73 = 0.986; 36/42 = 0.857 and 73/73 after that "
+            "round's fixes; 37/42 = 0.881 after those made for fresh8.yaml"),
+    LineSet("ninth", "fresh8.yaml", 110, 60, 6, 0.85, 0.99,
+            "first pass 27/40 = 0.675 and 72/74 = 0.973; 34/40 = 0.850 and 74/74 after that "
             "round's fixes"),
 )
 
