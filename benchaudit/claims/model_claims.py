@@ -61,7 +61,12 @@ _RIVAL_FIRST = re.compile(
 _RIVAL_FIRST_VERB = {
     # "comparable or superior performance" is parity at least, read as parity.
     "superior": re.compile(
-        r"\b(?<!\bor\s)(?:superior|better|stronger|higher)\s+(?:[\w-]+\s+){0,2}?" + _PERF + r"\b", re.I
+        r"\b(?<!\bor\s)(?:superior|better|stronger|higher)\s+(?:[\w-]+\s+){0,2}?" + _PERF + r"\b|"
+        # "Compared to Y, X improves ...", "... brings gains": a gain over the opening rival.
+        r"\b(?:improv(?:es|ed|ing|ements?)|gains?|boosts?)\b(?!\s+(?:of|in)\s+(?:efficiency|speed|throughput|latency))|"
+        # "Compared to Y, X achieved outstanding results on AIME (+1.5)": the signed gains say it.
+        r"\b(?:results|performance|scores?)\b(?=[^.;]{0,120}\(\s*\+\s*\d)",
+        re.I,
     ),
     "equivalent": re.compile(
         r"\b(?:similar|comparable|competitive)(?:\s+or\s+(?:better|superior|higher))?\s+(?:[\w-]+\s+){0,2}?"
@@ -359,7 +364,8 @@ def opening_scope_end(sentence: str, verb_at: int) -> int:
 
 
 #: A comparative verb negated just before it: "does not perform better than", "no better than".
-_NEGATED = re.compile(r"\b(?:not|no|never|cannot|n't)\s+(?:[\w-]+\s+)?$", re.I)
+#: "not only outperforms Y but also Z" is no negation: it claims both.
+_NEGATED = re.compile(r"\b(?:not(?!\s+(?:only|just|merely)\b)|no|never|cannot|n't)\s+(?:[\w-]+\s+)?$", re.I)
 _PASSIVE = re.compile(r"\s+by\b", re.I)
 
 
@@ -388,7 +394,8 @@ def subject_of(comp: ModelComparison) -> str | None:
         return comp.subjects[-1].text
     # A name with no digit counts only as the sentence's grammatical subject: at its start
     # (after an opening phrase such as "Notably,"), never after a pronoun subject.
-    m = _NAME_LIKE.search(before)
+    # The rival that opens the sentence ("Compared to Y, X achieves ...") is never its subject.
+    m = _NAME_LIKE.search(before, comp.rival_span[1] if comp.rival_span is not None else 0)
     if m is None or re.search(r"\b(?:it|this|they|we|our|its)\b", before[: m.start()], re.I):
         return None
     lead = before[: m.start()]
@@ -398,7 +405,8 @@ def subject_of(comp: ModelComparison) -> str | None:
 
 
 _CONCESSIVE = re.compile(r"\b(?:while|whereas|although|though|despite|but)\b", re.I)
-_CONTRAST = re.compile(r"[,;]?\s+\b(?:but|while|whereas|although|though|yet|except)\b|;", re.I)
+#: "but also" goes on with the same claim ("not only outperforms Y but also Z"), never contrasts.
+_CONTRAST = re.compile(r"[,;]?\s+\b(?:but(?!\s+also\b)|while|whereas|although|though|yet|except)\b|;", re.I)
 
 
 def limited(comp: ModelComparison) -> bool:
