@@ -77,9 +77,9 @@ _RIVAL_FIRST_VERB = {
 #: A claim to be the best: "achieves the (overall) best results", "the highest score",
 #: "sets SOTA results", "surpassing all other models".
 _BEST = re.compile(
-    r"\b(?:(?:achiev|obtain|attain|deliver|set|reach|yield|record)\w*\s+(?:the\s+|a\s+)?(?:new\s+)?"
-    r"(?:overall\s+)?(?:best|highest|top|state[- ]of[- ]the[- ]art|SOTA)\b|"
-    r"(?:surpass|outperform|exceed|beat)\w*\s+all\s+(?:the\s+)?(?:other\s+)?"
+    r"\b(?:(?:achiev|obtain|attain|deliver|set|reach|yield|record|receiv)\w*\s+(?:the\s+|a\s+)?(?:new\s+)?"
+    r"(?:overall\s+)?(?:best|highest|strongest|top|state[- ]of[- ]the[- ]art|SOTA)\b|"
+    r"(?:surpass|outperform|exceed|beat|dominat)\w*\s+all\s+(?:the\s+)?(?:other\s+)?"
     r"(?:models|methods|baselines|competitors|approaches|systems)\b|"
     r"performs?\s+(?:the\s+)?best\b)",
     re.I,
