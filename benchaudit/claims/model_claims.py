@@ -343,7 +343,37 @@ def _comparison(block: Block, sentence: str, offset: int) -> ModelComparison | N
             block, sentence, offset, kind, m.group(0), m.start(), subjects, objects,
             bool(_ACROSS.search(sentence[m.end():])), rival if rival != (0, 0) else None,
         )
-    return None
+    return _joint_parity(block, sentence, offset)
+
+
+#: Parity said of two models together, with no rival after the verb: "X and Y perform
+#: comparably (across all benchmarks)", "X and Y achieve similar results".
+_JOINT = re.compile(
+    r"\b(?:perform(?:s|ed)?\s+(?:comparably|similarly|on\s+par)|"
+    r"(?:achiev|show|yield|deliver|obtain)\w*\s+(?:comparable|similar)\s+(?:performance|results|scores))\b"
+    r"(?!\s+(?:to|with|as)\b)",
+    re.I,
+)
+
+
+def _joint_parity(block: Block, sentence: str, offset: int) -> ModelComparison | None:
+    """The parity of "X and Y perform comparably": X the subject, Y its rival, when the text
+    before the verb is just the two names joined by "and"."""
+    m = _JOINT.search(sentence)
+    if m is None:
+        return None
+    names = [n for n in model_names(sentence) if n.end <= m.start()]
+    if len(names) != 2:
+        return None
+    a, b = names
+    if not re.fullmatch(r"\W*(?:the\s+|both\s+)?", sentence[: a.start], re.I) or not re.fullmatch(
+        r"\s+and\s+", sentence[a.end : b.start]
+    ) or sentence[b.end : m.start()].strip():
+        return None
+    return ModelComparison(
+        block, sentence, offset, "equivalent", m.group(0), m.start(), (a,), (b,),
+        bool(_ACROSS.search(sentence[m.end():])),
+    )
 
 
 #: A table's caption ("Table 8: ... MHA demonstrates significant advantages over GQA"): its

@@ -98,3 +98,20 @@ def test_across_both_groups_of_a_two_group_table_is_every_line(tmp_path):
     assert found and "78.1 vs Other-34B 78.4" in found[0].message
     # A class the table does not label ("across all Chinese tasks") is still left alone.
     assert not _noise(tmp_path, said.replace("both programming languages", "all Chinese tasks"))
+
+
+def test_parity_of_two_models_said_together():
+    (c,) = _read("Nova-7B and Rival-9B perform comparably across all benchmarks, but Nova-7B is simpler.")
+    assert c.kind == "equivalent" and _names(c) == (["Nova-7B"], ["Rival-9B"]) and c.general
+    (c,) = _read("Both Nova-7B and Rival-9B achieve similar results on MATH.")
+    assert _names(c) == (["Nova-7B"], ["Rival-9B"])
+    # A rival after the verb is the usual parity; more than two names say nothing of one pair.
+    (c,) = _read("Nova-7B and Rival-9B perform comparably to Big-70B.")
+    assert _names(c)[1] == ["Big-70B"]
+    assert not _read("We find that Nova-7B, Rival-9B and Big-70B perform similarly.")
+
+
+def test_matching_a_named_model_after_a_dash_is_parity():
+    (c,) = _read("Nova-7B achieves 31.0% on MATH — matching DeepSeekMath-7B with 3% of the tokens.")
+    assert c.kind == "equivalent" and _names(c)[1] == ["DeepSeekMath-7B"]
+    assert not _read("Nova-7B reads the matching Table 3 entries.")
