@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from benchaudit.documents.model import Block, Document
+from benchaudit.inputs.sentences import ABBREVIATION
 
 #: What a comparative adjective may be said of: a score, not a cost ("higher accuracy than",
 #: "more problems than"; never "more tokens than", "higher latency than").
@@ -119,6 +120,23 @@ _MODEL = re.compile(
 _GENERIC = re.compile(r"^(?:Our|The|This|These|Its|Their|An?|Each|All|Both|Only|Over|Top|Table|Figure|Fig|Section|Sec|Appendix|Step|Version|Top|Rank|Pass|Avg|Top-\d)\b", re.I)
 _BENCHMARK_LIKE = re.compile(r"[A-Z]{2,}[-\s]?(?:'|20)?\d{2}")
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
+
+
+def split_sentences(text: str) -> list[str]:
+    """A block's sentences: cut after a full stop before a capital, except after a word that
+    ends in one and ends no sentence ("e.g. Qwen2.5-7B", "vs. GPT-4", "Zhu et al. (2024)")."""
+    out: list[str] = []
+    start = 0
+    for m in _SPLIT.finditer(text):
+        word = ABBREVIATION.search(text[max(start, m.start() - 8) : m.start()])
+        # A lone capital before the stop ("in Appendix A.") may end a sentence: cut there.
+        if word is None or len(word.group(0)) <= 2:
+            out.append(text[start : m.start()])
+            start = m.end()
+    out.append(text[start:])
+    return out
+
+
 _ACROSS = re.compile(
     r"\b(?:across|all|every|most|various|multiple|many|several|a\s+(?:wide\s+)?range\s+of|majority)\b", re.I
 )
@@ -259,7 +277,7 @@ def comparisons(doc: Document, clauses: bool = False) -> list[ModelComparison]:
             continue  # a figure's caption: its claim is about a chart no table holds
         text = block.text
         pos = 0
-        for sentence in _SPLIT.split(text):
+        for sentence in split_sentences(text):
             offset = text.find(sentence, pos)
             pos = offset + len(sentence)
             found = _comparison(block, sentence, offset)

@@ -115,3 +115,17 @@ def test_matching_a_named_model_after_a_dash_is_parity():
     (c,) = _read("Nova-7B achieves 31.0% on MATH — matching DeepSeekMath-7B with 3% of the tokens.")
     assert c.kind == "equivalent" and _names(c)[1] == ["DeepSeekMath-7B"]
     assert not _read("Nova-7B reads the matching Table 3 entries.")
+
+
+def test_an_abbreviation_ends_no_sentence():
+    from benchaudit.claims.model_claims import split_sentences
+
+    text = "Nova-7B beats open models, e.g. Qwen2.5-7B. Zhu et al. (2024) report it. See Appendix A. It is done."
+    assert split_sentences(text) == [
+        "Nova-7B beats open models, e.g. Qwen2.5-7B.",
+        "Zhu et al. (2024) report it.",
+        "See Appendix A.",
+        "It is done.",
+    ]
+    (c,) = _read("Nova-7B outperforms strong open models, e.g. Qwen2.5-7B and Llama-3-8B, on MATH.")
+    assert _names(c)[1] == ["Qwen2.5-7B", "Llama-3-8B"]
