@@ -129,3 +129,17 @@ def test_an_abbreviation_ends_no_sentence():
     ]
     (c,) = _read("Nova-7B outperforms strong open models, e.g. Qwen2.5-7B and Llama-3-8B, on MATH.")
     assert _names(c)[1] == ["Qwen2.5-7B", "Llama-3-8B"]
+
+
+def test_a_later_clause_with_its_own_subject_is_not_the_first_clauses():
+    from benchaudit.claims.rivals import subject_in
+
+    found = _read("The Nova-2B model achieves comparable performance as Big-7B, and the Moe-3B model outperforms Rival-2B.")
+    sup = next(c for c in found if c.kind == "superior")
+    # Moe-3B has no row here: the subject is unknown, never the first clause's Nova-2B.
+    assert subject_in(sup, ["Nova-2B", "Big-7B", "Rival-2B"]) is None
+    assert subject_in(sup, ["Nova-2B", "Moe-3B", "Rival-2B"]) == "Moe-3B"
+    # "X outperforms Y, and is comparable to Z": the parity's subject is still X.
+    block = Block("paragraph", [TextLine(1, 1, "Nova-2B outperforms Rival-2B, and is comparable to Big-7B.")])
+    par = [c for c in comparisons(Document("t.md", "markdown", [block]), clauses=True) if c.kind == "equivalent"]
+    assert par and subject_in(par[0], ["Nova-2B", "Big-7B", "Rival-2B"]) == "Nova-2B"
