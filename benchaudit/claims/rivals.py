@@ -12,7 +12,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from benchaudit.claims.model_claims import first_verb_at, fold, label, model_names, opening_scope_end
+from benchaudit.claims.model_claims import (
+    first_verb_at,
+    fold,
+    label,
+    model_names,
+    opening_scope_end,
+)
 
 if TYPE_CHECKING:
     from benchaudit.claims.model_claims import ModelComparison
