@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from benchaudit.documents.model import Block, Document
+from benchaudit.inputs.sentences import ABBREVIATION
 
 #: What a comparative adjective may be said of: a score, not a cost ("higher accuracy than",
 #: "more problems than"; never "more tokens than", "higher latency than").
@@ -48,6 +49,8 @@ _EQUIVALENT = re.compile(
     # "matched or even improved": parity at least, no margin given ("matches or exceeds Y"
     # is read as the lead it also claims, above)
     r"match(?:es|ed|ing)?\s+or\s+(?:even\s+)?improv\w*|"
+    # "..., matching DeepSeekMath with 3% of the tokens": a participle whose object is a name.
+    r"(?<=[,;—–-]\s)match(?:ing|es)\s+(?=[A-Z][\w.+-]*[A-Z0-9])|"
     r"closely\s+(?:approximat|match|approach)\w*)\b",
     re.I,
 )
@@ -61,7 +64,12 @@ _RIVAL_FIRST = re.compile(
 _RIVAL_FIRST_VERB = {
     # "comparable or superior performance" is parity at least, read as parity.
     "superior": re.compile(
-        r"\b(?<!\bor\s)(?:superior|better|stronger|higher)\s+(?:[\w-]+\s+){0,2}?" + _PERF + r"\b", re.I
+        r"\b(?<!\bor\s)(?:superior|better|stronger|higher)\s+(?:[\w-]+\s+){0,2}?" + _PERF + r"\b|"
+        # "Compared to Y, X improves ...", "... brings gains": a gain over the opening rival.
+        r"\b(?:improv(?:es|ed|ing|ements?)|gains?|boosts?)\b(?!\s+(?:of|in)\s+(?:efficiency|speed|throughput|latency))|"
+        # "Compared to Y, X achieved outstanding results on AIME (+1.5)": the signed gains say it.
+        r"\b(?:results|performance|scores?)\b(?=[^.;]{0,120}\(\s*\+\s*\d)",
+        re.I,
     ),
     "equivalent": re.compile(
         r"\b(?:similar|comparable|competitive)(?:\s+or\s+(?:better|superior|higher))?\s+(?:[\w-]+\s+){0,2}?"
@@ -72,9 +80,9 @@ _RIVAL_FIRST_VERB = {
 #: A claim to be the best: "achieves the (overall) best results", "the highest score",
 #: "sets SOTA results", "surpassing all other models".
 _BEST = re.compile(
-    r"\b(?:(?:achiev|obtain|attain|deliver|set|reach|yield|record)\w*\s+(?:the\s+|a\s+)?(?:new\s+)?"
-    r"(?:overall\s+)?(?:best|highest|top|state[- ]of[- ]the[- ]art|SOTA)\b|"
-    r"(?:surpass|outperform|exceed|beat)\w*\s+all\s+(?:the\s+)?(?:other\s+)?"
+    r"\b(?:(?:achiev|obtain|attain|deliver|set|reach|yield|record|receiv)\w*\s+(?:the\s+|a\s+)?(?:new\s+)?"
+    r"(?:overall\s+)?(?:best|highest|strongest|top|state[- ]of[- ]the[- ]art|SOTA)\b|"
+    r"(?:surpass|outperform|exceed|beat|dominat)\w*\s+all\s+(?:the\s+)?(?:other\s+)?"
     r"(?:models|methods|baselines|competitors|approaches|systems)\b|"
     r"performs?\s+(?:the\s+)?best\b)",
     re.I,
@@ -112,6 +120,23 @@ _MODEL = re.compile(
 _GENERIC = re.compile(r"^(?:Our|The|This|These|Its|Their|An?|Each|All|Both|Only|Over|Top|Table|Figure|Fig|Section|Sec|Appendix|Step|Version|Top|Rank|Pass|Avg|Top-\d)\b", re.I)
 _BENCHMARK_LIKE = re.compile(r"[A-Z]{2,}[-\s]?(?:'|20)?\d{2}")
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
+
+
+def split_sentences(text: str) -> list[str]:
+    """A block's sentences: cut after a full stop before a capital, except after a word that
+    ends in one and ends no sentence ("e.g. Qwen2.5-7B", "vs. GPT-4", "Zhu et al. (2024)")."""
+    out: list[str] = []
+    start = 0
+    for m in _SPLIT.finditer(text):
+        word = ABBREVIATION.search(text[max(start, m.start() - 8) : m.start()])
+        # A lone capital before the stop ("in Appendix A.") may end a sentence: cut there.
+        if word is None or len(word.group(0)) <= 2:
+            out.append(text[start : m.start()])
+            start = m.end()
+    out.append(text[start:])
+    return out
+
+
 _ACROSS = re.compile(
     r"\b(?:across|all|every|most|various|multiple|many|several|a\s+(?:wide\s+)?range\s+of|majority)\b", re.I
 )
@@ -252,7 +277,7 @@ def comparisons(doc: Document, clauses: bool = False) -> list[ModelComparison]:
             continue  # a figure's caption: its claim is about a chart no table holds
         text = block.text
         pos = 0
-        for sentence in _SPLIT.split(text):
+        for sentence in split_sentences(text):
             offset = text.find(sentence, pos)
             pos = offset + len(sentence)
             found = _comparison(block, sentence, offset)
@@ -336,7 +361,37 @@ def _comparison(block: Block, sentence: str, offset: int) -> ModelComparison | N
             block, sentence, offset, kind, m.group(0), m.start(), subjects, objects,
             bool(_ACROSS.search(sentence[m.end():])), rival if rival != (0, 0) else None,
         )
-    return None
+    return _joint_parity(block, sentence, offset)
+
+
+#: Parity said of two models together, with no rival after the verb: "X and Y perform
+#: comparably (across all benchmarks)", "X and Y achieve similar results".
+_JOINT = re.compile(
+    r"\b(?:perform(?:s|ed)?\s+(?:comparably|similarly|on\s+par)|"
+    r"(?:achiev|show|yield|deliver|obtain)\w*\s+(?:comparable|similar)\s+(?:performance|results|scores))\b"
+    r"(?!\s+(?:to|with|as)\b)",
+    re.I,
+)
+
+
+def _joint_parity(block: Block, sentence: str, offset: int) -> ModelComparison | None:
+    """The parity of "X and Y perform comparably": X the subject, Y its rival, when the text
+    before the verb is just the two names joined by "and"."""
+    m = _JOINT.search(sentence)
+    if m is None:
+        return None
+    names = [n for n in model_names(sentence) if n.end <= m.start()]
+    if len(names) != 2:
+        return None
+    a, b = names
+    if not re.fullmatch(r"\W*(?:the\s+|both\s+)?", sentence[: a.start], re.I) or not re.fullmatch(
+        r"\s+and\s+", sentence[a.end : b.start]
+    ) or sentence[b.end : m.start()].strip():
+        return None
+    return ModelComparison(
+        block, sentence, offset, "equivalent", m.group(0), m.start(), (a,), (b,),
+        bool(_ACROSS.search(sentence[m.end():])),
+    )
 
 
 #: A table's caption ("Table 8: ... MHA demonstrates significant advantages over GQA"): its
@@ -359,7 +414,8 @@ def opening_scope_end(sentence: str, verb_at: int) -> int:
 
 
 #: A comparative verb negated just before it: "does not perform better than", "no better than".
-_NEGATED = re.compile(r"\b(?:not|no|never|cannot|n't)\s+(?:[\w-]+\s+)?$", re.I)
+#: "not only outperforms Y but also Z" is no negation: it claims both.
+_NEGATED = re.compile(r"\b(?:not(?!\s+(?:only|just|merely)\b)|no|never|cannot|n't)\s+(?:[\w-]+\s+)?$", re.I)
 _PASSIVE = re.compile(r"\s+by\b", re.I)
 
 
@@ -388,7 +444,8 @@ def subject_of(comp: ModelComparison) -> str | None:
         return comp.subjects[-1].text
     # A name with no digit counts only as the sentence's grammatical subject: at its start
     # (after an opening phrase such as "Notably,"), never after a pronoun subject.
-    m = _NAME_LIKE.search(before)
+    # The rival that opens the sentence ("Compared to Y, X achieves ...") is never its subject.
+    m = _NAME_LIKE.search(before, comp.rival_span[1] if comp.rival_span is not None else 0)
     if m is None or re.search(r"\b(?:it|this|they|we|our|its)\b", before[: m.start()], re.I):
         return None
     lead = before[: m.start()]
@@ -398,7 +455,8 @@ def subject_of(comp: ModelComparison) -> str | None:
 
 
 _CONCESSIVE = re.compile(r"\b(?:while|whereas|although|though|despite|but)\b", re.I)
-_CONTRAST = re.compile(r"[,;]?\s+\b(?:but|while|whereas|although|though|yet|except)\b|;", re.I)
+#: "but also" goes on with the same claim ("not only outperforms Y but also Z"), never contrasts.
+_CONTRAST = re.compile(r"[,;]?\s+\b(?:but(?!\s+also\b)|while|whereas|although|though|yet|except)\b|;", re.I)
 
 
 def limited(comp: ModelComparison) -> bool:

@@ -12,7 +12,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from benchaudit.claims.model_claims import first_verb_at, fold, label, opening_scope_end
+from benchaudit.claims.model_claims import (
+    first_verb_at,
+    fold,
+    label,
+    model_names,
+    opening_scope_end,
+)
 
 if TYPE_CHECKING:
     from benchaudit.claims.model_claims import ModelComparison
@@ -133,6 +139,9 @@ def subject_with_reason(comp: ModelComparison, models: list[str]) -> tuple[str |
     # subject is named before the first verb, where Y is not.
     end = min(comp.verb_at, first_verb_at(comp.sentence))
     text = comp.sentence[opening_scope_end(comp.sentence, end) : end]
+    own_clause = _own_clause(comp, end)
+    if own_clause is not None:
+        text = own_clause  # "X is comparable to Y, and the Z model outperforms W": Z, not X
     before = named_in(text, models)
     if before:
         return (before[0], "") if len(set(before)) == 1 else (None, "")
@@ -154,6 +163,23 @@ def subject_with_reason(comp: ModelComparison, models: list[str]) -> tuple[str |
     if own is not None and _singular(comp.sentence[: comp.verb_at]):
         return own, f"the subject read as {own}, the model the document's title names"
     return None, ""
+
+
+#: Where a second clause with its own subject starts: ", and", ";", ", while".
+_CLAUSE = re.compile(r",\s*(?:and|while|whereas)\s+|;\s*", re.I)
+
+
+def _own_clause(comp: ModelComparison, first: int) -> str | None:
+    """The text before the verb of a later clause that names its own subject ("..., and the
+    Granite-3.0-A800M-3B model outperforms W"): from the clause's start to the verb; None
+    when the verb is the sentence's first or its clause names no model (", and is ...")."""
+    if comp.verb_at <= first:
+        return None
+    starts = [m.end() for m in _CLAUSE.finditer(comp.sentence, first, comp.verb_at)]
+    if not starts:
+        return None
+    clause = comp.sentence[starts[-1] : comp.verb_at]
+    return clause if model_names(clause) else None
 
 
 def _singular(before: str) -> bool:

@@ -78,8 +78,13 @@ _GOES_ON = frozenset("→⇒↑↓),;]}")
 _BARS = ("|", "│")
 _DANGLING = frozenset(
     "a an the of for to in on at by with from than as and or but nor that which whose is are was were be "
-    "such like between among into onto over under via vs. versus both either neither including".split()
+    "such like between among into onto over under via vs. versus both either neither including "
+    # A comparative verb wants its object: "... the 3B model outperforms" goes on.
+    "outperforms outperform surpasses surpass exceeds exceed beats matches rivals trails".split()
 )
+#: A line opening on a model's size ("70B overwhelmingly on ...", "8x22B on ..."): the rest of
+#: a name the cut paragraph ended on ("... outperforms LLaMA3"), never a sentence's start.
+_SIZE_FIRST = re.compile(r"(?:\d+x)?\d+(?:\.\d+)?[BMK]\b")
 
 
 class _CapError(Exception):
@@ -654,9 +659,10 @@ def _is_caption(ln: _Line) -> bool:
 
 
 def _goes_on(text: str) -> bool:
-    """A line that cannot open a sentence: lower case, or an arrow, closing bracket or
-    clause punctuation ("→ 67.64), which ..."); it carries on the sentence before it."""
-    return text[:1].islower() or text[:1] in _GOES_ON
+    """A line that cannot open a sentence: lower case, an arrow, closing bracket or clause
+    punctuation ("→ 67.64), which ..."), or a model's size ("70B on Chinese benchmarks"); it
+    carries on the sentence before it (when that one has not ended)."""
+    return text[:1].islower() or text[:1] in _GOES_ON or _SIZE_FIRST.match(text) is not None
 
 
 def _dangles(text: str) -> bool:
@@ -1501,7 +1507,9 @@ class _Assembler:
             return (m.group(1) or m.group(2)).count(".") + 1
         if big or text.lower().rstrip(".:") in _UNNUMBERED:
             return 1
-        if text.endswith((".", ",", ";")):
+        if text.endswith((".", ",", ";", "-")) or _dangles(text):
+            # A bold run-in sentence cut at the line's end ("... the best overall performance
+            # among", "... espe-"): a paragraph's first line, never a heading.
             return None
         return min((self.section.level if self.section else 0) + 1, 4)
 
@@ -1707,6 +1715,8 @@ class _Assembler:
             if c is not None:
                 t.caption = c
                 used.add(id(c))
+            elif t.caption is None:
+                t.caption = _beside_caption(items, k, t)
             for j in range(k - 1, -1, -1):
                 b: Item = items[j]
                 if isinstance(b, Block) and b.kind == "heading":
@@ -1715,3 +1725,26 @@ class _Assembler:
                     t.lead_in = b
                     break
 
+
+
+#: A second caption label in a caption's first line ("Table 5: ... . Table 6: ..."): two
+#: tables set side by side, whose captions the line reading joins.
+_SECOND_LABEL = re.compile(r"(?<=\S)\s+((?:Table|Tab\.)\s*(\d+)\s*[:.])")
+
+
+def _beside_caption(items: list[Item], k: int, t: Table) -> Block | None:
+    """The caption of a table set beside the one before it: the part of that table's caption
+    line from the second label on ("Table 6: Average exact match ..." of "Table 5: Pass@1 on
+    MBPP. Table 6: Average exact match ..."), when the label's number is the next one. Only
+    the first line is taken: the lines after it interleave the two captions."""
+    before = items[k - 1] if k >= 1 else None
+    if not isinstance(before, Table) or before.caption is None or before.page != t.page:
+        return None
+    first = before.caption.lines[0]
+    own = re.match(r"\s*(?:Table|Tab\.)\s*(\d+)", first.text, re.I)
+    second = _SECOND_LABEL.search(first.text)
+    if own is None or second is None or int(second.group(2)) != int(own.group(1)) + 1:
+        return None
+    at = second.start(1)
+    line = TextLine(first.line, first.column + at, first.text[at:], first.page)
+    return Block("caption", [line], before.caption.section)

@@ -266,6 +266,13 @@ _DELTA = lazy(
 #: "Our model (+1.8) surpasses Rival ... with 83.6%": a bare signed gain in brackets next to the
 #: model it belongs to; read only with a lead verb and one score in the sentence.
 _DELTA_BARE = lazy(r"\((\+)\s*(" + _UNUM + r")()\s*\)")
+#: "a 3.6% improvement over Y", "a 2.1-point gain over Y": a margin named by its noun, never
+#: a score of its own.
+_GAIN_NOUN = r"(?=[\s-]+(?:absolute\s+)?(?:improvement|gain|increase|boost|lead|advantage)s?\s+(?:over|compared|relative|against)\b)"
+_DELTA_NOUN = lazy(
+    r"(?<![\w.])()(" + _UNUM + r")\s*(percentage[\s-]points?|points?|pts?\.?|pp\b|%)" + _GAIN_NOUN,
+    re.I,
+)
 
 _BETTER = lazy(
     r"\b(outperform\w*|beat\w*|surpass\w*|exceed\w*|improv\w*|better|higher|gain\w*|boost\w*|"
@@ -780,7 +787,7 @@ def _values_pct(text: str) -> list[str]:
     return [
         m.group(1)
         for m in re.finditer(r"(\d+(?:\.\d+)?)\s*%", text)
-        if not _LEVEL_AFTER.match(text, m.end())
+        if not _LEVEL_AFTER.match(text, m.end()) and not _DELTA_NOUN.match(text, m.start())
     ]
 
 
@@ -1063,7 +1070,8 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
         )
         if not rivals:  # "exceeds X (18.4%) and Y (19.4%)": two rivals, not a pair
             return m.group("x"), m.group("y"), "vs"
-    found = list(re.finditer(r"\b(\d{1,3}(?:\.\d+)?)\s*%", text))
+    # A margin ("a 3.6% improvement over Y") is no second score.
+    found = [m for m in re.finditer(r"\b(\d{1,3}(?:\.\d+)?)\s*%", text) if not _DELTA_NOUN.match(text, m.start())]
     compared = re.search(r"\b(compared (?:to|with)|relative to|versus|vs\b|against)", text, re.I)
     verb = _BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text) or compared
     if verb is not None and _KEEPS.match(verb.group(0)):
@@ -1175,7 +1183,7 @@ def _comparison(text: str, loc: Location, ctx: Context | None, context: str = ""
     a_val, b_val, how = _pair(text)
     delta = None
     delta_unit = None
-    dm = _DELTA.search(text) or _DELTA_PTS.search(text)
+    dm = _DELTA.search(text) or _DELTA_PTS.search(text) or _DELTA_NOUN.search(text)
     if dm is None and _BETTER.search(text) and len(_values_pct(text)) == 1:
         dm = _DELTA_BARE.search(text)
     if dm and not re.search(r"relative", text[dm.end() : dm.end() + 20], re.I):

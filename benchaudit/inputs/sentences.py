@@ -145,7 +145,8 @@ def states_protocol(sentence: Sentence) -> bool:
 
 
 _WORD = re.compile(r"\S+")
-_ABBREV = re.compile(
+#: A word ending in a full stop that ends no sentence ("e.g.", "vs.", "et al.", an initial).
+ABBREVIATION = re.compile(
     r"(?:\b(?:e\.g|i\.e|et al|vs|Fig|Figs|Tab|Eq|Sec|cf|approx|No|resp|Dr|Mr|Ms|etc|al|Ref|Refs|Ch|ca)"
     r"|\b[A-Z])\.$"
 )
@@ -176,7 +177,7 @@ def sentences_of(
     text = normalise("".join(parts))
     cuts = [0]
     for m in _BOUNDARY.finditer(text):
-        if _ABBREV.search(text[max(0, m.start() - 8) : m.start() + 1]):
+        if ABBREVIATION.search(text[max(0, m.start() - 8) : m.start() + 1]):
             continue
         cuts.append(m.end())
     cuts.append(len(text))

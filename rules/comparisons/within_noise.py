@@ -152,7 +152,8 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
 
     for comp, st, pair in linked_pairs(source, ctx, "superior", loose=True):
         a, rivals, spoken = pair
-        if not spoken and _QUALIFIED.search(comp.scope, comp.verb_at):
+        qualified = _QUALIFIED.search(comp.scope, comp.verb_at)
+        if not spoken and qualified and not _both_groups(qualified.group(0), st):
             continue  # "on all Chinese benchmarks": a class of lines the table does not label
         if _AVERAGE.search(comp.scope):
             # "beats Y by 9.3% on average": the claim is the average line's, not each line's.
@@ -180,6 +181,15 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
             evidence={"model": a, "rivals": rivals, **{k: v for k, v in got.items() if k != "checked"}},
             confidence=Confidence.MEDIUM,
         )
+
+
+def _both_groups(qualifier: str, st: ScoreTable) -> bool:
+    """Whether "across both X" covers every line: the table groups its lines under exactly two
+    upper labels ("Python / EM", "Java / ES"), the two the qualifier counts."""
+    if not re.search(r"\bboth\b", qualifier, re.I):
+        return False
+    groups = {line.label.split(" / ")[0].strip() for line in st.lines if " / " in line.label}
+    return len(groups) == 2 and all(" / " in line.label for line in st.lines)
 
 
 def _where(st: ScoreTable) -> str:
