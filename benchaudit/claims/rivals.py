@@ -227,6 +227,9 @@ def rivals_in(comp: ModelComparison, st: ScoreTable, subject: str) -> list[str]:
     named = [m for m in named_in(after, models) if m != subject]
     if named:
         return named
+    sibling = variant_rival(comp, models, subject)
+    if sibling is not None:
+        return [sibling]
     cls = class_of_rivals(comp)
     if cls is None:
         return []
@@ -243,3 +246,33 @@ def rivals_in(comp: ModelComparison, st: ScoreTable, subject: str) -> list[str]:
 def _prefix(model: str) -> str:
     """The row group a two-level label puts before the model ("Open-Weights Models / X")."""
     return model.rsplit(" / ", 1)[0] if " / " in model else ""
+
+
+#: A rival named as another variant of a model named before the verb: "its instruct version",
+#: "its chat counterpart", "the base model".
+_ITS_VARIANT = re.compile(
+    r"\s*(?:its|their|the)\s+(?:own\s+)?(?P<kind>instruct(?:ion)?|chat|base)(?:[- ]tuned)?\s+"
+    r"(?:version|variant|counterpart|model|release)\b",
+    re.I,
+)
+_KIND_WORDS = {"instruct": ("instruct", "inst"), "instruction": ("instruct", "inst"), "chat": ("chat",), "base": ("base",)}
+
+
+def variant_rival(comp: ModelComparison, models: list[str], subject: str) -> str | None:
+    """The row "its instruct version" names: of a model named before the verb (the subject,
+    or the one it is "based on"), the one other row of the same name whose label carries that
+    variant word ("Qwen-2.5-Math-7B-Instruct" for "based on Qwen-2.5-Math-7B-Base, surpassed
+    its instruct version"); None when no row or several fit."""
+    from benchaudit.claims.model_claims import core, model_names
+
+    m = _ITS_VARIANT.match(comp.scope, comp.verb_at + len(comp.verb))
+    if m is None:
+        return None
+    words = _KIND_WORDS[m.group("kind").lower()]
+    cores = {core(n.text) for n in model_names(comp.sentence[: comp.verb_at])} | {core(label(subject))}
+    found = {
+        r for r in models
+        if r != subject and core(label(r)) in cores
+        and any(re.search(rf"(?<![a-z]){w}(?![a-z])", label(r), re.I) for w in words)
+    }
+    return found.pop() if len(found) == 1 else None
