@@ -591,3 +591,27 @@ def subject_reason(comp: ModelComparison, st: ScoreTable, a: str) -> str:
         return ""
     row, why = subject_with_reason(comp, models)
     return why if row == a else ""
+
+
+def best_family(comp: ModelComparison, st: ScoreTable) -> tuple[set[str], str]:
+    """The rows a claim to be the best is about in ``st``, and why they were read so ("" when
+    the sentence names them as written): the rows its subject's name covers, else, for a
+    subject that names no model ("the model achieves SOTA ...", "It sets ..."), the one row
+    :func:`benchaudit.claims.rivals.subject_with_reason` infers, with its reason."""
+    from benchaudit.claims.model_claims import resolve_family, subject_of
+    from benchaudit.claims.rivals import subject_with_reason
+
+    models = sorted({c.model for line in st.lines for c in line.cells})
+    subject = subject_of(comp)
+    if subject is not None:
+        return set(resolve_family(subject, models)), ""
+    row, why = subject_with_reason(comp, models)
+    return ({row}, why) if row is not None and why else (set(), "")
+
+
+def clause_lines(comp: ModelComparison, st: ScoreTable, registry: Registry) -> list[ScoreLine]:
+    """The lines the verb's own clause names: its benchmarks, the upper labels or the domains
+    it names; never those only its paragraph names."""
+    governed = benchmark_keys(comp.scope, registry)
+    named = [line for line in st.lines if line.benchmark is not None and names_benchmark(line.benchmark, governed)]
+    return named or groups_named(comp, st) or sections_named(comp, st)

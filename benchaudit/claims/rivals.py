@@ -142,7 +142,8 @@ def subject_with_reason(comp: ModelComparison, models: list[str]) -> tuple[str |
         return own, f"'{_said_own(text, comp.own)}' read as the row {own}, the model the document's title names"
     if not (_PRONOUN_SUBJECT.match(comp.sentence[: comp.verb_at]) or _pronoun_clause(comp)):
         return None, ""
-    earlier = named_in(comp.block.text[max(0, comp.offset - _ANTECEDENT_SPAN) : comp.offset], models)
+    span = comp.block.text[max(0, comp.offset - _ANTECEDENT_SPAN) : comp.offset]
+    earlier = [m for m in named_in(span, models) if not _as_object(span, m)]
     if earlier:
         # Several models before it: "it" may be any of them, and is not guessed.
         if len(set(earlier)) != 1:
@@ -154,6 +155,31 @@ def subject_with_reason(comp: ModelComparison, models: list[str]) -> tuple[str |
     if own is not None and _singular(comp.sentence[: comp.verb_at]):
         return own, f"the subject read as {own}, the model the document's title names"
     return None, ""
+
+
+def _as_object(text: str, model: str) -> bool:
+    """Whether every time ``text`` names the row ``model`` it is the object of a comparison
+    ("remaining close to CosyVoice2", "better than Y"): a rival, never what a later "it" is."""
+    hits = [m.start() for m in _spelled_at(text, model)]
+    # "We compare X with Y": both sides of a comparison said as such, neither the rival only.
+    return bool(hits) and all(
+        _OBJECT_BEFORE.search(text[max(0, h - 30) : h]) and not _COMPARE.search(text[max(0, h - 80) : h]) for h in hits
+    )
+
+
+def _spelled_at(text: str, model: str) -> list[re.Match[str]]:
+    own = label(model)
+    parts = [re.escape(p) for p in re.split(r"[-\s_]+", own.strip()) if p]
+    return list(re.finditer(r"(?<![\w-])" + r"[-\s_]?".join(parts) + r"(?![\w-])", text, re.I)) if parts else []
+
+
+_COMPARE = re.compile(r"\bcompar\w*\b|\bbetween\b", re.I)
+#: The words just before a name that make it a comparison's object, not a subject.
+_OBJECT_BEFORE = re.compile(
+    r"\b(?:to|than|with|over|against|vs\.?|versus|like|behind|beyond|from|of|surpassing|outperforming|beating)"
+    r"\s+(?:the\s+)?$",
+    re.I,
+)
 
 
 def _singular(before: str) -> bool:
@@ -181,12 +207,13 @@ _CONCESSION_WORDS = r"while|whereas|although|though|but|despite"
 _NOT_SUBJECT = re.compile(rf"\b(?:{_CONCESSION_WORDS}|than|compared|unlike)\b", re.I)
 
 
-#: A subject that names no model: "It", "Our model", "Our 7B model", "Ours". An opening phrase
+#: A subject that names no model: "It", "Our model", "Our 7B model", "Ours", "The model" (in a
+#: document about one model, that model). An opening phrase
 #: ("Notably, it ...", "On MMLU, our model ...") may come first; a concession never does.
 _PRONOUN_SUBJECT = re.compile(
     r"^(?:(?!.*\b(?:while|whereas|although|though|but)\b)"
-    r"(?:[^.;]{0,60},|[^.;]{0,80}\b(?:show|shows|showed|demonstrate|demonstrates|indicate|indicates)\s+that)\s*)?"
-    r"(?:it|ours|our\s+(?:[\w.-]+\s+){0,2}(?:model|method|approach|system)s?)"
+    r"(?:[^.;]{0,80},|[^.;]{0,80}\b(?:show|shows|showed|demonstrate|demonstrates|indicate|indicates)\s+that)\s*)?"
+    r"(?:it|ours|our\s+(?:[\w.-]+\s+){0,2}(?:model|method|approach|system)s?|(?:the|this)\s+model)"
     r"(?:\s+(?:also|further|even|still|consistently|significantly|clearly|notably|substantially))*\s*$",
     re.I,
 )

@@ -13,6 +13,8 @@ from benchaudit.rules.comparisons._bold_leads import bold_leads
 from benchaudit.claims.linking import (
     anchored,
     benchmark_keys,
+    best_family,
+    clause_lines,
     lines_claimed,
     subject_reason,
     table_about,
@@ -146,8 +148,10 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
 
     for comp, st, pair in linked_pairs(source, ctx, "superior", loose=True):
         a, rivals, spoken = pair
-        if not spoken and _QUALIFIED.search(comp.scope, comp.verb_at):
-            continue  # "on all Chinese benchmarks": a class of lines the table does not label
+        if _QUALIFIED.search(comp.scope, comp.verb_at) and not clause_lines(comp, st, ctx.benchmarks):
+            # "on all Chinese benchmarks", "on reasoning-related benchmarks": a class of lines
+            # the table does not label, whatever else the paragraph names.
+            continue
         if _AVERAGE.search(comp.scope):
             # "beats Y by 9.3% on average": the claim is the average line's, not each line's.
             spoken = [line for line in spoken or st.lines if _AVERAGE.search(line.label)]
@@ -229,9 +233,9 @@ def _unsupported(comp: ModelComparison, got: dict[str, Any]) -> str | None:
     noisy, clear = len(got["noisy"]), len(got["clear"])
     if not checked:
         return None
+    unknown = len(got["unknown"])
     own = _own_clause(comp)
     hedged = bool(_HEDGED.search(own))
-    unknown = len(got["unknown"])
     # "X outperforms Y", said of results overall with no word of every benchmark: a few losses
     # among leads mostly beyond the noise do not contradict it.
     overall = not _EVERY.search(own) and clear > noisy + behind
@@ -298,7 +302,7 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
     items does not establish it."""
     from benchaudit.claims.access import document_of, score_tables
     from benchaudit.claims.linking import benchmark_keys
-    from benchaudit.claims.model_claims import comparisons, limited, resolve_family, subject_of
+    from benchaudit.claims.model_claims import comparisons, limited, subject_of
 
     doc = document_of(source)
     if doc is None:
@@ -306,13 +310,14 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
     tables = score_tables(source, ctx)
     for comp in comparisons(doc) if tables else []:
         subject = subject_of(comp)
-        if comp.kind != "best" or subject is None or limited(comp):
+        if comp.kind != "best" or limited(comp):
             continue
         named = benchmark_keys(comp.sentence, ctx.benchmarks)
-        chosen = table_about(comp, tables, doc) or anchored(comp, tables, named, None)
+        # A subject that names no model ("the model achieves SOTA"): only the table the
+        # sentence is about, and the row inferred for it, said in the message.
+        chosen = table_about(comp, tables, doc) or (anchored(comp, tables, named, None) if subject else [])
         for st in chosen[:1]:
-            models = sorted({c.model for line in st.lines for c in line.cells})
-            family = set(resolve_family(subject, models))
+            family, why = best_family(comp, st)
             lines = lines_claimed(comp, st, named, family)
             if not family or not lines:
                 continue
@@ -347,7 +352,7 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
             where = f"table at line {st.table.line}" if doc.format != "pdf" else "table on page " + str(st.table.page)
             yield rule.finding(
                 Location(source.path, comp.line, None, comp.page),
-                f"the {where} does not show '{comp.verb}': " + "; ".join(parts),
+                f"the {where} does not show '{comp.verb}': " + "; ".join(parts) + (f" ({why})" if why else ""),
                 claim=comp.sentence,
                 suggestion="Say where it leads and where it does not, benchmark by benchmark, and call "
                 "a lead inside the noise a tie",
