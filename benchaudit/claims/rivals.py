@@ -259,7 +259,7 @@ def rivals_in(comp: ModelComparison, st: ScoreTable, subject: str) -> list[str]:
         return [sibling]
     cls = class_of_rivals(comp)
     if cls is None:
-        return []
+        return sized_rivals(comp, models, subject)
     group = {c.model: c.group or _prefix(c.model) for line in st.lines for c in line.cells}
     mine = group.get(subject, "")
     kind = cls.group("kind") or ""
@@ -303,3 +303,56 @@ def variant_rival(comp: ModelComparison, models: list[str], subject: str) -> str
         and any(re.search(rf"(?<![a-z]){w}(?![a-z])", label(r), re.I) for w in words)
     }
     return found.pop() if len(found) == 1 else None
+
+
+#: A class of rivals bounded by size: "other ~8B models", "models of comparable size",
+#: "similarly sized open-source models", "approximately 7B parameters".
+_SIZED_CLASS = re.compile(
+    r"^\s*(?:(?:all|the|other|existing|leading|open[- ]?source|SoTA|state[- ]of[- ]the[- ]art|instruct|base|chat)\s+){0,4}"
+    r"(?:(?P<approx>~\s*|approximately\s+|about\s+|around\s+)?(?P<size>\d+(?:\.\d+)?)\s*B\s+|"
+    r"(?:similar(?:ly)?|comparabl[ey])[- ]sized\s+)?"
+    r"(?:(?:open[- ]?source|instruct|base|chat)\s+)?(?:models|LLMs|baselines)\b"
+    r"(?P<tail>\s+(?:of|with|at)\s+(?:(?:a\s+)?(?:comparable|similar|the\s+same)\s+(?:size|scale)|"
+    r"(?:approximately\s+|about\s+|~\s*)?(?P<size2>\d+(?:\.\d+)?)\s*B\s+(?:parameters|scales?)))?",
+    re.I,
+)
+#: How far a row's size may be from the class's and still be "~8B" or "of comparable size".
+_SIZE_FACTOR = 1.35
+_SIZE_IN_LABEL = re.compile(r"(?<![\w.])(?:\d+x)?(\d+(?:\.\d+)?)\s*B(?![a-z])", re.I)
+
+
+def sized_class(comp: ModelComparison, subject: str) -> float | None:
+    """The size in billions of parameters a class of rivals is bounded by ("other ~8B models":
+    8; "models of comparable size": the subject row's own size), or None when the clause names
+    no such class or a range ("7B-13B") the rows cannot be read against."""
+    after = comp.scope[comp.verb_at + len(comp.verb) :]
+    m = _SIZED_CLASS.match(after)
+    if m is None:
+        return None
+    said = m.group("size") or m.group("size2")
+    if said is None and not (m.group("tail") or re.search(r"sized", m.group(0), re.I)):
+        return None  # "other models": no size bound, class_of_rivals' reading or none
+    if re.match(r"\s*[-–]\s*\d", after[m.end("size") if m.group("size") else m.end() :]):
+        return None
+    return float(said) if said else row_size(subject)
+
+
+def row_size(model: str) -> float | None:
+    """The parameter count a row's label gives (the first, "235B" of "Qwen3-235B-A22B")."""
+    m = _SIZE_IN_LABEL.search(label(model))
+    return float(m.group(1)) if m else None
+
+
+def sized_rivals(comp: ModelComparison, models: list[str], subject: str) -> list[str]:
+    """The rows of a size-bounded class ("other ~8B models"): those whose label gives a size
+    within a factor of 1.35 of it; rows that give no size are left out (the message names the
+    rows compared, so the reader sees the premise)."""
+    size = sized_class(comp, subject)
+    if size is None:
+        return []
+    out = []
+    for m in models:
+        got = row_size(m)
+        if m != subject and got is not None and size / _SIZE_FACTOR <= got <= size * _SIZE_FACTOR:
+            out.append(m)
+    return sorted(out)

@@ -144,7 +144,7 @@ def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Output]:
 def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
     """ "X outperforms Y (across benchmarks)" checked against the rows of X and Y in a table."""
     from benchaudit.claims.linking import linked_pairs
-    from benchaudit.claims.rivals import class_of_rivals
+    from benchaudit.claims.rivals import class_of_rivals, sized_class
 
     for comp, st, pair in linked_pairs(source, ctx, "superior", loose=True):
         a, rivals, spoken = pair
@@ -159,7 +159,7 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
                 continue
         rated = st.ratings if comp.general and not spoken else []
         # "outperforms all open-source models": on each line, against the strongest of them.
-        strongest = class_of_rivals(comp) is not None
+        strongest = class_of_rivals(comp) is not None or sized_class(comp, a) is not None
         got = _breakdown(a, rivals, (spoken or st.lines) + rated, ctx.alpha, strongest)
         verdict = _unsupported(comp, got)
         if verdict is None:

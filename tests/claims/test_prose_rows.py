@@ -139,3 +139,27 @@ def test_best_claim_beside_tables_of_its_own_model_only_has_no_evidence(tmp_path
     rival = ONLY_OWN + "| Bar-7B | 78.0 | 61.0 |\n"
     assert _found(tmp_path, f"# Zoo\n\n## Results\n\nFooma-1.5 achieves SoTA performance across 11 benchmarks.\n{rival}",
                   "claim-without-evidence") == []
+
+
+SIZED = """
+| Model | MATH | GSM8K |
+|---|---|---|
+| Fooma-8B | 52.0 | 80.0 |
+| Bar-7B | 51.0 | 79.5 |
+| Baz-9B | 50.5 | 78.0 |
+| Qux-70B | 70.0 | 92.0 |
+"""
+
+
+def test_a_size_bounded_class_is_the_rows_of_that_size(tmp_path):
+    from benchaudit.claims.rivals import row_size
+
+    assert row_size("Qwen3-235B-A22B") == 235.0
+    assert row_size("Mixtral-8x7B") == 7.0
+    for said in ("other ~8B models", "other models of comparable size", "open-source models of approximately 8B parameters"):
+        found = _found(tmp_path, f"# Report\n\n## Results\n\nFooma-8B outperforms {said}.\n{SIZED}")
+        assert len(found) == 1, said
+        # Against the strongest row of the class on each line; the 70B row is not of its size.
+        assert "Bar-7B" in found[0].message and "Qux-70B" not in found[0].message
+    # A range ("7B-13B") and a class with no size bound say nothing of these rows.
+    assert _found(tmp_path, f"# Report\n\n## Results\n\nFooma-8B outperforms other 7B-13B models.\n{SIZED}") == []
