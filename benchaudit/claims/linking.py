@@ -264,7 +264,6 @@ def pair_of(
     """The subject's row and the rivals' rows of a pairwise claim in ``st``. ``loose`` also
     reads the table's own labels in the sentence (a name with no digit, "DeepSeekMoE") and a
     class of rivals ("all open-source models") where the name shapes found none."""
-    from benchaudit.claims.model_claims import resolve_label
     from benchaudit.claims.rivals import rivals_in, subject_in
 
     models = sorted({c.model for line in st.lines for c in line.cells})
