@@ -11,7 +11,7 @@ FILES = {
     'comparisons.underpowered': 2237973274,
     'comparisons.unpaired_comparison': 2604800267,
     'comparisons.winners_curse': 2694772524,
-    'comparisons.within_noise': 3098552812,
+    'comparisons.within_noise': 2412460915,
     'evidence.py': 764796448,
     'integrity.clustered_items': 1833288536,
     'integrity.generations_as_items': 588383573,
