@@ -151,7 +151,7 @@ def quoted_lines(
 ) -> list[ScoreLine]:
     """Lines where a cell of the subject is a value the sentence quotes; of those, the ones on
     a benchmark it names when there are any (75.2 on BBH, not the 75.2 on GSM8K)."""
-    stated = {m.group(1) for m in _VALUE_IN_PROSE.finditer(comp.sentence)}
+    stated = stated_values(comp)
     found = [
         line
         for line in st.lines
@@ -216,7 +216,18 @@ def table_about(comp: ModelComparison, tables: list[ScoreTable], doc: Document) 
     return chosen
 
 
-_VALUE_IN_PROSE = re.compile(r"(?<![\w.])" + _NOT_IN_NAME + r"(\d{1,3}\.\d{1,2})(?!-\w)\s*%?")
+_VALUE_IN_PROSE = re.compile(r"(?<![\w.])" + _NOT_IN_NAME + r"(\d{1,3}\.\d{1,2})(?!-\w)(?![\d.]*\s?[BM]\b)\s*%?")
+
+
+def stated_values(comp: ModelComparison) -> set[str]:
+    """The scores a sentence states: never a parameter count ("only 4.1B parameters") nor the
+    version inside a model's name as written ("MiniCPM-V 4.0")."""
+    names = [(n.start, n.end) for n in (*comp.subjects, *comp.objects)]
+    return {
+        m.group(1)
+        for m in _VALUE_IN_PROSE.finditer(comp.sentence)
+        if not any(a <= m.start(1) < b for a, b in names)
+    }
 
 
 def anchored(
@@ -228,7 +239,7 @@ def anchored(
     claim about the best model may leave out)."""
     from benchaudit.claims.model_claims import resolve_family, subject_of
 
-    stated = {m.group(1) for m in _VALUE_IN_PROSE.finditer(comp.sentence)}
+    stated = stated_values(comp)
     subject = subject_of(comp)
     if not stated or subject is None:
         return []

@@ -163,3 +163,16 @@ def test_a_size_bounded_class_is_the_rows_of_that_size(tmp_path):
         assert "Bar-7B" in found[0].message and "Qux-70B" not in found[0].message
     # A range ("7B-13B") and a class with no size bound say nothing of these rows.
     assert _found(tmp_path, f"# Report\n\n## Results\n\nFooma-8B outperforms other 7B-13B models.\n{SIZED}") == []
+
+
+def test_stated_values_are_scores_not_sizes_or_versions_in_names():
+    from benchaudit.claims.linking import stated_values
+    from benchaudit.claims.model_claims import comparisons
+    from benchaudit.documents.markdown import read_markdown
+
+    doc = read_markdown(
+        "# R\n\nWith only 4.1B parameters, Fooma-V 4.0 achieves 69.0 on OpenCompass, outperforming Bar-7B (65.2).\n",
+        "r.md",
+    )
+    (comp,) = comparisons(doc)
+    assert stated_values(comp) == {"69.0", "65.2"}
