@@ -69,12 +69,12 @@ def lines_claimed(
         return quoted  # the cells the sentence quotes are the lines it speaks of
     # Two-level lines ("TypeScript / Code ES"): when the clause names some of the upper
     # labels ("on Python, Java and C#"), the lines under those are claimed, the rest are not.
-    groups = {g for line in st.lines if (g := _upper(line.label)) and len(g) >= 2 and _names_word(g, comp.scope)}
+    grouped = groups_named(comp, st)
     # The same for the domains a table of benchmark rows files them under ("across math and
     # code tasks" and a Category column "Math", "Code"): the lines of the domains named.
     sections = sections_named(comp, st)
-    if groups:
-        picked = [line for line in st.lines if _upper(line.label) in groups]
+    if grouped:
+        picked = grouped
     elif sections:
         picked = sections
     else:
@@ -117,6 +117,21 @@ def _upper(label: str) -> str:
     return parts[0].strip() if len(parts) > 1 else ""
 
 
+def groups_named(comp: ModelComparison, st: ScoreTable) -> list[ScoreLine]:
+    """The lines under the upper labels of two-level lines that the claim's clause names
+    ("on Python, Java and C#", "beats Y in reasoning"), or none."""
+    groups = {g for line in st.lines if (g := _upper(line.label)) and len(g) >= 2 and _names_group(g, comp.scope)}
+    return [line for line in st.lines if _upper(line.label) in groups]
+
+
+def _names_group(word: str, text: str) -> bool:
+    """Whether the clause names an upper label: as written ("on Python and Java"), or in any
+    case right after a preposition ("beats Y in reasoning" for a group "Reasoning")."""
+    if _names_word(word, text):
+        return True
+    return re.search(rf"\b(?:in|on|at)\s+(?:the\s+)?{re.escape(word)}(?![\w+#-])", text, re.I) is not None
+
+
 def _names_word(word: str, text: str, fold_case: bool = False) -> bool:
     flags = re.I if fold_case else 0
     return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w+#-])", text, flags) is not None
@@ -136,7 +151,7 @@ def quoted_lines(
 ) -> list[ScoreLine]:
     """Lines where a cell of the subject is a value the sentence quotes; of those, the ones on
     a benchmark it names when there are any (75.2 on BBH, not the 75.2 on GSM8K)."""
-    stated = {m.group(1) for m in _VALUE_IN_PROSE.finditer(comp.sentence)}
+    stated = stated_values(comp)
     found = [
         line
         for line in st.lines
@@ -201,7 +216,18 @@ def table_about(comp: ModelComparison, tables: list[ScoreTable], doc: Document) 
     return chosen
 
 
-_VALUE_IN_PROSE = re.compile(r"(?<![\w.])" + _NOT_IN_NAME + r"(\d{1,3}\.\d{1,2})(?!-\w)\s*%?")
+_VALUE_IN_PROSE = re.compile(r"(?<![\w.])" + _NOT_IN_NAME + r"(\d{1,3}\.\d{1,2})(?!-\w)(?![\d.]*\s?[BM]\b)\s*%?")
+
+
+def stated_values(comp: ModelComparison) -> set[str]:
+    """The scores a sentence states: never a parameter count ("only 4.1B parameters") nor the
+    version inside a model's name as written ("MiniCPM-V 4.0")."""
+    names = [(n.start, n.end) for n in (*comp.subjects, *comp.objects)]
+    return {
+        m.group(1)
+        for m in _VALUE_IN_PROSE.finditer(comp.sentence)
+        if not any(a <= m.start(1) < b for a, b in names)
+    }
 
 
 def anchored(
@@ -213,7 +239,7 @@ def anchored(
     claim about the best model may leave out)."""
     from benchaudit.claims.model_claims import resolve_family, subject_of
 
-    stated = {m.group(1) for m in _VALUE_IN_PROSE.finditer(comp.sentence)}
+    stated = stated_values(comp)
     subject = subject_of(comp)
     if not stated or subject is None:
         return []
@@ -249,17 +275,17 @@ def pair_of(
     """The subject's row and the rivals' rows of a pairwise claim in ``st``. ``loose`` also
     reads the table's own labels in the sentence (a name with no digit, "DeepSeekMoE") and a
     class of rivals ("all open-source models") where the name shapes found none."""
-    from benchaudit.claims.model_claims import resolve_label
     from benchaudit.claims.rivals import rivals_in, subject_in
 
     models = sorted({c.model for line in st.lines for c in line.cells})
-    base = resolve_label if loose else resolve
+    base = resolve_loose if loose else resolve
 
     def find(mention: NameMention) -> str | None:
         return _resolve_spelled(comp.sentence, mention, models, base)
 
-    a = find(comp.subjects[-1]) if comp.subjects else None
-    if a is not None and _variant_dropped(comp.sentence[comp.subjects[-1].end :], a):
+    mention = subject_mention(comp)
+    a = find(mention) if mention is not None else None
+    if a is not None and mention is not None and _variant_dropped(comp.sentence[mention.end :], a):
         return None, []  # "DeepSeek-V2 Chat (SFT)" said, the base row "DeepSeek-V2" found
     if a is None and loose and not _CONCESSIVE_START.match(comp.sentence):
         a = subject_in(comp, models)
@@ -270,6 +296,60 @@ def pair_of(
     if not rivals and loose and a is not None:
         rivals = rivals_in(comp, st, a)
     return a, rivals
+
+
+def subject_mention(comp: ModelComparison) -> NameMention | None:
+    """The name before the verb that is the claim's subject: the last one, unless it is the
+    model the subject was built from ("X, based on Y-Base, surpassed ..."): then the one
+    before that phrase."""
+    names = [m for m in comp.subjects if not _BUILT_FROM.search(comp.sentence[max(0, m.start - 40) : m.start])]
+    return names[-1] if names else None
+
+
+#: The words that name what a model was built from, just before that model's name.
+_BUILT_FROM = re.compile(
+    r"\b(?:based|built|trained|fine-?tuned|initiali[sz]ed|distilled|derived|continued)\s+(?:on|from|upon)\s+"
+    r"(?:the\s+|top\s+of\s+)?$",
+    re.I,
+)
+
+
+def resolve_loose(name: str, models: list[str]) -> str | None:
+    """:func:`benchaudit.claims.model_claims.resolve_label`, else the one row whose own name
+    begins with the name as written and goes on with a word after a hyphen or a space
+    ("Eurus-70B" for the table's only "Eurus-70b-NCA"): never a longer version or size
+    ("DeepSeek-V2" is not "DeepSeek-V2.5", "Qwen2.5" not "Qwen2.5-7B"), never a variant that
+    another row of the family also has."""
+    from benchaudit.claims.model_claims import resolve_label
+
+    found = resolve_label(name, models)
+    return found if found is not None else head_row(name, models)
+
+
+def head_row(name: str, models: list[str]) -> str | None:
+    """The one row whose own name is ``name`` plus a word (see :func:`resolve_loose`)."""
+    from benchaudit.claims.model_claims import fold, label
+
+    said = name.strip()
+    if len(fold(said)) < 4 or not re.search(r"\d", said):
+        return None  # a bare family word ("Eurus") heads too many names to say one
+    head = re.compile(r"[-\s_]?".join(re.escape(p) for p in re.split(r"[-\s_]+", said) if p) + r"[-\s_]+(?P<tail>.+)$", re.I)
+    rows = []
+    for m in models:
+        own = label(m).strip()
+        hit = head.match(own)
+        if hit is not None and not _NOT_A_WORD_TAIL.search(hit.group("tail")):
+            rows.append(m)
+    return rows[0] if len(rows) == 1 else None
+
+
+#: A tail that makes another model rather than a variant of the same one: any digit (a size,
+#: a version, "-Distill-Qwen-32B"), a word of another model of the family ("mini", "Pro"), a
+#: distilled or quantised copy.
+_NOT_A_WORD_TAIL = re.compile(
+    r"\d|^(?:mini|pro|flash|lite|plus|max|turbo|ultra|nano|air|vision|vl|coder|math)\b|distill|quant|int[48]|awq|gptq",
+    re.I,
+)
 
 
 #: What prose writes after a model's name, spaced, that is still its name: a size ("Qwen2.5
@@ -360,6 +440,10 @@ def pairwise_tables(
         near = [st for st in tables if comp.page is None or st.table.page is None
                 or 0 <= st.table.page - comp.page <= 1]
         chosen = [st for st in near if holds_claim(st, comp, named, resolve) and _all_rivals(comp, st)]
+        if not chosen and loose:
+            # The names as the tables spell them ("Eurus-70B" for a row "Eurus-70b-NCA").
+            chosen = [st for st in near if holds_claim(st, comp, named, resolve, loose)
+                      and _all_rivals(comp, st, resolve_loose)]
         chosen = chosen if len(chosen) == 1 else []
     if not chosen and (named or comp.general) and not refers_to_table(comp):
         chosen = [st for st in tables if holds_claim(st, comp, named, resolve)]
@@ -385,12 +469,12 @@ def unqualified(comp: ModelComparison) -> bool:
     return re.fullmatch(r"[\s()\w.-]*?[\s.;,]*", rest) is not None and not _WHERE.search(rest)
 
 
-def _all_rivals(comp: ModelComparison, st: ScoreTable) -> bool:
-    """Whether every rival the sentence names is a row of ``st``."""
+def _all_rivals(comp: ModelComparison, st: ScoreTable, by: Resolver | None = None) -> bool:
+    """Whether every rival the sentence names is a row of ``st`` (read with ``by``)."""
     from benchaudit.claims.model_claims import resolve
 
     models = sorted({c.model for line in st.lines for c in line.cells})
-    return all(resolve(o.text, models) is not None for o in comp.objects)
+    return all((by or resolve)(o.text, models) is not None for o in comp.objects)
 
 
 #: Words after the rivals that bound where a claim holds.
@@ -460,7 +544,7 @@ def claimed_pair(
         return None  # not both models, or the sentence quotes a score this table lacks
     governed = benchmark_keys(comp.scope, registry)
     spoken = (
-        quoted_lines(comp, st, {a}, governed or named) or sections_named(comp, st)
+        quoted_lines(comp, st, {a}, governed or named) or sections_named(comp, st) or groups_named(comp, st)
         if comp.general
         else lines_claimed(comp, st, governed, {a}) or lines_claimed(comp, st, named, {a})
     )
@@ -508,7 +592,36 @@ def subject_reason(comp: ModelComparison, st: ScoreTable, a: str) -> str:
     from benchaudit.claims.rivals import subject_with_reason
 
     models = sorted({c.model for line in st.lines for c in line.cells})
-    if comp.subjects and _resolve_spelled(comp.sentence, comp.subjects[-1], models, resolve) == a:
+    mention = subject_mention(comp)
+    if mention is not None and _resolve_spelled(comp.sentence, mention, models, resolve) == a:
+        return ""
+    if mention is not None and _resolve_spelled(comp.sentence, mention, models, resolve_loose) == a:
+        if head_row(mention.text, models) == a:
+            return f"'{mention.text}' read as the row {a}, the one row of the table whose name begins with it"
         return ""
     row, why = subject_with_reason(comp, models)
     return why if row == a else ""
+
+
+def best_family(comp: ModelComparison, st: ScoreTable) -> tuple[set[str], str]:
+    """The rows a claim to be the best is about in ``st``, and why they were read so ("" when
+    the sentence names them as written): the rows its subject's name covers, else, for a
+    subject that names no model ("the model achieves SOTA ...", "It sets ..."), the one row
+    :func:`benchaudit.claims.rivals.subject_with_reason` infers, with its reason."""
+    from benchaudit.claims.model_claims import resolve_family, subject_of
+    from benchaudit.claims.rivals import subject_with_reason
+
+    models = sorted({c.model for line in st.lines for c in line.cells})
+    subject = subject_of(comp)
+    if subject is not None:
+        return set(resolve_family(subject, models)), ""
+    row, why = subject_with_reason(comp, models)
+    return ({row}, why) if row is not None and why else (set(), "")
+
+
+def clause_lines(comp: ModelComparison, st: ScoreTable, registry: Registry) -> list[ScoreLine]:
+    """The lines the verb's own clause names: its benchmarks, the upper labels or the domains
+    it names; never those only its paragraph names."""
+    governed = benchmark_keys(comp.scope, registry)
+    named = [line for line in st.lines if line.benchmark is not None and names_benchmark(line.benchmark, governed)]
+    return named or groups_named(comp, st) or sections_named(comp, st)

@@ -151,7 +151,8 @@ def subject_with_reason(comp: ModelComparison, models: list[str]) -> tuple[str |
         return own, f"'{_said_own(text, comp.own)}' read as the row {own}, the model the document's title names"
     if not (_PRONOUN_SUBJECT.match(comp.sentence[: comp.verb_at]) or _pronoun_clause(comp)):
         return None, ""
-    earlier = named_in(comp.block.text[max(0, comp.offset - _ANTECEDENT_SPAN) : comp.offset], models)
+    span = comp.block.text[max(0, comp.offset - _ANTECEDENT_SPAN) : comp.offset]
+    earlier = [m for m in named_in(span, models) if not _as_object(span, m)]
     if earlier:
         # Several models before it: "it" may be any of them, and is not guessed.
         if len(set(earlier)) != 1:
@@ -182,6 +183,31 @@ def _own_clause(comp: ModelComparison, first: int) -> str | None:
     return clause if model_names(clause) else None
 
 
+def _as_object(text: str, model: str) -> bool:
+    """Whether every time ``text`` names the row ``model`` it is the object of a comparison
+    ("remaining close to CosyVoice2", "better than Y"): a rival, never what a later "it" is."""
+    hits = [m.start() for m in _spelled_at(text, model)]
+    # "We compare X with Y": both sides of a comparison said as such, neither the rival only.
+    return bool(hits) and all(
+        _OBJECT_BEFORE.search(text[max(0, h - 30) : h]) and not _COMPARE.search(text[max(0, h - 80) : h]) for h in hits
+    )
+
+
+def _spelled_at(text: str, model: str) -> list[re.Match[str]]:
+    own = label(model)
+    parts = [re.escape(p) for p in re.split(r"[-\s_]+", own.strip()) if p]
+    return list(re.finditer(r"(?<![\w-])" + r"[-\s_]?".join(parts) + r"(?![\w-])", text, re.I)) if parts else []
+
+
+_COMPARE = re.compile(r"\bcompar\w*\b|\bbetween\b", re.I)
+#: The words just before a name that make it a comparison's object, not a subject.
+_OBJECT_BEFORE = re.compile(
+    r"\b(?:to|than|with|over|against|vs\.?|versus|like|behind|beyond|from|of|surpassing|outperforming|beating)"
+    r"\s+(?:the\s+)?$",
+    re.I,
+)
+
+
 def _singular(before: str) -> bool:
     """Whether the subject before the verb is one model ("it", "our model", "CodeGeeX2"), not
     several ("our base models", "Granite-3.0 models", "the M1 series"): a family stands for
@@ -207,12 +233,13 @@ _CONCESSION_WORDS = r"while|whereas|although|though|but|despite"
 _NOT_SUBJECT = re.compile(rf"\b(?:{_CONCESSION_WORDS}|than|compared|unlike)\b", re.I)
 
 
-#: A subject that names no model: "It", "Our model", "Our 7B model", "Ours". An opening phrase
+#: A subject that names no model: "It", "Our model", "Our 7B model", "Ours", "The model" (in a
+#: document about one model, that model). An opening phrase
 #: ("Notably, it ...", "On MMLU, our model ...") may come first; a concession never does.
 _PRONOUN_SUBJECT = re.compile(
     r"^(?:(?!.*\b(?:while|whereas|although|though|but)\b)"
-    r"(?:[^.;]{0,60},|[^.;]{0,80}\b(?:show|shows|showed|demonstrate|demonstrates|indicate|indicates)\s+that)\s*)?"
-    r"(?:it|ours|our\s+(?:[\w.-]+\s+){0,2}(?:model|method|approach|system)s?)"
+    r"(?:[^.;]{0,80},|[^.;]{0,80}\b(?:show|shows|showed|demonstrate|demonstrates|indicate|indicates)\s+that)\s*)?"
+    r"(?:it|ours|our\s+(?:[\w.-]+\s+){0,2}(?:model|method|approach|system)s?|(?:the|this)\s+model)"
     r"(?:\s+(?:also|further|even|still|consistently|significantly|clearly|notably|substantially))*\s*$",
     re.I,
 )
@@ -253,9 +280,12 @@ def rivals_in(comp: ModelComparison, st: ScoreTable, subject: str) -> list[str]:
     named = [m for m in named_in(after, models) if m != subject]
     if named:
         return named
+    sibling = variant_rival(comp, models, subject)
+    if sibling is not None:
+        return [sibling]
     cls = class_of_rivals(comp)
     if cls is None:
-        return []
+        return sized_rivals(comp, models, subject)
     group = {c.model: c.group or _prefix(c.model) for line in st.lines for c in line.cells}
     mine = group.get(subject, "")
     kind = cls.group("kind") or ""
@@ -269,3 +299,86 @@ def rivals_in(comp: ModelComparison, st: ScoreTable, subject: str) -> list[str]:
 def _prefix(model: str) -> str:
     """The row group a two-level label puts before the model ("Open-Weights Models / X")."""
     return model.rsplit(" / ", 1)[0] if " / " in model else ""
+
+
+#: A rival named as another variant of a model named before the verb: "its instruct version",
+#: "its chat counterpart", "the base model".
+_ITS_VARIANT = re.compile(
+    r"\s*(?:its|their|the)\s+(?:own\s+)?(?P<kind>instruct(?:ion)?|chat|base)(?:[- ]tuned)?\s+"
+    r"(?:version|variant|counterpart|model|release)\b",
+    re.I,
+)
+_KIND_WORDS = {"instruct": ("instruct", "inst"), "instruction": ("instruct", "inst"), "chat": ("chat",), "base": ("base",)}
+
+
+def variant_rival(comp: ModelComparison, models: list[str], subject: str) -> str | None:
+    """The row "its instruct version" names: of a model named before the verb (the subject,
+    or the one it is "based on"), the one other row of the same name whose label carries that
+    variant word ("Qwen-2.5-Math-7B-Instruct" for "based on Qwen-2.5-Math-7B-Base, surpassed
+    its instruct version"); None when no row or several fit."""
+    from benchaudit.claims.model_claims import core, model_names
+
+    m = _ITS_VARIANT.match(comp.scope, comp.verb_at + len(comp.verb))
+    if m is None:
+        return None
+    words = _KIND_WORDS[m.group("kind").lower()]
+    cores = {core(n.text) for n in model_names(comp.sentence[: comp.verb_at])} | {core(label(subject))}
+    found = {
+        r for r in models
+        if r != subject and core(label(r)) in cores
+        and any(re.search(rf"(?<![a-z]){w}(?![a-z])", label(r), re.I) for w in words)
+    }
+    return found.pop() if len(found) == 1 else None
+
+
+#: A class of rivals bounded by size: "other ~8B models", "models of comparable size",
+#: "similarly sized open-source models", "approximately 7B parameters".
+_SIZED_CLASS = re.compile(
+    r"^\s*(?:(?:all|the|other|existing|leading|open[- ]?source|SoTA|state[- ]of[- ]the[- ]art|instruct|base|chat)\s+){0,4}"
+    r"(?:(?P<approx>~\s*|approximately\s+|about\s+|around\s+)?(?P<size>\d+(?:\.\d+)?)\s*B\s+|"
+    r"(?:similar(?:ly)?|comparabl[ey])[- ]sized\s+)?"
+    r"(?:(?:open[- ]?source|instruct|base|chat)\s+)?(?:models|LLMs|baselines)\b"
+    r"(?P<tail>\s+(?:of|with|at)\s+(?:(?:a\s+)?(?:comparable|similar|the\s+same)\s+(?:size|scale)|"
+    r"(?:approximately\s+|about\s+|~\s*)?(?P<size2>\d+(?:\.\d+)?)\s*B\s+(?:parameters|scales?)))?",
+    re.I,
+)
+#: How far a row's size may be from the class's and still be "~8B" or "of comparable size".
+_SIZE_FACTOR = 1.35
+_SIZE_IN_LABEL = re.compile(r"(?<![\w.])(?:\d+x)?(\d+(?:\.\d+)?)\s*B(?![a-z])", re.I)
+
+
+def sized_class(comp: ModelComparison, subject: str) -> float | None:
+    """The size in billions of parameters a class of rivals is bounded by ("other ~8B models":
+    8; "models of comparable size": the subject row's own size), or None when the clause names
+    no such class or a range ("7B-13B") the rows cannot be read against."""
+    after = comp.scope[comp.verb_at + len(comp.verb) :]
+    m = _SIZED_CLASS.match(after)
+    if m is None:
+        return None
+    said = m.group("size") or m.group("size2")
+    if said is None and not (m.group("tail") or re.search(r"sized", m.group(0), re.I)):
+        return None  # "other models": no size bound, class_of_rivals' reading or none
+    if re.match(r"\s*[-–]\s*\d", after[m.end("size") if m.group("size") else m.end() :]):
+        return None
+    return float(said) if said else row_size(subject)
+
+
+def row_size(model: str) -> float | None:
+    """The parameter count a row's label gives (the first, "235B" of "Qwen3-235B-A22B")."""
+    m = _SIZE_IN_LABEL.search(label(model))
+    return float(m.group(1)) if m else None
+
+
+def sized_rivals(comp: ModelComparison, models: list[str], subject: str) -> list[str]:
+    """The rows of a size-bounded class ("other ~8B models"): those whose label gives a size
+    within a factor of 1.35 of it; rows that give no size are left out (the message names the
+    rows compared, so the reader sees the premise)."""
+    size = sized_class(comp, subject)
+    if size is None:
+        return []
+    out = []
+    for m in models:
+        got = row_size(m)
+        if m != subject and got is not None and size / _SIZE_FACTOR <= got <= size * _SIZE_FACTOR:
+            out.append(m)
+    return sorted(out)

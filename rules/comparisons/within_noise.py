@@ -17,6 +17,8 @@ from benchaudit.rules.comparisons._bold_leads import (
 from benchaudit.claims.linking import (
     anchored,
     benchmark_keys,
+    best_family,
+    clause_lines,
     lines_claimed,
     subject_reason,
     table_about,
@@ -148,13 +150,20 @@ def _document(rule: Rule, source: Source, ctx: Context) -> Iterable[Output]:
 def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
     """ "X outperforms Y (across benchmarks)" checked against the rows of X and Y in a table."""
     from benchaudit.claims.linking import linked_pairs
-    from benchaudit.claims.rivals import class_of_rivals
+    from benchaudit.claims.rivals import class_of_rivals, sized_class
 
     for comp, st, pair in linked_pairs(source, ctx, "superior", loose=True):
         a, rivals, spoken = pair
         qualified = _QUALIFIED.search(comp.scope, comp.verb_at)
-        if not spoken and qualified and not _both_groups(qualified.group(0), st):
-            continue  # "on all Chinese benchmarks": a class of lines the table does not label
+        if (
+            qualified
+            and not _both_groups(qualified.group(0), st)
+            and not clause_lines(comp, st, ctx.benchmarks)
+        ):
+            # "on all Chinese benchmarks", "on reasoning-related benchmarks": a class of lines
+            # the table does not label, whatever else the paragraph names ("across both" groups
+            # of a two-group table is every line).
+            continue
         if _AVERAGE.search(comp.scope):
             # "beats Y by 9.3% on average": the claim is the average line's, not each line's.
             spoken = [line for line in spoken or st.lines if _AVERAGE.search(line.label)]
@@ -162,7 +171,7 @@ def _prose_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[
                 continue
         rated = st.ratings if comp.general and not spoken else []
         # "outperforms all open-source models": on each line, against the strongest of them.
-        strongest = class_of_rivals(comp) is not None
+        strongest = class_of_rivals(comp) is not None or sized_class(comp, a) is not None
         got = _breakdown(a, rivals, (spoken or st.lines) + rated, ctx.alpha, strongest)
         verdict = _unsupported(comp, got)
         if verdict is None:
@@ -245,9 +254,9 @@ def _unsupported(comp: ModelComparison, got: dict[str, Any]) -> str | None:
     noisy, clear = len(got["noisy"]), len(got["clear"])
     if not checked:
         return None
+    unknown = len(got["unknown"])
     own = _own_clause(comp)
     hedged = bool(_HEDGED.search(own))
-    unknown = len(got["unknown"])
     # "X outperforms Y", said of results overall with no word of every benchmark: a few losses
     # among leads mostly beyond the noise do not contradict it.
     overall = not _EVERY.search(own) and clear > noisy + behind
@@ -314,7 +323,7 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
     items does not establish it."""
     from benchaudit.claims.access import document_of, score_tables
     from benchaudit.claims.linking import benchmark_keys
-    from benchaudit.claims.model_claims import comparisons, limited, resolve_family, subject_of
+    from benchaudit.claims.model_claims import comparisons, limited, subject_of
 
     doc = document_of(source)
     if doc is None:
@@ -322,13 +331,14 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
     tables = score_tables(source, ctx)
     for comp in comparisons(doc) if tables else []:
         subject = subject_of(comp)
-        if comp.kind != "best" or subject is None or limited(comp):
+        if comp.kind != "best" or limited(comp):
             continue
         named = benchmark_keys(comp.sentence, ctx.benchmarks)
-        chosen = table_about(comp, tables, doc) or anchored(comp, tables, named, None)
+        # A subject that names no model ("the model achieves SOTA"): only the table the
+        # sentence is about, and the row inferred for it, said in the message.
+        chosen = table_about(comp, tables, doc) or (anchored(comp, tables, named, None) if subject else [])
         for st in chosen[:1]:
-            models = sorted({c.model for line in st.lines for c in line.cells})
-            family = set(resolve_family(subject, models))
+            family, why = best_family(comp, st)
             lines = lines_claimed(comp, st, named, family)
             if not family or not lines:
                 continue
@@ -363,7 +373,7 @@ def _best_against_tables(rule: Rule, source: Source, ctx: Context) -> Iterable[F
             where = f"table at line {st.table.line}" if doc.format != "pdf" else "table on page " + str(st.table.page)
             yield rule.finding(
                 Location(source.path, comp.line, None, comp.page),
-                f"the {where} does not show '{comp.verb}': " + "; ".join(parts),
+                f"the {where} does not show '{comp.verb}': " + "; ".join(parts) + (f" ({why})" if why else ""),
                 claim=comp.sentence,
                 suggestion="Say where it leads and where it does not, benchmark by benchmark, and call "
                 "a lead inside the noise a tie",

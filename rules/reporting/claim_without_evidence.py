@@ -8,14 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.rules._claims import CITATION
 
-from benchaudit.claims.access import document_of
+from benchaudit.claims.access import document_of, score_tables
 from benchaudit.claims.evidence_index import evidence_index, spaced_names
 from benchaudit.claims.model_claims import NameMention, comparisons, fold, mentioned
+from benchaudit.claims.unrivalled import unrivalled
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.rulebase import Rule
 
 if TYPE_CHECKING:
     from benchaudit.claims.model_claims import ModelComparison
+    from benchaudit.claims.scoretable import ScoreTable
     from benchaudit.documents.model import Document
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
@@ -66,6 +68,12 @@ class ClaimWithoutEvidence(Rule):
     A sized name whose family the document holds only at other sizes
     ("Qwen2.5-VL 72B" beside a Qwen2.5-VL-7B row) is another model.
 
+    A claim to be the best ("X achieves state-of-the-art performance across
+    11 benchmarks") whose model the tables hold, but only beside its own sizes
+    and checkpoints, has nothing in the document to be best against: the
+    finding names those tables. A claim limited to a class ("among open-source
+    models of similar size") or naming its rivals is not read this way.
+
     **Assumptions.** Model names are words with a version or size number
     ("Llama2-13B", "GPT-3.5-Turbo", "Claude 3.7 Sonnet"); names without one are
     not checked. In a PDF, whose tables may be read in part, any block naming
@@ -88,7 +96,11 @@ class ClaimWithoutEvidence(Rule):
             return
         raw = source.lines or []
         index = None if doc.format == "pdf" else evidence_index(doc)
+        tables = score_tables(source, ctx)
         for comp in found:
+            if comp.kind == "best":
+                yield from self._unrivalled(source, doc, comp, tables, raw)
+                continue
             objects = [_with_size(comp.sentence, n) for n in (*comp.objects, *_spaced_objects(comp))]
             names = [n for n in (*comp.subjects, *objects) if not ctx.benchmarks.get(n.text)]
             if not objects or comp.kind == "best" or _NUMBERS_VS.search(comp.sentence):
@@ -139,6 +151,29 @@ class ClaimWithoutEvidence(Rule):
                 severity=Severity.INFO if chart or not missing else Severity.WARNING,
                 confidence=Confidence.MEDIUM,
             )
+
+
+    def _unrivalled(
+        self, source: Source, doc: Document, comp: ModelComparison, tables: list[ScoreTable], raw: list[str]
+    ) -> Iterable[Finding]:
+        """A claim to be the best beside tables that hold no model but its own."""
+        holding = unrivalled(comp, tables)
+        if not holding or CITATION.search(comp.sentence):
+            return
+        chart = _section_has_image(doc, comp.block, raw) or bool(_FIGURE.search(comp.sentence))
+        where = ", ".join(f"line {st.table.line}" if st.table.page is None else f"page {st.table.page}" for st in holding)
+        yield self.finding(
+            Location(source.path, comp.line, None, comp.page),
+            f"'{comp.verb}' claims a lead over other models, but the tables that hold its model "
+            f"({where}) hold no other model to compare with"
+            + ("; a figure the text points to may show them" if chart else ""),
+            claim=comp.sentence,
+            suggestion="Give the scores of the models it is best against (benchmark, value, source), "
+            "or cite where they are reported",
+            evidence={"tables": [st.table.line for st in holding], "verb": comp.verb},
+            severity=Severity.INFO if chart else Severity.WARNING,
+            confidence=Confidence.MEDIUM,
+        )
 
 
 _SIZE_AFTER = re.compile(r"\s+(?:\d+x)?\d+(?:\.\d+)?[BM]\b")
