@@ -6,8 +6,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from benchaudit.rules._results import analysis, first_line
+from benchaudit.rules.comparisons._ranked_cells import ranked_cell_ties
 from benchaudit.rules._wording import percent
 
+from benchaudit.claims.access import document_of
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.rulebase import Output, Rule
 
@@ -73,8 +75,12 @@ class RankTie(Rule):
         return _battles(self, source, ctx)
 
     def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
-        """A document's score tables with intervals are leaderboards too."""
-        return self.on_leaderboard(source, ctx)
+        """A document's score tables with intervals are leaderboards too; a column that ranks
+        its models inside the score cells ("85.5 (9th)") is one as well."""
+        yield from self.on_leaderboard(source, ctx)
+        doc = document_of(source)
+        if doc is not None:
+            yield from ranked_cell_ties(self, source, list(doc.tables()))
 
     def on_leaderboard(self, source: Source, ctx: Context) -> Iterable[Finding]:
         from benchaudit.inputs.leaderboard import leaderboards_of
