@@ -453,8 +453,27 @@ def _parts_of_parent(st: ScoreTable, registry: Registry) -> None:
         return  # the columns are benchmarks of their own: the table is not about one
     largest = max([parent.n, *dict(parent.splits).values()])
     for line in st.lines:
-        if line.n is None and line.benchmark is None and line.n_bound is None and not line.rating:
+        if line.n is None and line.benchmark is None and line.n_bound is None and not line.rating and _part_label(
+            line.label, parent
+        ):
             line.n_bound = (largest, f"at most the {largest:,} items of {parent.name}, the benchmark the table is about")
+
+
+#: A label naming the whole set or a blend of its parts ("Full", "Combined"): it may count
+#: items more than once (input and output prediction of each problem), so it is no part.
+_WHOLE = re.compile(r"\b(?:full|overall|all|total|sum|avg|average|mean|combined|both)\b", re.I)
+#: Words that make a label the name of a benchmark of its own ("Multi-SWE-bench mini",
+#: "SuperGPQA") rather than a part of the table's ("AA", "C++", "hard", "Input-CoT").
+_OWN_NAME = re.compile(r"bench|eval|qa\b|qa[-_ ]", re.I)
+
+
+def _part_label(label: str, parent: Benchmark) -> bool:
+    """Whether a line label reads as a part of ``parent``: short, not the whole, and not
+    itself named like a benchmark unless the name is the parent's."""
+    if _WHOLE.search(label) or len(label.split()) > 3:
+        return False
+    names = {fold_name(parent.name), *(fold_name(a) for a in parent.aliases)}
+    return not _OWN_NAME.search(label) or any(n and n in fold_name(label) for n in names)
 
 
 def _parent_benchmark(table: Table, registry: Registry) -> Benchmark | None:
