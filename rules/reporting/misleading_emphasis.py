@@ -104,9 +104,10 @@ class MisleadingEmphasis(Rule):
             outside = references(st)
             for line in [*st.lines, *st.aggregates]:
                 own_rule = stated or body
+                carried = False
                 if own_rule is None and len(stated_on) == 1 and stated_on[0][0] == _scale([line]):
-                    own_rule = stated_on[0][1]
-                for f in self._line(source.path, st, line, own_rule, outside):
+                    own_rule, carried = stated_on[0][1], True
+                for f in self._line(source.path, st, line, own_rule, outside, carried=carried):
                     if not st.bold_means_best and f.severity is not Severity.INFO:
                         # Most lines break "bold = best": the table bolds something else
                         # (the better of each pair, a chosen configuration). Say it, softly.
@@ -208,6 +209,7 @@ class MisleadingEmphasis(Rule):
         own_rule: tuple[float, str] | None,
         outside: set[str],
         grouped: bool = False,
+        carried: bool = False,
     ) -> Iterator[Finding]:
         cells = [c for c in line.cells if c.model not in outside]
         highlighted = [c for c in cells if c.model in st.highlighted]
@@ -225,7 +227,7 @@ class MisleadingEmphasis(Rule):
             for g in sorted(groups):
                 pool = [c for c in cells if c.group == g]
                 sub = replace(line, cells=pool)
-                yield from self._line(path, st, sub, own_rule, outside, grouped=True)
+                yield from self._line(path, st, sub, own_rule, outside, grouped=True, carried=carried)
             return
         # Unless the table says its bold marks the authors' model, a reader takes a bold cell
         # for the best: two meanings of one mark in one table mislead.
@@ -306,7 +308,29 @@ class MisleadingEmphasis(Rule):
                 continue
             if own_rule is not None and not line.proportion:
                 gap, rule_said = own_rule
-                near = [p for p in plain if 0 < sign * (b.value - p.value) <= gap + 1e-9]
+                strict = bool(_STRICT_GAP.search(rule_said))
+                # Only a rule stated for this table (or the whole document) says what its bold
+                # marks; one carried from another table's caption may not apply to this one.
+                below = [] if carried else [o for o in bold if _beyond(sign * (o.value - b.value), gap, strict)]
+                if below and not unlabelled_groups or below and _near_rule(below, b, sign, gap):
+                    # Two bold values further apart than the document's own "same level": the
+                    # lower one is no longer at the best level by the document's rule. Only just
+                    # past the gap (under twice it) when the bold marks several values and the
+                    # table labels no groups, for a bold far below may be another group's best.
+                    top = max(below, key=lambda o: sign * o.value)
+                    diff = abs(top.value - b.value)
+                    yield self._finding(
+                        path, line, b,
+                        f"{b.text} for {b.model} on {line.label} is bold as the best, but {top.model}'s "
+                        f"{top.text}, bold too, is {diff:.3g} ahead, which is not "
+                        f"{'smaller than' if strict else 'within'} the {gap:g} the document itself calls "
+                        f"the same level (\"{rule_said}\")",
+                        f"Leave {b.text} on {line.label} plain, as the document's own rule says, or state "
+                        "the rule the bold follows",
+                        {"bold": b.value, "gap": gap, "strict": strict, "ahead": [(o.model, o.value) for o in below]},
+                    )
+                    continue
+                near = [p for p in plain if _within(sign * (b.value - p.value), gap, strict)]
                 if near:
                     yield self._finding(
                         path, line, b,
@@ -361,6 +385,26 @@ class MisleadingEmphasis(Rule):
             severity=severity,
             confidence=Confidence.MEDIUM,
         )
+
+
+#: A stated gap that is exclusive ("a gap smaller than 0.3"): a gap of exactly 0.3 is not the
+#: same level. "Not exceeding", "at most", "within", "up to" include it.
+_STRICT_GAP = re.compile(r"\b(?:less\s+than|smaller\s+than|below|under)\b|<(?!=)", re.I)
+
+
+def _within(diff: float, gap: float, strict: bool) -> bool:
+    """Whether a positive difference is inside the document's same-level gap."""
+    return 0 < diff < gap - 1e-9 if strict else 0 < diff <= gap + 1e-9
+
+
+def _beyond(diff: float, gap: float, strict: bool) -> bool:
+    """Whether a positive difference is past the document's same-level gap."""
+    return diff >= gap - 1e-9 if strict else diff > gap + 1e-9
+
+
+def _near_rule(below: list[ScoreCell], b: ScoreCell, sign: int, gap: float) -> bool:
+    """Whether the closest bold value ahead of ``b`` is under twice the stated gap from it."""
+    return min(sign * (o.value - b.value) for o in below) < 2 * gap
 
 
 def _names_bold(st: ScoreTable) -> bool:
