@@ -31,7 +31,9 @@ class RankTie(Rule):
     table's rank column is reported as information only. A ranked table with
     no intervals (a rank column such as ``#`` or ``Rank``, a score column such as
     ``Overall`` or ``ALL``) is checked for rows that print the same score under
-    different ranks: at any item count, equal scores do not order the models. On battles, ratings
+    different ranks: at any item count, equal scores do not order the models. The same holds
+    for a column that ranks its models inside the score cells ("85.5 (8th)", "85.5 (9th)").
+    On battles, ratings
     fitted by benchaudit whose bootstrap intervals overlap are reported as
     information.
     On per-item result files the order comes from the paired, Holm-adjusted

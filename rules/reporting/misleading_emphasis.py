@@ -41,7 +41,8 @@ class MisleadingEmphasis(Rule):
     rates, perplexity, latency): a bold cell that another, plain cell beats;
     two equal values of which only one is bold; and, when the document states
     its own rule ("gaps not exceeding 0.3 are considered the same level"), a
-    plain cell within that gap of a bold one. Row groups are compared within
+    plain cell within that gap of the best bold one, or a bold cell past it
+    (a gap "smaller than 0.3" leaves out a gap of 0.3). Row groups are compared within
     themselves when the bold follows them. A model bold in every line is a
     highlighted row or column (the authors' model): where bold also marks the
     best values elsewhere, each of its cells that is not the best is flagged;
@@ -330,7 +331,10 @@ class MisleadingEmphasis(Rule):
                         {"bold": b.value, "gap": gap, "strict": strict, "ahead": [(o.model, o.value) for o in below]},
                     )
                     continue
+                # The same level is the best value's: a plain cell near a lower bold one may be
+                # past the gap from the best (84.0 beside a bold 84.1 under a best of 84.3).
                 near = [p for p in plain if _within(sign * (b.value - p.value), gap, strict)]
+                near = near if sign * b.value == best_bold else []
                 if near:
                     yield self._finding(
                         path, line, b,
