@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from benchaudit.rules._results import analysis, first_line
-from benchaudit.rules.comparisons._ranked_cells import ranked_cell_ties
 from benchaudit.rules._wording import percent
+from benchaudit.rules.comparisons._ranked_cells import ranked_cell_ties
 
 from benchaudit.claims.access import document_of
 from benchaudit.finding import Confidence, Finding, Location, Severity
