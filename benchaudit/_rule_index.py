@@ -6,7 +6,7 @@ FILES = {
     'comparisons.null_as_equivalence': 1344125316,
     'comparisons.overlap_fallacy': 3120690603,
     'comparisons.p_value_inconsistent': 1782882580,
-    'comparisons.rank_tie': 93796883,
+    'comparisons.rank_tie': 4258493950,
     'comparisons.seed_interval': 4265109559,
     'comparisons.underpowered': 2237973274,
     'comparisons.unpaired_comparison': 2604800267,

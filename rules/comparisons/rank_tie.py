@@ -81,8 +81,20 @@ class RankTie(Rule):
         its models inside the score cells ("85.5 (9th)") is one as well."""
         yield from self.on_leaderboard(source, ctx)
         doc = document_of(source)
-        if doc is not None:
-            yield from ranked_cell_ties(self, source, list(doc.tables()))
+        if doc is None:
+            return
+        tables = list(doc.tables())
+        yield from ranked_cell_ties(self, source, tables)
+        from benchaudit.rules.comparisons._stated_n_boards import stated_n_boards
+
+        for board, n in stated_n_boards(source.path, tables):
+            for f in _leaderboard(self, board):
+                # The intervals are computed, not printed: say from what.
+                f.message += (
+                    f" (the table prints no intervals: these are Wilson intervals of each score as "
+                    f"a share of the {n:,} items its frame states)"
+                )
+                yield f
 
     def on_leaderboard(self, source: Source, ctx: Context) -> Iterable[Finding]:
         from benchaudit.inputs.leaderboard import leaderboards_of
