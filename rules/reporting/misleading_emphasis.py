@@ -184,6 +184,26 @@ class MisleadingEmphasis(Rule):
             ahead = [p for p in plain if sign * p.value > sign * best.value]
             if ahead:
                 yield self._ahead_of_own_rows(path, st, line, best, ahead, said)
+            if not _adjacent_highlights(st, line):
+                continue
+            # Two bold rows of one size side by side are no bests of separate (unlabelled) size
+            # groups: the bold marks the rows, and each of their cells a plain one beats reads as a best it is not.
+            for b in bold:
+                better = [p for p in plain if sign * p.value > sign * b.value]
+                if b is best or not better:
+                    continue
+                top = max(better, key=lambda p: sign * p.value)
+                yield self._finding(
+                    path, line, b,
+                    f"{b.text} for {b.model} on {line.label} is set in bold (the table bolds "
+                    f"{len(st.highlighted)} rows throughout, two of one size side by side, so the bold "
+                    f"marks rows, not the best of a size group), but {top.model} has {top.text}{_others(better, top)}, "
+                    "plain: readers take bold for the best",
+                    f"Bold the best value on {line.label} ({top.model} {top.text}), or mark the authors' "
+                    "rows another way and say so in the caption",
+                    {"bold": b.value, "better": [(p.model, p.value) for p in better]},
+                    Severity.INFO if said else None,
+                )
 
     def _ahead_of_own_rows(
         self, path: str, st: ScoreTable, line: ScoreLine, best: ScoreCell, ahead: list[ScoreCell], said: bool
@@ -409,6 +429,23 @@ def _beyond(diff: float, gap: float, strict: bool) -> bool:
 def _near_rule(below: list[ScoreCell], b: ScoreCell, sign: int, gap: float) -> bool:
     """Whether the closest bold value ahead of ``b`` is under twice the stated gap from it."""
     return min(sign * (o.value - b.value) for o in below) < 2 * gap
+
+
+#: A model's parameter count in its name ("MetaMath-Mistral-7B", "Llama-2 (13B)").
+_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*[BM]\b")
+
+
+def _adjacent_highlights(st: ScoreTable, line: ScoreLine) -> bool:
+    """Whether two highlighted models of the same size are next to each other in the line's
+    order (the table's row order) with different values: then they are in one size group, and
+    they cannot both be its best, so the bold marks the rows."""
+    cells = line.cells
+    for a, b in zip(cells, cells[1:]):
+        if a.model in st.highlighted and b.model in st.highlighted and a.value != b.value:
+            sa, sb = _SIZE.findall(a.model), _SIZE.findall(b.model)
+            if sa and sa == sb:
+                return True
+    return False
 
 
 def _names_bold(st: ScoreTable) -> bool:
