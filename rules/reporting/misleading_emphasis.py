@@ -48,7 +48,10 @@ class MisleadingEmphasis(Rule):
     best values elsewhere, each of its cells that is not the best is flagged;
     where it is the only bold, each line where another model is ahead is
     flagged at its cell; where several such rows are the only bold, a line
-    where a plain cell is ahead of every bold one is flagged. Any of these is
+    where a plain cell is ahead of every bold one is flagged, and, when two of
+    those rows of one size ("-7B") sit side by side with different values (so
+    no size group has them both as its best), so is each of their cells that a
+    plain cell beats. Any of these is
     information when the table says its bold marks "ours"; with fewer than
     four lines such a row may be the best of an unlabelled group and is
     information. Within one labelled row group, two different bold values
