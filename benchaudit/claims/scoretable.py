@@ -434,7 +434,61 @@ def read_score_table(
         for line in [*st.lines, *st.aggregates]:
             if line.n is None and line.benchmark is None:
                 line.n_bound = (n, f"at most the {n:,} {kind} the document states")
+    if st is not None:
+        _parts_of_parent(st, registry)
     return st
+
+
+def _parts_of_parent(st: ScoreTable, registry: Registry) -> None:
+    """Lines of a table about one benchmark whose labels name none ("### HumanEval-X" over
+    columns "Python | C++ | Go", "Performance on MVBench" over its task columns): each is a part
+    of that benchmark, so its count is at most the benchmark's. Only for a benchmark of 0/1
+    items (a part of a composite such as C-Eval is itself a mean, not k/n), only where no line
+    names another benchmark, and never for an average line, which may span parts the
+    benchmark's count leaves out (a language a later release added)."""
+    parent = _parent_benchmark(st.table, registry)
+    if parent is None or parent.metric != "binary" or not parent.n or parent.variant:
+        return
+    if any(line.benchmark is not None and line.benchmark.name != parent.name for line in st.lines):
+        return  # the columns are benchmarks of their own: the table is not about one
+    largest = max([parent.n, *dict(parent.splits).values()])
+    for line in st.lines:
+        if line.n is None and line.benchmark is None and line.n_bound is None and not line.rating and _part_label(
+            line.label, parent
+        ):
+            line.n_bound = (largest, f"at most the {largest:,} items of {parent.name}, the benchmark the table is about")
+
+
+#: A label naming the whole set or a blend of its parts ("Full", "Combined"): it may count
+#: items more than once (input and output prediction of each problem), so it is no part.
+_WHOLE = re.compile(r"\b(?:full|overall|all|total|sum|avg|average|mean|combined|both)\b", re.I)
+#: Words that make a label the name of a benchmark of its own ("Multi-SWE-bench mini",
+#: "SuperGPQA") rather than a part of the table's ("AA", "C++", "hard", "Input-CoT").
+_OWN_NAME = re.compile(r"bench|eval|qa\b|qa[-_ ]", re.I)
+
+
+def _part_label(label: str, parent: Benchmark) -> bool:
+    """Whether a line label reads as a part of ``parent``: short, not the whole, and not
+    itself named like a benchmark unless the name is the parent's."""
+    if _WHOLE.search(label) or len(label.split()) > 3:
+        return False
+    names = {fold_name(parent.name), *(fold_name(a) for a in parent.aliases)}
+    return not _OWN_NAME.search(label) or any(n and n in fold_name(label) for n in names)
+
+
+def _parent_benchmark(table: Table, registry: Registry) -> Benchmark | None:
+    """The one benchmark the table's heading, caption or short lead-in ("Performance on MVBench
+    dataset:") names; a longer lead-in may name a benchmark in passing."""
+    from benchaudit.inputs.sentences import find_benchmarks
+
+    lead = table.lead_in.text if table.lead_in is not None and len(table.lead_in.text.split()) <= 12 else ""
+    for text in (table.section.title if table.section else "", table.caption.text if table.caption else "", lead):
+        found = {m.benchmark.name: m.benchmark for m in find_benchmarks(text, registry)}
+        if len(found) > 1:
+            return None  # several benchmarks: which one the columns are parts of is a guess
+        if found:
+            return next(iter(found.values()))
+    return None
 
 
 def _framed_total(table: Table, totals: dict[str, int]) -> tuple[int, str] | None:

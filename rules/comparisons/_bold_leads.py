@@ -125,8 +125,12 @@ def _average_lead(
     k = len(st.lines)
     var = 0.0
     counted: list[str] = []
+    bounded = False
     for bl, x, y in zip(st.lines, mine, theirs):
-        n = bl.n
+        # A part whose count is only bounded is given the bound: more items, less variance, so
+        # the interval stays at most as wide as the true one.
+        n = bl.n or (bl.n_bound[0] if bl.n_bound is not None and bl.benchmark is None else None)
+        bounded = bounded or (bl.n is None and n is not None)
         binary = bl.benchmark is None or getattr(bl.benchmark, "metric", "binary") == "binary"
         if not n or n < 2 or not binary or bl.rating:
             continue
@@ -134,7 +138,7 @@ def _average_lead(
         for c in (x, y):
             q = c.value * unit / 100
             var += q * (1 - q) / n
-        counted.append(f"{bl.label} {n:,}")
+        counted.append(f"{bl.label} {'≤ ' if bl.n is None else ''}{n:,}")
     if not counted:
         return
     half = NormalDist().inv_cdf(0.5 + (1 - ctx.alpha) / 2) * var**0.5 / k * 100
@@ -145,6 +149,8 @@ def _average_lead(
     lead = abs(d)
     missing = k - len(counted)
     without = f"; the {missing} without a known count of 0/1 items add none, so the true interval is wider" if missing else ""
+    if bounded:
+        without += "; a count given as ≤ is a bound, which can only narrow the interval"
     message = (
         f"{b.model} is set in bold as the best on {line.label} with {b.text}, {lead:.3g} points ahead "
         f"of {r.model} ({r.text}); an average of {k} benchmarks has the noise of its parts, and on "

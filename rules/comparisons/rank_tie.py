@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 from benchaudit.rules._results import analysis, first_line
 from benchaudit.rules._wording import percent
+from benchaudit.rules.comparisons._ranked_cells import ranked_cell_ties
 
+from benchaudit.claims.access import document_of
 from benchaudit.finding import Confidence, Finding, Location, Severity
 from benchaudit.rulebase import Output, Rule
 
@@ -29,7 +31,9 @@ class RankTie(Rule):
     table's rank column is reported as information only. A ranked table with
     no intervals (a rank column such as ``#`` or ``Rank``, a score column such as
     ``Overall`` or ``ALL``) is checked for rows that print the same score under
-    different ranks: at any item count, equal scores do not order the models. On battles, ratings
+    different ranks: at any item count, equal scores do not order the models. The same holds
+    for a column that ranks its models inside the score cells ("85.5 (8th)", "85.5 (9th)").
+    On battles, ratings
     fitted by benchaudit whose bootstrap intervals overlap are reported as
     information.
     On per-item result files the order comes from the paired, Holm-adjusted
@@ -73,8 +77,24 @@ class RankTie(Rule):
         return _battles(self, source, ctx)
 
     def on_document(self, source: Source, ctx: Context) -> Iterable[Finding]:
-        """A document's score tables with intervals are leaderboards too."""
-        return self.on_leaderboard(source, ctx)
+        """A document's score tables with intervals are leaderboards too; a column that ranks
+        its models inside the score cells ("85.5 (9th)") is one as well."""
+        yield from self.on_leaderboard(source, ctx)
+        doc = document_of(source)
+        if doc is None:
+            return
+        tables = list(doc.tables())
+        yield from ranked_cell_ties(self, source, tables)
+        from benchaudit.rules.comparisons._stated_n_boards import stated_n_boards
+
+        for board, n in stated_n_boards(source.path, tables):
+            for f in _leaderboard(self, board):
+                # The intervals are computed, not printed: say from what.
+                f.message += (
+                    f" (the table prints no intervals: these are Wilson intervals of each score as "
+                    f"a share of the {n:,} items its frame states)"
+                )
+                yield f
 
     def on_leaderboard(self, source: Source, ctx: Context) -> Iterable[Finding]:
         from benchaudit.inputs.leaderboard import leaderboards_of

@@ -77,7 +77,13 @@ class WithinNoise(Rule):
     states ("1,781 objective questions" over "Scoring Rate of Objective
     Questions" by subject), the lead is tested at that total: an upper bound,
     at which the interval is narrowest, so a lead inside the noise there is
-    inside it on the true count ("even at n = 1,781"). A bold average
+    inside it on the true count ("even at n = 1,781"). Likewise a column whose
+    label names no benchmark in a table about one benchmark of 0/1 items (its
+    heading, caption or short lead-in: "### HumanEval-X" over "C++ | Go",
+    "Performance on MVBench" over its task columns) is a part of it, tested at
+    most at that benchmark's count; a label naming the whole ("Full",
+    "Overall") or a benchmark of its own ("Multi-SWE-bench mini") is not. A
+    bold average
     ("Average", "Avg.") is tested when the table shows what it averages: the
     variance of a mean of K scores is (1/K²)·Σ p(1-p)/n over its parts with a
     known count of 0/1 items (a part without one adds none, so the interval is

@@ -41,13 +41,17 @@ class MisleadingEmphasis(Rule):
     rates, perplexity, latency): a bold cell that another, plain cell beats;
     two equal values of which only one is bold; and, when the document states
     its own rule ("gaps not exceeding 0.3 are considered the same level"), a
-    plain cell within that gap of a bold one. Row groups are compared within
+    plain cell within that gap of the best bold one, or a bold cell past it
+    (a gap "smaller than 0.3" leaves out a gap of 0.3). Row groups are compared within
     themselves when the bold follows them. A model bold in every line is a
     highlighted row or column (the authors' model): where bold also marks the
     best values elsewhere, each of its cells that is not the best is flagged;
     where it is the only bold, each line where another model is ahead is
     flagged at its cell; where several such rows are the only bold, a line
-    where a plain cell is ahead of every bold one is flagged. Any of these is
+    where a plain cell is ahead of every bold one is flagged, and, when two of
+    those rows of one size ("-7B") sit side by side with different values (so
+    no size group has them both as its best), so is each of their cells that a
+    plain cell beats. Any of these is
     information when the table says its bold marks "ours"; with fewer than
     four lines such a row may be the best of an unlabelled group and is
     information. Within one labelled row group, two different bold values
@@ -104,9 +108,10 @@ class MisleadingEmphasis(Rule):
             outside = references(st)
             for line in [*st.lines, *st.aggregates]:
                 own_rule = stated or body
+                carried = False
                 if own_rule is None and len(stated_on) == 1 and stated_on[0][0] == _scale([line]):
-                    own_rule = stated_on[0][1]
-                for f in self._line(source.path, st, line, own_rule, outside):
+                    own_rule, carried = stated_on[0][1], True
+                for f in self._line(source.path, st, line, own_rule, outside, carried=carried):
                     if not st.bold_means_best and f.severity is not Severity.INFO:
                         # Most lines break "bold = best": the table bolds something else
                         # (the better of each pair, a chosen configuration). Say it, softly.
@@ -182,6 +187,26 @@ class MisleadingEmphasis(Rule):
             ahead = [p for p in plain if sign * p.value > sign * best.value]
             if ahead:
                 yield self._ahead_of_own_rows(path, st, line, best, ahead, said)
+            if not _adjacent_highlights(st, line):
+                continue
+            # Two bold rows of one size side by side are no bests of separate (unlabelled) size
+            # groups: the bold marks the rows, and each of their cells a plain one beats reads as a best it is not.
+            for b in bold:
+                better = [p for p in plain if sign * p.value > sign * b.value]
+                if b is best or not better:
+                    continue
+                top = max(better, key=lambda p: sign * p.value)
+                yield self._finding(
+                    path, line, b,
+                    f"{b.text} for {b.model} on {line.label} is set in bold (the table bolds "
+                    f"{len(st.highlighted)} rows throughout, two of one size side by side, so the bold "
+                    f"marks rows, not the best of a size group), but {top.model} has {top.text}{_others(better, top)}, "
+                    "plain: readers take bold for the best",
+                    f"Bold the best value on {line.label} ({top.model} {top.text}), or mark the authors' "
+                    "rows another way and say so in the caption",
+                    {"bold": b.value, "better": [(p.model, p.value) for p in better]},
+                    Severity.INFO if said else None,
+                )
 
     def _ahead_of_own_rows(
         self, path: str, st: ScoreTable, line: ScoreLine, best: ScoreCell, ahead: list[ScoreCell], said: bool
@@ -208,6 +233,7 @@ class MisleadingEmphasis(Rule):
         own_rule: tuple[float, str] | None,
         outside: set[str],
         grouped: bool = False,
+        carried: bool = False,
     ) -> Iterator[Finding]:
         cells = [c for c in line.cells if c.model not in outside]
         highlighted = [c for c in cells if c.model in st.highlighted]
@@ -225,7 +251,7 @@ class MisleadingEmphasis(Rule):
             for g in sorted(groups):
                 pool = [c for c in cells if c.group == g]
                 sub = replace(line, cells=pool)
-                yield from self._line(path, st, sub, own_rule, outside, grouped=True)
+                yield from self._line(path, st, sub, own_rule, outside, grouped=True, carried=carried)
             return
         # Unless the table says its bold marks the authors' model, a reader takes a bold cell
         # for the best: two meanings of one mark in one table mislead.
@@ -306,7 +332,32 @@ class MisleadingEmphasis(Rule):
                 continue
             if own_rule is not None and not line.proportion:
                 gap, rule_said = own_rule
-                near = [p for p in plain if 0 < sign * (b.value - p.value) <= gap + 1e-9]
+                strict = bool(_STRICT_GAP.search(rule_said))
+                # Only a rule stated for this table (or the whole document) says what its bold
+                # marks; one carried from another table's caption may not apply to this one.
+                below = [] if carried else [o for o in bold if _beyond(sign * (o.value - b.value), gap, strict)]
+                if below and not unlabelled_groups or below and _near_rule(below, b, sign, gap):
+                    # Two bold values further apart than the document's own "same level": the
+                    # lower one is no longer at the best level by the document's rule. Only just
+                    # past the gap (under twice it) when the bold marks several values and the
+                    # table labels no groups, for a bold far below may be another group's best.
+                    top = max(below, key=lambda o: sign * o.value)
+                    diff = abs(top.value - b.value)
+                    yield self._finding(
+                        path, line, b,
+                        f"{b.text} for {b.model} on {line.label} is bold as the best, but {top.model}'s "
+                        f"{top.text}, bold too, is {diff:.3g} ahead, which is not "
+                        f"{'smaller than' if strict else 'within'} the {gap:g} the document itself calls "
+                        f"the same level (\"{rule_said}\")",
+                        f"Leave {b.text} on {line.label} plain, as the document's own rule says, or state "
+                        "the rule the bold follows",
+                        {"bold": b.value, "gap": gap, "strict": strict, "ahead": [(o.model, o.value) for o in below]},
+                    )
+                    continue
+                # The same level is the best value's: a plain cell near a lower bold one may be
+                # past the gap from the best (84.0 beside a bold 84.1 under a best of 84.3).
+                near = [p for p in plain if _within(sign * (b.value - p.value), gap, strict)]
+                near = near if sign * b.value == best_bold else []
                 if near:
                     yield self._finding(
                         path, line, b,
@@ -361,6 +412,43 @@ class MisleadingEmphasis(Rule):
             severity=severity,
             confidence=Confidence.MEDIUM,
         )
+
+
+#: A stated gap that is exclusive ("a gap smaller than 0.3"): a gap of exactly 0.3 is not the
+#: same level. "Not exceeding", "at most", "within", "up to" include it.
+_STRICT_GAP = re.compile(r"\b(?:less\s+than|smaller\s+than|below|under)\b|<(?!=)", re.I)
+
+
+def _within(diff: float, gap: float, strict: bool) -> bool:
+    """Whether a positive difference is inside the document's same-level gap."""
+    return 0 < diff < gap - 1e-9 if strict else 0 < diff <= gap + 1e-9
+
+
+def _beyond(diff: float, gap: float, strict: bool) -> bool:
+    """Whether a positive difference is past the document's same-level gap."""
+    return diff >= gap - 1e-9 if strict else diff > gap + 1e-9
+
+
+def _near_rule(below: list[ScoreCell], b: ScoreCell, sign: int, gap: float) -> bool:
+    """Whether the closest bold value ahead of ``b`` is under twice the stated gap from it."""
+    return min(sign * (o.value - b.value) for o in below) < 2 * gap
+
+
+#: A model's parameter count in its name ("MetaMath-Mistral-7B", "Llama-2 (13B)").
+_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*[BM]\b")
+
+
+def _adjacent_highlights(st: ScoreTable, line: ScoreLine) -> bool:
+    """Whether two highlighted models of the same size are next to each other in the line's
+    order (the table's row order) with different values: then they are in one size group, and
+    they cannot both be its best, so the bold marks the rows."""
+    cells = line.cells
+    for a, b in zip(cells, cells[1:]):
+        if a.model in st.highlighted and b.model in st.highlighted and a.value != b.value:
+            sa, sb = _SIZE.findall(a.model), _SIZE.findall(b.model)
+            if sa and sa == sb:
+                return True
+    return False
 
 
 def _names_bold(st: ScoreTable) -> bool:

@@ -218,8 +218,11 @@ def test_alias_resolution(reg, alias, name, split, n, label):
 def test_humaneval_aliases_and_not_humaneval_mul(reg):
     for alias in ("humaneval", "Human-Eval", "Human Eval", "openai_humaneval"):
         assert reg.get(alias).name == "HumanEval"
-    for other in ("HumanEval-Mul", "HumanEval Mul", "HumanEval-X", "humanevalmul"):
+    for other in ("HumanEval-Mul", "HumanEval Mul", "humanevalmul"):
         assert reg.get(other) is None
+    # HumanEval-X is its own entry (164 problems in each of five languages), never HumanEval.
+    for alias in ("HumanEval-X", "humaneval-x", "HumanEvalX"):
+        assert (reg.get(alias).name, reg.get(alias).n) == ("HumanEval-X", 820)
 
 
 def test_humaneval_mul_is_not_matched_in_prose(reg):
