@@ -594,3 +594,24 @@ def test_a_hard_part_named_beside_bigcodebench_gets_no_count(reg):
     assert names_a_part("BigCodeBench-Complete (Hard)", reg)
     assert names_a_part("BigCodeBench-Instruct / Hard", reg)
     assert not names_a_part("BigCodeBench-Hard", reg)
+
+
+def test_screenspot_and_cruxeval_cot_names(reg):
+    from benchaudit.inputs.sentences import find_benchmarks
+
+    def names(text: str) -> list[str]:
+        return [m.benchmark.label for m in find_benchmarks(text, reg)]
+
+    # SeeClick (arXiv:2401.10935) and its dataset card: test num_examples 1272. Reports give the
+    # overall rate or the mean of six columns, so the headline is not k/1272.
+    ss = reg.get("ScreenSpot")
+    assert (ss.n, ss.metric, ss.reachability_applies) == (1272, "composite", False)
+    # ScreenSpot-v2 and ScreenSpot-Pro are other benchmarks with their own items.
+    for other in ("ScreenSpot Pro", "ScreenSpot-Pro", "ScreenSpotPro", "ScreenSpot-V2", "ScreenSpot v2"):
+        assert names(other) == [], other
+    assert names("| ScreenSpot         | 55.5 |") == ["ScreenSpot"]
+    # CRUXEval-O-COT is chain-of-thought prompting on the same 800 samples.
+    for cot, label in (("CRUXEval-O-COT", "CRUXEval-O"), ("CRUXEval-I-CoT", "CRUXEval-I")):
+        b = reg.get(cot)
+        assert (b.label, b.n, b.metric) == (label, 800, "binary"), cot
+        assert names(f"| {cot} | 60.7 |") == [label], cot
