@@ -314,13 +314,61 @@ def _setting_bench(label: str, context: Benchmark, registry: Registry) -> Benchm
 _RANK_HEADER = re.compile(r"^\W*(?:rank(?:ing)?|#|no\.?|place|position)\W*$", re.I)
 
 
+def _text_column(table: Table, j: int) -> bool:
+    """Whether column ``j`` holds names, not numbers: some text and no value in its body."""
+    texts = [r[j].text.strip() for r in table.rows if len(r) > j]
+    return any(texts) and all(parse_value(t) is None for t in texts if t)
+
+
+def spanned_first_column(table: Table) -> bool:
+    """Whether the first column is filled only on each group's first row and blank below, with
+    the second filled on every row ("| ReACT | Claude-2 |", "|  | ChatGPT |"): a row span drawn
+    in Markdown, so the first column groups the rows and the second names them."""
+    header = table.header()
+    rows = [r for r in table.rows if len(r) > 2]
+    if len(header) < 3 or len(rows) < 3 or not rows[0][0].text.strip():
+        return False
+    if _SETTING_COLUMN.search(header[1]) or _NOT_SCORE.search(header[1]):
+        return False  # "| Llama 2 | 7B |", "| GPT | 5-shot |": a setting of the first column's model
+    return (
+        any(not r[0].text.strip() for r in rows)
+        and all(r[1].text.strip() for r in rows)
+        and _text_column(table, 0)
+        and _text_column(table, 1)
+    )
+
+
 def model_column(table: Table) -> int:
-    """The column that names the models: the first, or the "Model" column right after a
-    rank column."""
+    """The column that names the models: the first, the "Model" column right after a rank
+    column, or the second when the first spans groups of rows ("Method | Model")."""
     header = table.header()
     if len(header) > 2 and _RANK_HEADER.match(header[0]) and _MODEL_CORNER.search(header[1]):
         return 1
+    if spanned_first_column(table) and (_MODEL_CORNER.search(header[1]) or not _MODEL_CORNER.search(header[0])):
+        return 1
     return 0
+
+
+def _row_groups(table: Table, key: int) -> tuple[list[str], list[str]]:
+    """Each body row's model name and row group. With a spanning first column its value holds
+    down to the next and is the group; a model that appears in several groups ("Claude-2"
+    under "ReACT" and under "DFSDT") is named with its group, so its rows stay apart."""
+    names = [row[key].text if len(row) > key else "" for row in table.rows]
+    groups = [table.groups[i] if i < len(table.groups) else "" for i in range(len(table.rows))]
+    if key != 1 or _RANK_HEADER.match(table.header()[0]):
+        return names, groups
+    spans: list[str] = []
+    for i, row in enumerate(table.rows):
+        spans.append(row[0].text.strip() if row and row[0].text.strip() else spans[-1] if spans else "")
+        groups[i] = f"{groups[i]} / {spans[i]}" if groups[i] and spans[i] else groups[i] or spans[i]
+    seen: dict[str, set[str]] = {}
+    for name, span in zip(names, spans, strict=True):
+        seen.setdefault(name.strip(), set()).add(span)
+    named = [
+        f"{name.strip()} ({span})" if span and len(seen[name.strip()]) > 1 else name
+        for name, span in zip(names, spans, strict=True)
+    ]
+    return named, groups
 
 
 def _by_columns(
@@ -331,13 +379,10 @@ def _by_columns(
 ) -> list[ScoreLine]:
     header = table.header()
     key = model_column(table)
+    names, groups = _row_groups(table, key)
     lines = []
     for j in range(key + 1, len(header)):
-        pairs = [
-            (row[key].text, row[j], table.groups[i] if i < len(table.groups) else "")
-            for i, row in enumerate(table.rows)
-            if len(row) > j and row
-        ]
+        pairs = [(names[i], row[j], groups[i]) for i, row in enumerate(table.rows) if len(row) > j and row]
         bench = _mentions(header[j], registry)
         if bench is None and context is not None and _is_setting(header[j]):
             bench = _setting_bench(header[j], context, registry)
@@ -358,7 +403,8 @@ def _by_rows(
             section = row[0].text.strip()  # a category column: its value holds until the next
         if len(row) <= key + 1:
             continue
-        label = " ".join(c.text for c in row[: key + 1] if c.text)
+        # The benchmark column names the line; a category column before it is its section.
+        label = row[key].text.strip() or " ".join(c.text for c in row[: key + 1] if c.text)
         pairs = [
             (header[j], row[j], "")
             for j in range(key + 1, min(len(row), len(header)))
@@ -370,6 +416,18 @@ def _by_rows(
             line.section = section if key else (table.groups[i] if i < len(table.groups) else "")
             lines.append(line)
     return lines
+
+
+def _category_key(table: Table) -> int:
+    """The column of benchmark names in a table whose rows are benchmarks: the second when the
+    first is a category before it, spanning groups of rows ("Computer Use", "", "Browser Use")
+    or headed as a kind of benchmark ("Benchmark Type | Benchmark"); else the first."""
+    header = table.header()
+    if len(header) < 4 or not _text_column(table, 0) or not _text_column(table, 1):
+        return 0
+    if _SETTING_COLUMN.search(header[1]) or _NOT_SCORE.search(header[1]):
+        return 0  # "| Task | Metric |": the second column says how the first is scored
+    return 1 if spanned_first_column(table) or _BENCH_CORNER.search(header[1]) else 0
 
 
 def _mean_row(rows: list[ScoreLine]) -> bool:
@@ -527,7 +585,7 @@ def _read(table: Table, registry: Registry, counts: dict[str, int] | None) -> Sc
             if any(line.benchmark is not None for line in lines):
                 return _finish(ScoreTable(table, lines, False))
         corner = header[model_column(table)] if header else ""
-        rows = _by_rows(table, registry, 0, counts)
+        rows = _by_rows(table, registry, _category_key(table), counts)
         # An "Average" row that is the mean of the rows above it in each column averages
         # benchmarks, so the rows are benchmarks whatever the corner says ("Models / # Param."
         # over a header of model names).

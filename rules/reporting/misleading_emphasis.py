@@ -136,7 +136,9 @@ class MisleadingEmphasis(Rule):
         if any(c.bold for line in st.lines for c in line.cells if c.model != own):
             return  # bold also marks other cells: the line checks report it cell by cell
         beaten = []
-        for line in st.lines:
+        # An average line bold in the same row is the same claim to be the best: checked too,
+        # though only the benchmark lines say how often the bold row leads.
+        for line in [*st.lines, *st.aggregates]:
             sign = 1 if line.higher_is_better else -1
             cells = [c for c in line.cells if c.model not in outside]
             mine = next((c for c in cells if c.model == own), None)
@@ -149,8 +151,9 @@ class MisleadingEmphasis(Rule):
         # One finding per line where another model is ahead, each at its cell (a reader meets
         # the bold there). Mostly the best, the bold reads as a best mark; mostly not, it marks
         # the model's column, which readers still take for the best.
-        mostly = len(beaten) * 2 <= len(st.lines)
-        share = f"{len(st.lines) - len(beaten)} of {len(st.lines)}"
+        behind = sum(1 for line, _, _ in beaten if not line.aggregate)
+        mostly = behind * 2 <= len(st.lines)
+        share = f"{len(st.lines) - behind} of {len(st.lines)}"
         for line, mine, top in beaten:
             why = (
                 f"as in every line of the table, where it is the best in {share}"
@@ -176,7 +179,7 @@ class MisleadingEmphasis(Rule):
         # Rows whose names are bold too are visibly marked as rows (the authors' models), which
         # a reader sees before reading the bold as a best mark: information only.
         said = bool(_OWN_BOLD_SAID.search(st.table.framing_text())) or _names_bold(st)
-        for line in st.lines:
+        for line in [*st.lines, *st.aggregates]:
             sign = 1 if line.higher_is_better else -1
             cells = [c for c in line.cells if c.model not in outside]
             bold = [c for c in cells if c.model in st.highlighted]

@@ -78,3 +78,74 @@ def test_a_header_with_a_footnote_mark_names_its_benchmark():
 
     found = _mention("GSM8K¹", packaged())
     assert found is not None and found.name == "GSM8K"
+
+
+def _read(text: str):
+    table = list(read_markdown(text, "card.md").tables())[0]
+    st = read_score_table(table, Registry.load())
+    assert st is not None
+    return st
+
+
+def test_a_first_column_spanning_row_groups_groups_the_models_of_the_second():
+    # "Method | Model": the method is written on its group's first row only (a row span drawn
+    # in Markdown); the models are the second column, and a model run with both methods is two
+    # rows, named apart.
+    text = (
+        "| Method | Model | Split-A | Split-B |\n|---|---|---|---|\n"
+        "| Plain | Alpha | 5.5 | 3.5 |\n|  | Beta | 41.5 | 44.0 |\n"
+        "| Search | Alpha | 20.5 | 31.0 |\n|  | Beta | **54.5** | **65.0** |\n|  | Gamma | 50.0 | 60.0 |\n"
+    )
+    st = _read(text)
+    assert not st.transposed
+    first = st.lines[0]
+    assert [(c.model, c.group) for c in first.cells] == [
+        ("Alpha (Plain)", "Plain"), ("Beta (Plain)", "Plain"),
+        ("Alpha (Search)", "Search"), ("Beta (Search)", "Search"), ("Gamma", "Search"),
+    ]
+    assert [c.bold for c in first.cells] == [False, False, False, True, False]
+
+
+def test_a_filled_first_column_stays_the_model_column():
+    text = (
+        "| Model | Type | Split-A | Split-B |\n|---|---|---|---|\n"
+        "| Alpha | open | 5.5 | 3.5 |\n| Beta | closed | 41.5 | 44.0 |\n| Gamma | open | 20.5 | 31.0 |\n"
+    )
+    assert [c.model for c in _read(text).lines[0].cells] == ["Alpha", "Beta", "Gamma"]
+
+
+def test_a_blank_below_a_model_with_a_size_column_is_not_a_row_span_of_models():
+    # "| Llama | 7B |", "|  | 13B |": the second column is the first's size, never a model name.
+    text = (
+        "| Model | Size | Split-A | Split-B |\n|---|---|---|---|\n"
+        "| Llama | 7B | 5.5 | 3.5 |\n|  | 13B | 41.5 | 44.0 |\n| Gamma | 7B | 20.5 | 31.0 |\n"
+    )
+    assert [c.model for c in _read(text).lines[0].cells] == ["Llama", "Gamma"]
+
+
+def test_a_category_column_before_the_benchmark_column_is_the_lines_section():
+    # Benchmarks run down the second column under a category written once per group: the line
+    # is the benchmark, the category its section.
+    text = (
+        "| Benchmark type | Benchmark | Ours | Rival | Other |\n|---|---|---|---|---|\n"
+        "| **Desk Use** | Foo-World (100 steps) | **42.5** | 36.4 | 28 |\n"
+        "|  | Bar Arena | **42.1** | 30.0 | 29.8 |\n"
+        "| **Web Use** | Baz-Voyager | 84.8 | **87** | 84.1 |\n"
+        "|  | Qux-Web | **75.8** | 71 | 62.9 |\n"
+    )
+    st = _read(text)
+    assert st.transposed
+    assert [(line.label, line.section) for line in st.lines] == [
+        ("Foo-World (100 steps)", "Desk Use"), ("Bar Arena", "Desk Use"),
+        ("Baz-Voyager", "Web Use"), ("Qux-Web", "Web Use"),
+    ]
+
+
+def test_a_metric_column_after_the_task_column_is_no_benchmark_column():
+    text = (
+        "| Task | Metric | Ours | Rival | Other |\n|---|---|---|---|---|\n"
+        "| Foo | Acc | **42.5** | 36.4 | 28 |\n|  | F1 | **42.1** | 30.0 | 29.8 |\n"
+        "| Bar | Acc | 84.8 | **87** | 84.1 |\n|  | F1 | **75.8** | 71 | 62.9 |\n"
+    )
+    st = _read(text)
+    assert [(line.label, line.section) for line in st.lines] == [("Foo", ""), ("", ""), ("Bar", ""), ("", "")]
