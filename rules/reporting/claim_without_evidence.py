@@ -91,12 +91,16 @@ class ClaimWithoutEvidence(Rule):
         doc = document_of(source)
         if doc is None:
             return
-        found = comparisons(doc)
+        # A parity clause beside a superiority ("outperforms the state-of-the-art MLLMs, and
+        # even achieves performance on par with LLaVA-13B") names rivals of its own that the
+        # first verb's reading hides.
+        found = comparisons(doc, clauses=True)
         if not found:
             return
         raw = source.lines or []
         index = None if doc.format == "pdf" else evidence_index(doc)
         tables = score_tables(source, ctx)
+        said: set[tuple[int, int, str]] = set()
         for comp in found:
             if comp.kind == "best":
                 yield from self._unrivalled(source, doc, comp, tables, raw)
@@ -117,6 +121,9 @@ class ClaimWithoutEvidence(Rule):
                 and not _number_after(comp.sentence, n.end)
             ]
             missing = list(dict.fromkeys(missing))
+            # A name both clauses of one sentence hold is reported once.
+            missing = [n for n in missing if (id(comp.block), comp.offset, fold(n)) not in said]
+            said.update((id(comp.block), comp.offset, fold(n)) for n in missing)
             if not missing:
                 continue
             # "Llama3-8B" beside a "LLaMA 3.1 8B" row: another release of the family at the same
