@@ -22,7 +22,8 @@ from benchaudit.documents.model import Cell, Table
 if TYPE_CHECKING:
     from benchaudit.benchmarks import Benchmark, Registry
 
-_VALUE = re.compile(r"^[*_\s]*(?P<v>[-+−]?\d+(?:\.\d+)?)\s*(?P<pct>%)?(?:\s*/\s*(?P<of>\d+))?")
+#: "4/30" is a count of items; "49.4% / 1430" (a win rate and an Elo) is a pair, not a share.
+_VALUE = re.compile(r"^[*_\s]*(?P<v>[-+−]?\d+(?:\.\d+)?)\s*(?P<pct>%)?(?:(?<!%)\s*/\s*(?P<of>\d+))?")
 _MISSING = re.compile(r"^\s*(?:-|–|—|n/?a|/|×|x|✗|\?)?\s*$", re.I)
 _LOWER_BETTER = re.compile(
     r"\b(?:error|err|perplexity|ppl|wer|cer|loss|latency|time|cost|price|rank|bpb|bits per byte|"
@@ -126,7 +127,9 @@ _TAIL = re.compile(
     r"\s*(?:[*†‡§¶#^¹²³⁴⁵⁶⁷⁸⁹⁰a-d]{0,3}\s*)?(?:\(\s*[-+−↑↓]?\s*\d+(?:\.\d+)?\s*%?\s*\)|"
     r"[±]\s*\d+(?:\.\d+)?|\[\s*\d+(?:\.\d+)?\s*[,–-]\s*\d+(?:\.\d+)?\s*\]|"
     r"\(\s*\d+\s*/\s*\d+\s*\)|[↑↓]\s*\d+(?:\.\d+)?|(?<=\s)[-+]\d+(?:\.\d+)?\s*%?)?"
-    r"\s*[*†‡§¶#^¹²³⁴⁵⁶⁷⁸⁹⁰]{0,3}\s*$"
+    r"\s*[*†‡§¶#^¹²³⁴⁵⁶⁷⁸⁹⁰]{0,3}\s*"
+    # A pictograph after the number ("66.81 👍🏻", "91.2 🔥") decorates it; the number is the score.
+    r"(?:[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B50\uFE0F\u200D]+\s*)?$"
 )
 
 

@@ -149,3 +149,22 @@ def test_a_metric_column_after_the_task_column_is_no_benchmark_column():
     )
     st = _read(text)
     assert [(line.label, line.section) for line in st.lines] == [("Foo", ""), ("", ""), ("Bar", ""), ("", "")]
+
+
+def test_a_pictograph_after_a_number_decorates_it():
+    from benchaudit.claims.scoretable import parse_value
+
+    assert parse_value("66.81 👍🏻") == 66.81 and parse_value("**87.2** 🔥") == 87.2
+    text = (
+        "| Item | v1 | v2 | v3 |\n|---|---|---|---|\n"
+        "| English | 63.21 | 66.68 | **66.81** 👍🏻 |\n| Long text | 29.6 | **46.4** 👍🏻 | 40.5 |\n"
+    )
+    assert _lines(text) == [("English", True, ["v1", "v2", "v3"]), ("Long text", True, ["v1", "v2", "v3"])]
+
+
+def test_a_percent_over_a_number_is_a_pair_not_a_share():
+    from benchaudit.claims.scoretable import parse_value
+
+    # "win rate / Elo": not 49.4 items out of 1430
+    assert parse_value("49.4% / 1430") is None
+    assert parse_value("4/30") is not None and abs(parse_value("4/30") - 13.333) < 0.01  # type: ignore[operator]
