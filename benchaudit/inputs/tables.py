@@ -156,7 +156,10 @@ _CELL = re.compile(
     rf"(?:\s*\(\s*[+\-−↑↓▲▼]\s*{_N}\s*%?\s*\)|\s+[+↑↓▲▼]\s*{_N}\s*%?)?"
     # a second score in parentheses: "65.2 (61.0)" (HumanEval and HumanEval+ in one cell, or a
     # reproduced and a reported value); the first is the cell's score
-    rf"(?:\s*\(\s*(?P<alt>{_N})\s*%?\s*\))?$"
+    rf"(?:\s*\(\s*(?P<alt>{_N})\s*%?\s*\))?"
+    # the prompt's number of exemplars after the score: "78.1 (14 shots)", "65.0 (5-shot)"; it
+    # says how the model was prompted, not how many samples were averaged
+    rf"(?:\s*\(\s*(?P<shots>\d+)[\s-]*shots?\s*\))?$"
 )
 _AGGREGATE = re.compile(r"^\s*(?:avg|average|mean|overall|total|all|sum|rank|#)\b", re.I)
 # Columns of figures that are not scores; "TPF" is tokens per forward pass, a decoding speed
