@@ -40,7 +40,9 @@ _SPACED_VERSION = re.compile(
 _SPACED_NAME = re.compile(
     _SPACED_VERSION.pattern
     + r"(?:[-\s]+(?:\d+(?:\.\d+)?[BM]|Sonnet|Opus|Haiku|Pro|Flash|Ultra|Turbo|Instruct|Chat|Mini|Max|Plus)\b)*"
-    + r"|\bChatGPT\b(?![-\s]*\d)",
+    + r"|\bChatGPT\b(?![-\s]*\d)"
+    # Gemini's first release had no version number: "Gemini Pro", "Gemini Ultra", "Gemini Nano".
+    + r"|\bGemini[-\s]+(?:Pro|Ultra|Nano)\b(?![-\s]*\d)",
     re.I,
 )
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")

@@ -75,8 +75,9 @@ class ClaimWithoutEvidence(Rule):
     models of similar size") or naming its rivals is not read this way.
 
     **Assumptions.** Model names are words with a version or size number
-    ("Llama2-13B", "GPT-3.5-Turbo", "Claude 3.7 Sonnet"); names without one are
-    not checked. In a PDF, whose tables may be read in part, any block naming
+    ("Llama2-13B", "GPT-3.5-Turbo", "Claude 3.7 Sonnet"), and Gemini's first
+    release, which had none ("Gemini Pro"); other names without one are not
+    checked. In a PDF, whose tables may be read in part, any block naming
     the model with a number counts as evidence. A
     section with an image, or a sentence that points at a figure, may show the
     numbers in a chart: there the finding is information.

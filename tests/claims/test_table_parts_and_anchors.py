@@ -166,7 +166,7 @@ def test_a_claim_after_a_paragraph_that_names_the_table_is_checked_on_it():
 def test_a_version_inside_a_model_name_is_not_a_quoted_score():
     # "the Granite-3.0-2B model outperforms Mistral-7B": 3.0 is part of the name, not a score the
     # sentence quotes (which would send the claim to a table with a 3.0 cell, or to none).
-    from benchaudit.claims.linking import _SCORE_IN_PROSE, _VALUE_IN_PROSE
+    from benchaudit.claims.claimed_lines import _SCORE_IN_PROSE, _VALUE_IN_PROSE
 
     for pattern in (_SCORE_IN_PROSE, _VALUE_IN_PROSE):
         assert not [m.group(1) for m in pattern.finditer("the Granite-3.0-2B model outperforms Qwen-2.5-7B")]
