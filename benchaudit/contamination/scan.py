@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from benchaudit.contamination.index import BITMAP_BITS, NgramIndex, gram_keys_at, sorted_distinct
 from benchaudit.contamination.normalize import normalize
+from benchaudit.contamination.prefetch import read_ahead
 from benchaudit.contamination.shards import Shard, batches
 from benchaudit.contamination.tokens import PAD, keys, spans
 from benchaudit.limits import DEFAULT, Limits
@@ -41,6 +42,9 @@ class ScanOptions:
     minhash: bool = False
     #: Caps on reading a shard; they change no result, only whether a shard is refused.
     limits: Limits = DEFAULT
+    #: Batches read and decompressed ahead in a second thread (0: read in the scanning
+    #: thread); the order and the result are the same either way.
+    read_ahead: int = 2
 
     def key(self) -> str:
         return f"{self.text_fields}|{self.minhash}"
@@ -368,6 +372,7 @@ def scan_shard(index: NgramIndex, shard: Shard, options: ScanOptions | None = No
     """Scan one shard against the index."""
     scanner = ShardScanner(index, shard, options)
     opts = scanner.opts
-    for batch in batches(shard.path, opts.text_fields, opts.batch_bytes, opts.limits):
+    source = batches(shard.path, opts.text_fields, opts.batch_bytes, opts.limits)
+    for batch in read_ahead(source, opts.read_ahead):
         scanner.add(batch.texts, batch.lines, batch.nbytes)
     return scanner.finish()
