@@ -5,11 +5,13 @@ holding the GIL, so a thread that reads and decompresses the next batches while 
 scanning thread hashes the current one puts a second core to work. The batches come
 out in the same order and with the same contents as a plain loop gives; an error the
 reader meets is raised in the consuming thread at the point the loop would have met
-it. At most ``depth`` batches wait at a time, so memory stays bounded per shard.
+it. At most ``depth`` batches wait at a time, so memory stays bounded per shard. The
+scan reads ahead only when a core is to spare (:func:`core_to_spare`).
 """
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from collections.abc import Iterator
@@ -19,6 +21,18 @@ T = TypeVar("T")
 
 #: How often a blocked reader checks whether the consumer has gone (seconds).
 _POLL = 0.05
+
+
+def core_to_spare() -> bool:
+    """Whether a second thread would find a core idle: this process may run on two or
+    more, and the last minute's load average leaves one free. On a machine whose cores
+    are all busy the two threads only take turns, and handing batches over costs time."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return False
+    return cpus >= 2 and load <= cpus - 1
 
 
 class _End:

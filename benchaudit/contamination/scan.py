@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from benchaudit.contamination.index import BITMAP_BITS, NgramIndex, gram_keys_at, sorted_distinct
 from benchaudit.contamination.normalize import normalize
-from benchaudit.contamination.prefetch import read_ahead
+from benchaudit.contamination.prefetch import core_to_spare, read_ahead
 from benchaudit.contamination.shards import Shard, batches
 from benchaudit.contamination.tokens import PAD, keys, spans
 from benchaudit.limits import DEFAULT, Limits
@@ -43,8 +43,8 @@ class ScanOptions:
     #: Caps on reading a shard; they change no result, only whether a shard is refused.
     limits: Limits = DEFAULT
     #: Batches read and decompressed ahead in a second thread (0: read in the scanning
-    #: thread); the order and the result are the same either way.
-    read_ahead: int = 2
+    #: thread; None: ahead when a core is to spare); the result is the same either way.
+    read_ahead: int | None = None
 
     def key(self) -> str:
         return f"{self.text_fields}|{self.minhash}"
@@ -373,6 +373,7 @@ def scan_shard(index: NgramIndex, shard: Shard, options: ScanOptions | None = No
     scanner = ShardScanner(index, shard, options)
     opts = scanner.opts
     source = batches(shard.path, opts.text_fields, opts.batch_bytes, opts.limits)
-    for batch in read_ahead(source, opts.read_ahead):
+    depth = opts.read_ahead if opts.read_ahead is not None else (2 if core_to_spare() else 0)
+    for batch in read_ahead(source, depth):
         scanner.add(batch.texts, batch.lines, batch.nbytes)
     return scanner.finish()
