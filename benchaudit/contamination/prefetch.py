@@ -25,14 +25,15 @@ _POLL = 0.05
 
 def core_to_spare() -> bool:
     """Whether a second thread would find a core idle: this process may run on two or
-    more, and the last minute's load average leaves one free. On a machine whose cores
-    are all busy the two threads only take turns, and handing batches over costs time."""
+    more, and the last minute's load average (which counts a scan that has run a while
+    once) leaves about one free. On a machine whose cores are all busy the two threads
+    only take turns, and handing batches over costs time."""
     try:
         cpus = len(os.sched_getaffinity(0))
         load = os.getloadavg()[0]
     except (AttributeError, OSError):
         return False
-    return cpus >= 2 and load <= cpus - 1
+    return cpus >= 2 and load < cpus - 0.5
 
 
 class _End:

@@ -58,7 +58,7 @@ def test_core_to_spare_follows_the_load(monkeypatch: pytest.MonkeyPatch) -> None
     from benchaudit.contamination import prefetch
 
     monkeypatch.setattr(prefetch.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3})
-    monkeypatch.setattr(prefetch.os, "getloadavg", lambda: (1.5, 1.0, 1.0))
+    monkeypatch.setattr(prefetch.os, "getloadavg", lambda: (2.5, 1.0, 1.0))
     assert prefetch.core_to_spare()
     monkeypatch.setattr(prefetch.os, "getloadavg", lambda: (3.5, 1.0, 1.0))
     assert not prefetch.core_to_spare()
