@@ -68,10 +68,21 @@ def _unicode_separators(data: bytes) -> bytes:
             at = data.find(lead, at + 1)
     if not hits:
         return data
-    out = bytearray(data)
-    for at, size in hits:
-        out[at : at + size] = b" " * size
-    return bytes(out)
+    # One copy: views of the pieces between the separators (which never overlap), joined
+    # with as many spaces.
+    hits.sort()
+    view = memoryview(data)
+    parts: list[bytes | memoryview] = []
+    at = 0
+    for start, size in hits:
+        parts.append(view[at:start])
+        parts.append(_BLANKS[size])
+        at = start + size
+    parts.append(view[at:])
+    return b"".join(parts)
+
+
+_BLANKS = {2: b"  ", 3: b"   "}
 
 
 def words(data: bytes | str) -> list[bytes]:

@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from benchaudit.contamination.index import BITMAP_BITS, NgramIndex, gram_keys_at, sorted_distinct
 from benchaudit.contamination.normalize import normalize
+from benchaudit.contamination.prefetch import core_to_spare, read_ahead
 from benchaudit.contamination.shards import Shard, batches
 from benchaudit.contamination.tokens import PAD, keys, spans
 from benchaudit.limits import DEFAULT, Limits
@@ -41,6 +42,9 @@ class ScanOptions:
     minhash: bool = False
     #: Caps on reading a shard; they change no result, only whether a shard is refused.
     limits: Limits = DEFAULT
+    #: Batches read and decompressed ahead in a second thread (0: read in the scanning
+    #: thread; None: ahead when a core is to spare); the result is the same either way.
+    read_ahead: int | None = None
 
     def key(self) -> str:
         return f"{self.text_fields}|{self.minhash}"
@@ -172,23 +176,25 @@ def _lookup(index: NgramIndex, ids: np.ndarray, maybe: np.ndarray) -> tuple[np.n
     every one in a run of them as long as a looked-up gram); a gram is looked up
     only where all its words are such words."""
     out_item, out_p, out_q, out_n, out_k = [], [], [], [], []
+    # Selections go through ``np.flatnonzero`` and ``take``: indexing with a boolean mask
+    # costs about four times as much per element.
     for n in index.lengths:
         m = len(maybe) - n + 1
         if m <= 0:
             continue
         # Sorted distinct positions: n of them in a row are consecutive words.
-        cand = maybe[:m][maybe[n - 1 :] - maybe[:m] == n - 1]
+        cand = maybe.take(np.flatnonzero(maybe[n - 1 :] - maybe[:m] == n - 1))
         if not len(cand):
             continue
         h = gram_keys_at(ids, cand, n)
-        inmap = index.bitmap[(h & _MASK).astype(_I64)] != 0
-        cand, hc = cand[inmap], h[inmap]
+        inmap = np.flatnonzero(index.bitmap.take((h & _MASK).astype(_I64)))
+        cand, hc = cand.take(inmap), h.take(inmap)
         if not len(cand):
             continue
         k = np.searchsorted(index.keys, hc)
         k[k >= len(index.keys)] = 0
-        found = index.keys[k] == hc
-        cand, k = cand[found], k[found]
+        found = np.flatnonzero(index.keys.take(k) == hc)
+        cand, k = cand.take(found), k.take(found)
         if not len(cand):
             continue
         lo = index.starts[k]
@@ -196,8 +202,8 @@ def _lookup(index: NgramIndex, ids: np.ndarray, maybe: np.ndarray) -> tuple[np.n
         rep = np.repeat(np.arange(len(k)), counts)
         within = np.arange(len(rep)) - np.repeat(np.cumsum(counts) - counts, counts)
         entry = lo[rep] + within
-        keep = index.entry_len[entry] == n
-        entry, rep = entry[keep], rep[keep]
+        keep = np.flatnonzero(index.entry_len[entry] == n)
+        entry, rep = entry.take(keep), rep.take(keep)
         item = index.entry_item[entry]
         p = index.entry_pos[entry]
         q = cand[rep]
@@ -206,11 +212,12 @@ def _lookup(index: NgramIndex, ids: np.ndarray, maybe: np.ndarray) -> tuple[np.n
         good = np.ones(len(q), dtype=bool)
         for j in range(n):
             good &= ids[q + j] == index.flat[base + j]
-        out_item.append(item[good])
-        out_p.append(p[good])
-        out_q.append(q[good].astype(_I64))
-        out_n.append(np.full(int(good.sum()), n, np.int32))
-        out_k.append(k[rep][good].astype(_I64))
+        ok = np.flatnonzero(good)
+        out_item.append(item.take(ok))
+        out_p.append(p.take(ok))
+        out_q.append(q.take(ok).astype(_I64))
+        out_n.append(np.full(len(ok), n, np.int32))
+        out_k.append(k.take(rep.take(ok)).astype(_I64))
     if not out_item:
         z = np.zeros(0, _I64)
         return np.zeros(0, np.int32), np.zeros(0, np.int32), z, np.zeros(0, np.int32), z
@@ -365,6 +372,8 @@ def scan_shard(index: NgramIndex, shard: Shard, options: ScanOptions | None = No
     """Scan one shard against the index."""
     scanner = ShardScanner(index, shard, options)
     opts = scanner.opts
-    for batch in batches(shard.path, opts.text_fields, opts.batch_bytes, opts.limits):
+    source = batches(shard.path, opts.text_fields, opts.batch_bytes, opts.limits)
+    depth = opts.read_ahead if opts.read_ahead is not None else (2 if core_to_spare() else 0)
+    for batch in read_ahead(source, depth):
         scanner.add(batch.texts, batch.lines, batch.nbytes)
     return scanner.finish()

@@ -68,7 +68,8 @@ def keys(norm: bytes, starts: np.ndarray, ends: np.ndarray) -> npt.NDArray[np.ui
     u = _unaligned(norm)
     lens = ends - starts
     first = _first8(u, starts)
-    out: npt.NDArray[np.uint64] = first & MASKS[np.minimum(lens, 8)]
+    # ``take`` clips a length over 8 to the last mask (all bytes) in the same pass.
+    out: npt.NDArray[np.uint64] = first & MASKS.take(lens, mode="clip")
     long_ = np.flatnonzero(lens > 8)
     if len(long_):
         last = _first8(u, ends[long_] - 8)

@@ -17,6 +17,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
@@ -307,3 +308,59 @@ def test_dirty_13_gram_flag_equals_the_reference(tmp_path: Path, case, block):
             if i == k and m >= n
         }
         assert fast_lines == hit_lines
+
+
+_DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def _english_case() -> tuple[list[str], list[bytes]]:
+    """English text nobody wrote for this test: GSM8K test questions as the benchmark, and
+    documents made of the paragraphs of real model cards (tests/data/realdocs), with
+    questions planted from PAL's copy of GSM8K (exact) and from GSM-Hard (numbers
+    changed), one every few documents, re-spelt with line breaks."""
+    bench = (_DATA / "contamination" / "gsm8k_test.jsonl").read_text().splitlines()[:300]
+    items = [json.loads(line)["question"] for line in bench]
+    pal = (_DATA / "contamination" / "pal_gsm.jsonl").read_text().splitlines()
+    hard = (_DATA / "contamination" / "pal_gsmhardv2.jsonl").read_text().splitlines()
+    planted = [json.loads(pal[k])["input"] for k in range(0, 300, 7)]
+    planted += [json.loads(hard[k])["input"] for k in range(3, 300, 11)]
+    paras: list[str] = []
+    for doc in sorted((_DATA / "realdocs" / "docs").glob("*.md"))[:12]:
+        paras += [p for p in doc.read_text(errors="replace").split("\n\n") if len(p) > 40]
+    docs: list[bytes] = []
+    for k in range(0, len(paras), 4):
+        text = "\n\n".join(paras[k : k + 4])
+        if k % 12 == 0 and planted:
+            q = planted.pop().replace(". ", ".\n", 1)
+            text = text[: len(text) // 2] + " " + q + " " + text[len(text) // 2 :]
+        docs.append(text.encode("utf-8"))
+    assert not planted  # every question went into a document
+    return items, docs
+
+
+@pytest.mark.parametrize(("block", "ahead"), [(1 << 20, 2), (1 << 20, 0), (4096, 2), (997, 1)])
+def test_scan_equals_the_reference_on_english_text(tmp_path: Path, block: int, ahead: int):
+    """Real English prose, dense in benchmark words, read from a gzip'd shard in blocks of
+    any size, with or without the reader thread: the same runs, gram document counts and
+    words as the brute-force reference."""
+    items, docs = _english_case()
+    path = tmp_path / "s.jsonl.gz"
+    lines = "".join(json.dumps({"text": d.decode()}) + "\n" for d in docs)
+    path.write_bytes(gzip.compress(lines.encode()))
+    index = _index(items, 5)
+    res = scan_shard(
+        index,
+        Shard(path=str(path), ordinal=0, size=0),
+        ScanOptions(batch_bytes=block, read_ahead=ahead),
+    )
+    first_word: list[int] = []
+    for bt in batches(str(path), batch_bytes=block):
+        at = 0
+        for d in bt.texts:
+            first_word.append(at)
+            at += len(_ref_words(d)) + 1
+    want_runs, want_df, want_words = _reference(items, docs, 5)
+    assert len(want_runs) > 60  # the planted questions and the prose's common phrases
+    assert _fast_runs(res, first_word) == want_runs
+    assert _fast_df(index, res) == want_df
+    assert res.tokens == want_words and res.docs == len(docs)
