@@ -31,7 +31,7 @@ FILES = {
     'procedure.metric_mirage': 3376500434,
     'procedure.position_bias': 4266987473,
     'procedure.wrong_chance_level': 3064949249,
-    'reporting.claim_without_evidence': 1311856494,
+    'reporting.claim_without_evidence': 3603263949,
     'reporting.excess_precision': 2633383902,
     'reporting.interval_mismatch': 51571592,
     'reporting.interval_out_of_range': 1734181441,
