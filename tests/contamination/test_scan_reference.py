@@ -107,6 +107,17 @@ def _fast_runs(res: ShardResult, doc_first_word: list[int]) -> set[Run]:
     }
 
 
+def _batch_first_words(path: Path, block: int) -> list[int]:
+    """Each document's first word in the numbering of the reader batch it falls in."""
+    first_word: list[int] = []
+    for bt in batches(str(path), batch_bytes=block):
+        at = 0
+        for d in bt.texts:
+            first_word.append(at)
+            at += len(_ref_words(d)) + 1
+    return first_word
+
+
 def _fast_df(index: NgramIndex, res: ShardResult) -> dict[tuple[object, ...], int]:
     out = {}
     for k, c in zip(res.df_key.tolist(), res.df_count.tolist()):
@@ -199,13 +210,7 @@ def test_shard_scan_reads_and_finds_as_the_reference(tmp_path: Path, case, block
     res = scan_shard(
         index, Shard(path=str(path), ordinal=0, size=0), ScanOptions(batch_bytes=block)
     )
-    # Document positions: rebuild each document's first word within the reader's batches.
-    first_word: list[int] = []
-    for bt in batches(str(path), batch_bytes=block):
-        at = 0
-        for d in bt.texts:
-            first_word.append(at)
-            at += len(_ref_words(d)) + 1
+    first_word = _batch_first_words(path, block)
     want_runs, want_df, want_words = _reference(items, docs, unit)
     assert _fast_runs(res, first_word) == want_runs
     assert _fast_df(index, res) == want_df
@@ -353,12 +358,7 @@ def test_scan_equals_the_reference_on_english_text(tmp_path: Path, block: int, a
         Shard(path=str(path), ordinal=0, size=0),
         ScanOptions(batch_bytes=block, read_ahead=ahead),
     )
-    first_word: list[int] = []
-    for bt in batches(str(path), batch_bytes=block):
-        at = 0
-        for d in bt.texts:
-            first_word.append(at)
-            at += len(_ref_words(d)) + 1
+    first_word = _batch_first_words(path, block)
     want_runs, want_df, want_words = _reference(items, docs, 5)
     assert len(want_runs) > 60  # the planted questions and the prose's common phrases
     assert _fast_runs(res, first_word) == want_runs
