@@ -50,8 +50,11 @@ PRECISION_FLOOR = 0.9
 #: Batch 15 (seven Markdown READMEs: UI-TARS and UI-TARS 1.0, Aquila2, ToolBench, tau-bench, MMMU,
 #: CosyVoice) scored 0.88 at its first pass (7 of 8 right, 1 wrong: a bold best model read against the
 #: human-expert reference rows above it), recall 7 of 39; its floor is just below that figure.
+#: Batch 17 (seven Markdown READMEs and a model card: StableLM, Arctic-Embed, Eagle 2.5, VILA, DINOv2,
+#: olmOCR-Bench, MDPBench) scored 1.00 at its first pass (3 of 3 right: three bold leads of 0.2-0.3
+#: points in one table), recall 3 of 24; its floor is just below that figure.
 #: Floors are the figures after the fixes of later rounds, a little below.
-HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9, 11: 0.9, 12: 0.9, 13: 0.81, 14: 0.92, 15: 0.85, 16: 0.9}
+HELD_OUT = {4: 0.70, 5: 0.82, 6: 0.85, 7: 0.9, 8: 0.9, 9: 0.9, 10: 0.9, 11: 0.9, 12: 0.9, 13: 0.81, 14: 0.92, 15: 0.85, 16: 0.9, 17: 0.95}
 
 
 @pytest.fixture(scope="module")
