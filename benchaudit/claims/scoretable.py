@@ -270,8 +270,9 @@ _SETTING_WORDS = frozenset(
 
 
 def _is_setting(label: str) -> bool:
-    words = re.findall(r"[a-z@]+[0-9]*|[0-9]+", label.lower())
-    return bool(words) and all(w in _SETTING_WORDS or w.isdigit() for w in words)
+    # "Pass^1" .. "Pass^4" (tau-bench's pass^k) are metrics of the whole set, as "pass@1" is.
+    words = re.findall(r"pass\s*[@^]\s*\d+|[a-z@]+[0-9]*|[0-9]+", label.lower())
+    return bool(words) and all(w in _SETTING_WORDS or w.isdigit() or w.startswith("pass") for w in words)
 
 
 def _context_benchmark(table: Table, registry: Registry) -> Benchmark | None:
@@ -480,14 +481,17 @@ def read_score_table(
     registry: Registry,
     counts: dict[str, int] | None = None,
     totals: dict[str, int] | None = None,
+    about: frozenset[str] = frozenset(),
 ) -> ScoreTable | None:
     """The table as benchmark lines, or None when it cannot be read as scores.
 
     ``counts`` are item counts the document states for benchmarks the registry lacks,
     ``totals`` those it states for a kind of item ("1781 objective questions";
     :mod:`benchaudit.claims.stated_counts`): a table framed as about that kind of item bounds
-    the count of each of its lines whose own count is unknown."""
-    st = _read(table, registry, counts)
+    the count of each of its lines whose own count is unknown. ``about`` are the benchmark
+    families the document is about (:mod:`benchaudit.claims.subject_splits`), whose splits a
+    heading may name by their bare name ("### Airline")."""
+    st = _read(table, registry, counts, about)
     total = _framed_total(table, totals) if st is not None and totals else None
     if st is not None and total is not None:
         n, kind = total
@@ -570,7 +574,9 @@ def _framed_total(table: Table, totals: dict[str, int]) -> tuple[int, str] | Non
     return None
 
 
-def _read(table: Table, registry: Registry, counts: dict[str, int] | None) -> ScoreTable | None:
+def _read(
+    table: Table, registry: Registry, counts: dict[str, int] | None, about: frozenset[str] = frozenset()
+) -> ScoreTable | None:
     if not table.rows or table.width < 2:
         return None
     if len({g for g in table.groups if _GROUP_METRIC.search(g)}) > 1:
@@ -583,6 +589,10 @@ def _read(table: Table, registry: Registry, counts: dict[str, int] | None) -> Sc
     by_rows = sum(1 for r in table.rows if len(r) > key and _mentions(r[key].text, registry))
     if by_header == 0 and by_rows == 0:
         context = _context_benchmark(table, registry)
+        if context is None and about:
+            from benchaudit.claims.subject_splits import split_named
+
+            context = split_named(table, about, registry)
         if context is not None and any(_is_setting(h) for h in header[1:]):
             lines = _by_columns(table, registry, counts, context)
             if any(line.benchmark is not None for line in lines):

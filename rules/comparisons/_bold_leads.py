@@ -355,7 +355,9 @@ def _bold_lead(
         severity=severity,
         confidence=Confidence.MEDIUM,
     )
-    digits = max(1, b.decimals, r.decimals)  # the lead as precisely as the cells are written
+    # The lead as precisely as the cells are written: a proportion's third decimal (0.326) is
+    # a tenth of a point.
+    digits = max(1, max(b.decimals, r.decimals) - (2 if line.proportion else 0))
     part = (
         f"{b.model} | {line.label}: {b.text} vs {r.model} {r.text} ({signed(a_pts - r_pts, digits)}; "
         f"{signed(u['lo'])} to {signed(u['hi'])}, n {'≤' if at_most else '='} {n:,})"
