@@ -21,6 +21,7 @@ from benchaudit.documents.model import Cell, Table
 
 if TYPE_CHECKING:
     from benchaudit.benchmarks import Benchmark, Registry
+    from benchaudit.claims.every_set_count import EverySetCount
 
 #: "4/30" is a count of items; "49.4% / 1430" (a win rate and an Elo) is a pair, not a share.
 _VALUE = re.compile(r"^[*_\s]*(?P<v>[-+−]?\d+(?:\.\d+)?)\s*(?P<pct>%)?(?:(?<!%)\s*/\s*(?P<of>\d+))?")
@@ -92,6 +93,10 @@ class ScoreLine:
     #: a set whose total the document states ("1781 objective questions" over a table of
     #: "Objective Questions" by subject), with the words that say so.
     n_bound: tuple[int, str] | None = None
+    #: The one count the document states for every one of its test sets, taken for this line
+    #: of a table whose lines name no benchmark and no count (an inferred link: used only to test
+    #: bold leads for noise), with the words that say so.
+    n_every: tuple[int, str] | None = None
 
     @property
     def unit(self) -> str:
@@ -482,6 +487,7 @@ def read_score_table(
     counts: dict[str, int] | None = None,
     totals: dict[str, int] | None = None,
     about: frozenset[str] = frozenset(),
+    every: EverySetCount | None = None,
 ) -> ScoreTable | None:
     """The table as benchmark lines, or None when it cannot be read as scores.
 
@@ -490,7 +496,9 @@ def read_score_table(
     :mod:`benchaudit.claims.stated_counts`): a table framed as about that kind of item bounds
     the count of each of its lines whose own count is unknown. ``about`` are the benchmark
     families the document is about (:mod:`benchaudit.claims.subject_splits`), whose splits a
-    heading may name by their bare name ("### Airline")."""
+    heading may name by their bare name ("### Airline"). ``every`` is the count the document
+    states for every one of its test sets (:mod:`benchaudit.claims.every_set_count`): each line
+    of a table none of whose lines names a benchmark or a count is taken to be one of them."""
     st = _read(table, registry, counts, about)
     total = _framed_total(table, totals) if st is not None and totals else None
     if st is not None and total is not None:
@@ -501,7 +509,18 @@ def read_score_table(
                 line.n_bound = (n, f"at most the {n:,} {kind} the document states")
     if st is not None:
         _parts_of_parent(st, registry)
+    if st is not None and every is not None and _unnamed_sets(st):
+        for line in st.lines:
+            line.n_every = (every.n, every.why())
     return st
+
+
+def _unnamed_sets(st: ScoreTable) -> bool:
+    """Whether the table's lines are sets no registry or text sizes: two or more, none naming
+    a benchmark, none with a count or a bound of its own, none a rating."""
+    return len(st.lines) >= 2 and all(
+        line.benchmark is None and line.n is None and line.n_bound is None and not line.rating for line in st.lines
+    )
 
 
 def _parts_of_parent(st: ScoreTable, registry: Registry) -> None:
