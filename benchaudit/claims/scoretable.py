@@ -127,12 +127,16 @@ class ScoreTable:
         return self.bold_best_share is None or self.bold_best_share >= 0.5
 
 
-#: What may follow a cell's number: marks, a change, an interval, a count.
+#: A footnote mark after a number: a symbol ("64.2*", "71.0†", "∗" of a PDF), a superscript
+#: digit or letter ("58.1ᵃ"), or a reference in brackets ("89.4<sup>[2]</sup>", read as "89.4[²]";
+#: "58.1[^1]"): it annotates the score and is no part of it.
+_MARK = r"(?:[*∗⋆†‡§¶#^¹²³⁴⁵⁶⁷⁸⁹⁰ᵃᵇᶜᵈ]|\[\^?(?:[¹²³⁴⁵⁶⁷⁸⁹⁰]{1,2}|\d{1,2}|[a-d])\])"
+#: What may follow a cell's number: marks, a change, an interval (also "± 0.5%"), a count.
 _TAIL = re.compile(
-    r"\s*(?:[*†‡§¶#^¹²³⁴⁵⁶⁷⁸⁹⁰a-d]{0,3}\s*)?(?:\(\s*[-+−↑↓]?\s*\d+(?:\.\d+)?\s*%?\s*\)|"
-    r"[±]\s*\d+(?:\.\d+)?|\[\s*\d+(?:\.\d+)?\s*[,–-]\s*\d+(?:\.\d+)?\s*\]|"
+    r"\s*(?:(?:" + _MARK + r"|[a-d]){0,3}\s*)?(?:\(\s*[-+−↑↓]?\s*\d+(?:\.\d+)?\s*%?\s*\)|"
+    r"[±]\s*\d+(?:\.\d+)?\s*%?|\[\s*\d+(?:\.\d+)?\s*[,–-]\s*\d+(?:\.\d+)?\s*\]|"
     r"\(\s*\d+\s*/\s*\d+\s*\)|[↑↓]\s*\d+(?:\.\d+)?|(?<=\s)[-+]\d+(?:\.\d+)?\s*%?)?"
-    r"\s*[*†‡§¶#^¹²³⁴⁵⁶⁷⁸⁹⁰]{0,3}\s*"
+    r"\s*" + _MARK + r"{0,3}\s*"
     # A pictograph after the number ("66.81 👍🏻", "91.2 🔥") decorates it; the number is the score.
     r"(?:[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B50\uFE0F\u200D]+\s*)?$"
 )
