@@ -27,10 +27,15 @@ def score_tables(source: Source, ctx: Context) -> list[ScoreTable]:
         from benchaudit.claims.stated_counts import stated_counts, stated_totals
 
         counts = stated_counts(doc)
+        from benchaudit.claims.every_set_count import every_set_count
+        from benchaudit.claims.subject_splits import document_families
+
         totals = stated_totals(doc)
+        about = document_families(doc, ctx.benchmarks)
+        every = every_set_count(doc)
         out = []
         for table in doc.tables():
-            st = read_score_table(table, ctx.benchmarks, counts, totals)
+            st = read_score_table(table, ctx.benchmarks, counts, totals, about, every)
             if st is not None:
                 out.append(st)
         return out

@@ -21,6 +21,7 @@ from benchaudit.documents.model import Cell, Table
 
 if TYPE_CHECKING:
     from benchaudit.benchmarks import Benchmark, Registry
+    from benchaudit.claims.every_set_count import EverySetCount
 
 #: "4/30" is a count of items; "49.4% / 1430" (a win rate and an Elo) is a pair, not a share.
 _VALUE = re.compile(r"^[*_\s]*(?P<v>[-+−]?\d+(?:\.\d+)?)\s*(?P<pct>%)?(?:(?<!%)\s*/\s*(?P<of>\d+))?")
@@ -92,6 +93,10 @@ class ScoreLine:
     #: a set whose total the document states ("1781 objective questions" over a table of
     #: "Objective Questions" by subject), with the words that say so.
     n_bound: tuple[int, str] | None = None
+    #: The one count the document states for every one of its test sets, taken for this line
+    #: of a table whose lines name no benchmark and no count (an inferred link: used only to test
+    #: bold leads for noise), with the words that say so.
+    n_every: tuple[int, str] | None = None
 
     @property
     def unit(self) -> str:
@@ -122,12 +127,16 @@ class ScoreTable:
         return self.bold_best_share is None or self.bold_best_share >= 0.5
 
 
-#: What may follow a cell's number: marks, a change, an interval, a count.
+#: A footnote mark after a number: a symbol ("64.2*", "71.0†", "∗" of a PDF), a superscript
+#: digit or letter ("58.1ᵃ"), or a reference in brackets ("89.4<sup>[2]</sup>", read as "89.4[²]";
+#: "58.1[^1]"): it annotates the score and is no part of it.
+_MARK = r"(?:[*∗⋆†‡§¶#^¹²³⁴⁵⁶⁷⁸⁹⁰ᵃᵇᶜᵈ]|\[\^?(?:[¹²³⁴⁵⁶⁷⁸⁹⁰]{1,2}|\d{1,2}|[a-d])\])"
+#: What may follow a cell's number: marks, a change, an interval (also "± 0.5%"), a count.
 _TAIL = re.compile(
-    r"\s*(?:[*†‡§¶#^¹²³⁴⁵⁶⁷⁸⁹⁰a-d]{0,3}\s*)?(?:\(\s*[-+−↑↓]?\s*\d+(?:\.\d+)?\s*%?\s*\)|"
-    r"[±]\s*\d+(?:\.\d+)?|\[\s*\d+(?:\.\d+)?\s*[,–-]\s*\d+(?:\.\d+)?\s*\]|"
+    r"\s*(?:(?:" + _MARK + r"|[a-d]){0,3}\s*)?(?:\(\s*[-+−↑↓]?\s*\d+(?:\.\d+)?\s*%?\s*\)|"
+    r"[±]\s*\d+(?:\.\d+)?\s*%?|\[\s*\d+(?:\.\d+)?\s*[,–-]\s*\d+(?:\.\d+)?\s*\]|"
     r"\(\s*\d+\s*/\s*\d+\s*\)|[↑↓]\s*\d+(?:\.\d+)?|(?<=\s)[-+]\d+(?:\.\d+)?\s*%?)?"
-    r"\s*[*†‡§¶#^¹²³⁴⁵⁶⁷⁸⁹⁰]{0,3}\s*"
+    r"\s*" + _MARK + r"{0,3}\s*"
     # A pictograph after the number ("66.81 👍🏻", "91.2 🔥") decorates it; the number is the score.
     r"(?:[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B50\uFE0F\u200D]+\s*)?$"
 )
@@ -270,8 +279,9 @@ _SETTING_WORDS = frozenset(
 
 
 def _is_setting(label: str) -> bool:
-    words = re.findall(r"[a-z@]+[0-9]*|[0-9]+", label.lower())
-    return bool(words) and all(w in _SETTING_WORDS or w.isdigit() for w in words)
+    # "Pass^1" .. "Pass^4" (tau-bench's pass^k) are metrics of the whole set, as "pass@1" is.
+    words = re.findall(r"pass\s*[@^]\s*\d+|[a-z@]+[0-9]*|[0-9]+", label.lower())
+    return bool(words) and all(w in _SETTING_WORDS or w.isdigit() or w.startswith("pass") for w in words)
 
 
 def _context_benchmark(table: Table, registry: Registry) -> Benchmark | None:
@@ -480,14 +490,20 @@ def read_score_table(
     registry: Registry,
     counts: dict[str, int] | None = None,
     totals: dict[str, int] | None = None,
+    about: frozenset[str] = frozenset(),
+    every: EverySetCount | None = None,
 ) -> ScoreTable | None:
     """The table as benchmark lines, or None when it cannot be read as scores.
 
     ``counts`` are item counts the document states for benchmarks the registry lacks,
     ``totals`` those it states for a kind of item ("1781 objective questions";
     :mod:`benchaudit.claims.stated_counts`): a table framed as about that kind of item bounds
-    the count of each of its lines whose own count is unknown."""
-    st = _read(table, registry, counts)
+    the count of each of its lines whose own count is unknown. ``about`` are the benchmark
+    families the document is about (:mod:`benchaudit.claims.subject_splits`), whose splits a
+    heading may name by their bare name ("### Airline"). ``every`` is the count the document
+    states for every one of its test sets (:mod:`benchaudit.claims.every_set_count`): each line
+    of a table none of whose lines names a benchmark or a count is taken to be one of them."""
+    st = _read(table, registry, counts, about)
     total = _framed_total(table, totals) if st is not None and totals else None
     if st is not None and total is not None:
         n, kind = total
@@ -497,7 +513,18 @@ def read_score_table(
                 line.n_bound = (n, f"at most the {n:,} {kind} the document states")
     if st is not None:
         _parts_of_parent(st, registry)
+    if st is not None and every is not None and _unnamed_sets(st):
+        for line in st.lines:
+            line.n_every = (every.n, every.why())
     return st
+
+
+def _unnamed_sets(st: ScoreTable) -> bool:
+    """Whether the table's lines are sets no registry or text sizes: two or more, none naming
+    a benchmark, none with a count or a bound of its own, none a rating."""
+    return len(st.lines) >= 2 and all(
+        line.benchmark is None and line.n is None and line.n_bound is None and not line.rating for line in st.lines
+    )
 
 
 def _parts_of_parent(st: ScoreTable, registry: Registry) -> None:
@@ -570,7 +597,9 @@ def _framed_total(table: Table, totals: dict[str, int]) -> tuple[int, str] | Non
     return None
 
 
-def _read(table: Table, registry: Registry, counts: dict[str, int] | None) -> ScoreTable | None:
+def _read(
+    table: Table, registry: Registry, counts: dict[str, int] | None, about: frozenset[str] = frozenset()
+) -> ScoreTable | None:
     if not table.rows or table.width < 2:
         return None
     if len({g for g in table.groups if _GROUP_METRIC.search(g)}) > 1:
@@ -583,6 +612,10 @@ def _read(table: Table, registry: Registry, counts: dict[str, int] | None) -> Sc
     by_rows = sum(1 for r in table.rows if len(r) > key and _mentions(r[key].text, registry))
     if by_header == 0 and by_rows == 0:
         context = _context_benchmark(table, registry)
+        if context is None and about:
+            from benchaudit.claims.subject_splits import split_named
+
+            context = split_named(table, about, registry)
         if context is not None and any(_is_setting(h) for h in header[1:]):
             lines = _by_columns(table, registry, counts, context)
             if any(line.benchmark is not None for line in lines):

@@ -65,9 +65,11 @@ def bold_leads(rule: Rule, source: Source, ctx: Context) -> Iterable[Finding]:
                 continue  # a known benchmark without a count (versioned): its n is not guessed
             sign = 1 if line.higher_is_better else -1
             cells = [c for c in line.cells if c.model not in outside and c.model not in st.highlighted]
-            bound = _bound(line, ctx) if line.n is None and line.benchmark is None else None
+            unknown = line.n is None and line.benchmark is None
+            stated = _every(line) if unknown else None
+            bound = _bound(line, ctx) if unknown and stated is None else None
             for pool in _pools(cells, sign):
-                leads.extend(_bold_lead(rule, source, ctx, line, pool, sign, bound))
+                leads.extend(_bold_lead(rule, source, ctx, line, pool, sign, bound, stated))
         for line in st.aggregates:
             sign = 1 if line.higher_is_better else -1
             cells = [c for c in line.cells if c.model not in outside and c.model not in st.highlighted]
@@ -129,8 +131,11 @@ def _average_lead(
     for bl, x, y in zip(st.lines, mine, theirs):
         # A part whose count is only bounded is given the bound: more items, less variance, so
         # the interval stays at most as wide as the true one.
-        n = bl.n or (bl.n_bound[0] if bl.n_bound is not None and bl.benchmark is None else None)
-        bounded = bounded or (bl.n is None and n is not None)
+        every = _every(bl) if bl.n is None and bl.benchmark is None else None
+        n = bl.n or (every[0] if every else None) or (
+            bl.n_bound[0] if bl.n_bound is not None and bl.benchmark is None else None
+        )
+        bounded = bounded or (bl.n is None and every is None and n is not None)
         binary = bl.benchmark is None or getattr(bl.benchmark, "metric", "binary") == "binary"
         if not n or n < 2 or not binary or bl.rating:
             continue
@@ -138,7 +143,7 @@ def _average_lead(
         for c in (x, y):
             q = c.value * unit / 100
             var += q * (1 - q) / n
-        counted.append(f"{bl.label} {'≤ ' if bl.n is None else ''}{n:,}")
+        counted.append(f"{bl.label} {'≤ ' if bl.n is None and every is None else ''}{n:,}")
     if not counted:
         return
     half = NormalDist().inv_cdf(0.5 + (1 - ctx.alpha) / 2) * var**0.5 / k * 100
@@ -151,6 +156,9 @@ def _average_lead(
     without = f"; the {missing} without a known count of 0/1 items add none, so the true interval is wider" if missing else ""
     if bounded:
         without += "; a count given as ≤ is a bound, which can only narrow the interval"
+    whys = sorted({e[1] for bl in st.lines if bl.n is None and (e := _every(bl)) is not None})
+    if whys:
+        without += f"; each count is {whys[0]}"
     message = (
         f"{b.model} is set in bold as the best on {line.label} with {b.text}, {lead:.3g} points ahead "
         f"of {r.model} ({r.text}); an average of {k} benchmarks has the noise of its parts, and on "
@@ -186,6 +194,16 @@ def _average_lead(
         f"{signed(lo)} to {signed(hi)}, an average of {k})"
     )
     yield _Lead(finding, part, f"{line.label} is an average of {k} benchmarks, each on its own count")
+
+
+def _every(line: ScoreLine) -> tuple[int, str] | None:
+    """The count the document states for every test set, taken for this line, unless the line's
+    label names a per-item metric that is not 0/1 (a similarity, a judge's score)."""
+    from benchaudit.inputs.scores import NOT_GRID
+
+    if line.n_every is None or NOT_GRID.search(line.label) or _CONTINUOUS.search(line.label):
+        return None
+    return line.n_every
 
 
 def _bound(line: ScoreLine, ctx: Context) -> tuple[int, str] | None:
@@ -285,8 +303,11 @@ def _bold_lead(
     cells: list[ScoreCell],
     sign: int,
     bound: tuple[int, str] | None = None,
+    stated: tuple[int, str] | None = None,
 ) -> Iterator[_Lead]:
-    """One pool of cells (a line, or a row group of it): does its bold best lead in the noise?"""
+    """One pool of cells (a line, or a row group of it): does its bold best lead in the noise?
+    ``bound`` is an upper bound on the line's count; ``stated`` a count the document states for
+    every test set, taken for the line (a premise the message names)."""
     from benchaudit.stats.paired import mcnemar_floor
 
     pair = _runner_up(cells, sign)
@@ -297,10 +318,15 @@ def _bold_lead(
     a_pts, r_pts = b.value * scale, r.value * scale
     if not (0 <= a_pts <= 100 and 0 <= r_pts <= 100) or a_pts == r_pts:
         return
-    if not line.n and bound is None:
+    if not line.n and bound is None and stated is None:
         yield from _tiny_lead(rule, source, ctx, line, b, r, a_pts, r_pts)
         return
-    n, why_n = bound if bound is not None else _largest_n(line)
+    if bound is not None:
+        n, why_n = bound
+    elif stated is not None:
+        n, why_n = stated[0], f" ({stated[1]})"
+    else:
+        n, why_n = _largest_n(line)
     u = unpaired(a_pts, r_pts, n, 1 - ctx.alpha)
     if not (u["lo"] <= 0 <= u["hi"]):
         return
@@ -355,7 +381,9 @@ def _bold_lead(
         severity=severity,
         confidence=Confidence.MEDIUM,
     )
-    digits = max(1, b.decimals, r.decimals)  # the lead as precisely as the cells are written
+    # The lead as precisely as the cells are written: a proportion's third decimal (0.326) is
+    # a tenth of a point.
+    digits = max(1, max(b.decimals, r.decimals) - (2 if line.proportion else 0))
     part = (
         f"{b.model} | {line.label}: {b.text} vs {r.model} {r.text} ({signed(a_pts - r_pts, digits)}; "
         f"{signed(u['lo'])} to {signed(u['hi'])}, n {'≤' if at_most else '='} {n:,})"
