@@ -1058,7 +1058,11 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     if m:
         return m.group(1), m.group(2), "two-values"
     from benchaudit.inputs.named_pairs import named_pair
+    from benchaudit.inputs.pair_lists import nearest_of_pairs
 
+    listed = nearest_of_pairs(text)
+    if listed is not None:
+        return listed[0], listed[1], "vs"  # "A (73.2 vs. 67.0), B (73.2 vs. 72.5)": the nearest rival
     named = named_pair(text)
     if named is not None:
         return named[0], named[1], "vs"  # "84.8 for A vs 83.1 for B": the first is the one claimed
