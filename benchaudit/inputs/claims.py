@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any
 from benchaudit.evidence import Claim
 from benchaudit.inputs.blocks import blocks_from_document, read_blocks
 from benchaudit.inputs.protocols import Protocol, protocols_in
-from benchaudit.inputs.section_benchmark import SectionBenchmarks
 from benchaudit.inputs.scores import change_claims, score_claims
+from benchaudit.inputs.section_benchmark import SectionBenchmarks
 from benchaudit.inputs.sentences import (
     NOT_COUNTED,
     Block,
