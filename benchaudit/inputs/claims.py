@@ -36,6 +36,7 @@ from benchaudit.evidence import Claim
 from benchaudit.inputs.blocks import blocks_from_document, read_blocks
 from benchaudit.inputs.protocols import Protocol, protocols_in
 from benchaudit.inputs.scores import change_claims, score_claims
+from benchaudit.inputs.section_benchmark import SectionBenchmarks
 from benchaudit.inputs.sentences import (
     NOT_COUNTED,
     Block,
@@ -141,7 +142,9 @@ def _claims_of(
     seen = 0
     most = getattr(ctx.config, "max_paragraph_numbers", None) or MAX_NUMBERS_PER_PARAGRAPH
     document = _DocumentCount()
+    sections = SectionBenchmarks()
     for block in blocks:
+        sections.enter(block)
         in_block = 0
         paragraph = _ParagraphCount()
         for i, sentence in enumerate(block.sentences):
@@ -164,6 +167,7 @@ def _claims_of(
             for fn in extractors:
                 claims.extend(fn(sentence, ctx))
             paragraph.read(sentence, claims[before:])
+            sections.read(sentence, claims[before:])
             document.read(sentence)
     claims.extend(tables_mod.tables_to_claims(all_tables, path, ctx))
     seen += tables_mod.numbers_in(all_tables)
@@ -172,6 +176,7 @@ def _claims_of(
         # The document pass may annotate the claims in place and return them, or return new ones.
         known = {id(c) for c in claims}
         claims.extend(c for c in doc_fn(claims, all_tables, ctx) or [] if id(c) not in known)
+    sections.apply()
     document.apply(claims)
     _drop_implausible_counts(claims)
     claims.sort(key=lambda c: (c.location.line or 0, c.location.column or 0))

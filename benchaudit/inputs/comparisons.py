@@ -1040,6 +1040,9 @@ _ASYMMETRIC = lazy(
 _ARROW = lazy(r"(?<![\d.])(" + _UNUM + r")\s*%?\s*(?:→|->|=>|⟶|⇒)\s*(" + _UNUM + r")\s*%?")
 
 
+_SAID_VS = lazy(r"\bvs\.?\b|versus|\bahead of\b")
+
+
 def _pair(text: str) -> tuple[str | None, str | None, str]:
     """(first, second, how) scores being compared: "from x to y" (before, after)
     or "x vs y" (claimed better, baseline)."""
@@ -1058,12 +1061,18 @@ def _pair(text: str) -> tuple[str | None, str | None, str]:
     if m:
         return m.group(1), m.group(2), "two-values"
     from benchaudit.inputs.named_pairs import named_pair
+    from benchaudit.inputs.pair_lists import nearest_of_pairs
 
+    listed = nearest_of_pairs(text)
+    if listed is not None:
+        return listed[0], listed[1], "vs"  # "A (73.2 vs. 67.0), B (73.2 vs. 72.5)": the nearest rival
     named = named_pair(text)
     if named is not None:
         return named[0], named[1], "vs"  # "84.8 for A vs 83.1 for B": the first is the one claimed
-    m = _VS.search(text)
-    if m and (m.group("xu") or m.group("yu") or re.search(r"\bvs\.?\b|versus|\bahead of\b", m.group(0))):
+    # The first "x vs y" that reads as a pair: "(April 2024) and GPT-4o ... (90.9% vs. 90.2%)"
+    # first matches "2024) and GPT-4", which is no pair, and the pair comes after it.
+    m = next((v for v in _VS.finditer(text) if v.group("xu") or v.group("yu") or _SAID_VS.search(v.group(0))), None)
+    if m:
         verb = _BETTER.search(text) or _EQUIV.search(text) or _WORSE.search(text)
         rivals = verb is not None and m.start() > verb.start() and not re.search(
             r"\bvs\.?\b|versus|compared|against|relative|\bover\b|\bahead of\b|\babove\b", m.group(0)

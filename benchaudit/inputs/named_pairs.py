@@ -1,5 +1,6 @@
-"""Two scores each followed by whose they are: "84.8 for A vs 83.1 for B", "28.76 on Physics vs
-28.3 for B". The model names sit between the numbers, so the plain "x vs y" reading misses them."""
+"""Two scores each with whose they are: "84.8 for A vs 83.1 for B", "28.76 on Physics vs 28.3 for
+B", "63.8 compared to humans' 60.3". The names sit between the numbers, so the plain "x vs y"
+reading misses them."""
 
 from __future__ import annotations
 
@@ -15,7 +16,17 @@ _NAMED_VS = re.compile(
 )
 
 
+#: "scoring 63.8 compared to humans' 60.3", "72.1 vs. GPT-4's 70.4": the rival's score after its
+#: possessive name.
+_POSSESSIVE_VS = re.compile(
+    rf"(?<![\w.,\-/])(?P<x>{_NUM})\s*%?\s+(?:vs\.?|versus|compared\s+(?:to|with))\s+"
+    rf"(?:the\s+)?{_NAME}(?:'s|’s|'|’)\s+(?P<y>{_NUM})(?![\d.,]|\s*[BM]\b)",
+    re.I,
+)
+
+
 def named_pair(text: str) -> tuple[str, str] | None:
-    """The two scores of "x for A vs y for B" in the order written, or None."""
-    m = _NAMED_VS.search(text)
+    """The two scores of "x for A vs y for B" or "x compared to B's y" in the order written,
+    or None."""
+    m = _NAMED_VS.search(text) or _POSSESSIVE_VS.search(text)
     return (m.group("x"), m.group("y")) if m else None
