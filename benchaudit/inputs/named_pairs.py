@@ -16,11 +16,14 @@ _NAMED_VS = re.compile(
 )
 
 
+#: Emphasis marks a text kept around a number ("**63.8**" where Markdown was not rendered: a PDF
+#: or plain text made from it).
+_EMPH = r"(?:\*{1,2}|_{1,2})?"
 #: "scoring 63.8 compared to humans' 60.3", "72.1 vs. GPT-4's 70.4": the rival's score after its
 #: possessive name.
 _POSSESSIVE_VS = re.compile(
-    rf"(?<![\w.,\-/])(?P<x>{_NUM})\s*%?\s+(?:vs\.?|versus|compared\s+(?:to|with))\s+"
-    rf"(?:the\s+)?{_NAME}(?:'s|’s|'|’)\s+(?P<y>{_NUM})(?![\d.,]|\s*[BM]\b)",
+    rf"(?<![\w.,\-/])(?P<x>{_NUM}){_EMPH}\s*%?\s+(?:vs\.?|versus|compared\s+(?:to|with))\s+"
+    rf"(?:the\s+)?{_NAME}(?:'s|’s|'|’)\s+{_EMPH}(?P<y>{_NUM})(?![\d.,]|\s*[BM]\b)",
     re.I,
 )
 
