@@ -11,7 +11,7 @@ FILES = {
     'comparisons.underpowered': 3921378214,
     'comparisons.unpaired_comparison': 2193638991,
     'comparisons.winners_curse': 2694772524,
-    'comparisons.within_noise': 528643158,
+    'comparisons.within_noise': 3882550931,
     'evidence.py': 764796448,
     'integrity.clustered_items': 1833288536,
     'integrity.generations_as_items': 588383573,

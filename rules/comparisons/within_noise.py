@@ -83,6 +83,12 @@ class WithinNoise(Rule):
     "Performance on MVBench" over its task columns) is a part of it, tested at
     most at that benchmark's count; a label naming the whole ("Full",
     "Overall") or a benchmark of its own ("Multi-SWE-bench mini") is not. A
+    heading that is only a split's bare name ("### Airline") names that split of
+    the benchmark the document is about (its first heading, or the repository
+    it first clones: "tau-bench"), never by the word alone. One exact count the
+    document states for every test set ("We sample 200 instances from every
+    test set") is taken for each column of a table whose columns name no
+    benchmark and no count, and the message quotes the sentence. A
     bold average
     ("Average", "Avg.") is tested when the table shows what it averages: the
     variance of a mean of K scores is (1/K²)·Σ p(1-p)/n over its parts with a
