@@ -159,15 +159,14 @@ def _text_head(table: Any, name: str, n: int) -> list[Any] | None:
     """The first ``n`` values of a text column, or None when the column is not text. Only
     those are read: a Parquet file's column is not decoded whole, nor is a column of an
     Arrow table turned into Python strings whole."""
+    def text(kind: pa.DataType) -> bool:
+        return pa.types.is_string(kind) or pa.types.is_large_string(kind)
+
     if isinstance(table, _ParquetColumns):
-        kind = table.field_type(name)
-    else:
-        col = table.column(name)
-        kind = col.type
-    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+        return table.head(name, n) if text(table.field_type(name)) else None
+    col = table.column(name)
+    if not text(col.type):
         return None
-    if isinstance(table, _ParquetColumns):
-        return table.head(name, n)
     head: list[Any] = col.slice(0, n).to_pylist()
     return head
 
