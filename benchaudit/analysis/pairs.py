@@ -238,6 +238,10 @@ def _json_chunks(part: _Part, escape: Any) -> Iterator[str]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    # Columns whose values hardly repeat in a chunk (intervals, p-values of many items): the
+    # later chunks skip the search for repeats, which costs a sort and finds none. Either
+    # way each value gets the same text.
+    distinct: set[str] = set()
     for start in range(0, part.size, JSON_CHUNK):
         stop = min(start + JSON_CHUNK, part.size)
         pieces: list[Any] = []
@@ -245,7 +249,11 @@ def _json_chunks(part: _Part, escape: Any) -> Iterator[str]:
         for i, (key, value) in enumerate(part.fields):
             literal += ("" if i == 0 else ", ") + _dumps(key) + ": "
             if isinstance(value, (Names, np.ndarray)):
-                pieces += [pa.scalar(literal), _json_values(value, start, stop, escape, pa, pc)]
+                texts = _json_values(value, start, stop, escape, pa, pc, key not in distinct)
+                if texts is None:
+                    distinct.add(key)
+                    texts = _json_values(value, start, stop, escape, pa, pc, False)
+                pieces += [pa.scalar(literal), texts]
                 literal = ""
             else:
                 literal += escape(_dumps(_plain({"v": value})["v"]))
@@ -263,19 +271,25 @@ def _json_chunks(part: _Part, escape: Any) -> Iterator[str]:
         del rows
 
 
-def _json_values(value: Any, start: int, stop: int, escape: Any, pa: Any, pc: Any) -> Any:
-    """One column of a chunk as an Arrow array of JSON texts."""
+def _json_values(
+    value: Any, start: int, stop: int, escape: Any, pa: Any, pc: Any, repeats: bool = False
+) -> Any:
+    """One column of a chunk as an Arrow array of JSON texts. With ``repeats``, each distinct
+    value is formatted once, or None is returned when most values are distinct (the caller
+    then asks again without)."""
     if isinstance(value, Names):
         return value.json(escape, pa).take(pa.array(value.codes[start:stop]))
     v = value[start:stop]
     if v.dtype == object:
         return _dictionary_texts(v.astype(str), lambda x: escape(_dumps(str(x))), pa)
-    bits = v.astype(np.int64) if v.dtype.kind in "iub" else v.view(np.int64)
-    distinct, inverse = np.unique(bits, return_inverse=True)
-    if 2 * distinct.size <= v.size:
+    if repeats:
+        bits = v.astype(np.int64) if v.dtype.kind in "iub" else v.view(np.int64)
+        distinct, inverse = np.unique(bits, return_inverse=True)
+        if 2 * distinct.size > v.size:
+            return None
         # Counts, floors, MDEs and differences of k/n repeat: format each value once.
         values = distinct if v.dtype.kind in "iub" else distinct.view(np.float64)
-        texts = _json_values(values, 0, values.size, escape, pa, pc)
+        texts = _json_values(values, 0, values.size, escape, pa, pc, False)
         return texts.take(pa.array(inverse.astype(np.int32)))
     if v.dtype.kind in "iub":
         return pc.cast(pa.array(v.astype(np.int64)), pa.string())

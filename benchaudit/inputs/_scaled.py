@@ -59,15 +59,16 @@ def scale_name(score: np.ndarray, column: str | None) -> str:
 
     lo, hi = float(score.min()), float(score.max())
     name = _base(column)
-    integral = bool(np.all(np.floor(score) == score))
-    # Judges give half points (8.5 of 10): halves within 0-10 are a rating too.
-    halves = bool(np.all(np.floor(score * 2) == score * 2))
-    if lo >= 0 and hi <= 1 and not _rating_name(name):
+    rating = _rating_name(name)
+    if lo >= 0 and hi <= 1 and not rating:
         return "0/1" if bool(np.all((score == 0) | (score == 1))) else "0-1 graded"
     if any(p in name for p in _PERCENT_NAMES) and lo >= 0 and hi <= 100:
         return "0-100"
-    rating = _rating_name(name)
-    if lo >= 0 and ((halves and hi <= 10) or (integral and rating and hi <= 100)):
+    # Each pass over the scores only where its answer decides (a million-row file).
+    # Judges give half points (8.5 of 10): halves within 0-10 are a rating too.
+    halves = lo >= 0 and hi <= 10 and bool(np.all(np.floor(score * 2) == score * 2))
+    integral = lo >= 0 and rating and hi <= 100 and bool(np.all(np.floor(score) == score))
+    if halves or integral:
         top = next(t for t in (5, 7, 10, 100) if hi <= t)
         return f"{0 if lo == 0 else 1}-{top}"
     if lo >= 0 and hi <= 100:

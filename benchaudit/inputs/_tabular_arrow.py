@@ -155,6 +155,22 @@ def read_resultset(
     return _finish(found, cols, display, notes)
 
 
+def _text_head(table: Any, name: str, n: int) -> list[Any] | None:
+    """The first ``n`` values of a text column, or None when the column is not text. Only
+    those are read: a Parquet file's column is not decoded whole, nor is a column of an
+    Arrow table turned into Python strings whole."""
+    def text(kind: pa.DataType) -> bool:
+        return pa.types.is_string(kind) or pa.types.is_large_string(kind)
+
+    if isinstance(table, _ParquetColumns):
+        return table.head(name, n) if text(table.field_type(name)) else None
+    col = table.column(name)
+    if not text(col.type):
+        return None
+    head: list[Any] = col.slice(0, n).to_pylist()
+    return head
+
+
 def _note_percent(table: Any, columns: list[str], display: str, notes: list[str] | None) -> None:
     """Say that percentage cells were read as proportions (``_words_to_float`` reads them)."""
     if notes is None or table is None:
@@ -162,10 +178,10 @@ def _note_percent(table: Any, columns: list[str], display: str, notes: list[str]
     for name in columns:
         if name not in table.column_names:
             continue
-        col = table.column(name)
-        if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+        head = _text_head(table, name, 50)
+        if head is None:
             continue
-        first = next((v for v in col.to_pylist()[:50] if v and v.strip()), None)
+        first = next((v for v in head if v and v.strip()), None)
         if first is not None and percent(first) is not None:
             notes.append(
                 f"{display}: score cells written as percentages ({first.strip()!r}) "
@@ -258,7 +274,8 @@ def _wide_caps(display: str, models: int, rows: int, ctx: Any) -> None:
 def _head_text(table: Any, names: list[str], n: int = 1000) -> list[list[str]]:
     """The first rows as text cells, for the same plan detection made."""
     if isinstance(table, _ParquetColumns):
-        batch = next(table.file.iter_batches(batch_size=n, columns=names), None)
+        # A thousand rows: one thread decodes them with a quarter of the CPU time of a pool.
+        batch = next(table.file.iter_batches(batch_size=n, columns=names, use_threads=False), None)
         if batch is None:
             return []
         cols = [batch.column(i).to_pylist() for i in range(batch.num_columns)]
@@ -366,8 +383,13 @@ def _read_csv(
             )
     except pa.ArrowInvalid as exc:
         raise _csv_diagnosis(data, display, delim, len(names), exc) from None
-    lines = _record_lines(data, skip_header=True)
     simple = _count_byte(data, 10) + (not data.endswith(b"\n")) - 1
+    if table.num_rows == simple:
+        # A record per line: no blank line (Arrow skips those) and no quoted line break, each
+        # of which would leave fewer records than lines. Searching 28 MB for blank lines costs
+        # five times this count.
+        return table, None
+    lines = _record_lines(data, skip_header=True)
     if table.num_rows != (simple if lines is None else len(lines)):
         lines = _quoted_record_lines(data, delim)  # a quoted field holds a line break
     return table, lines
@@ -486,6 +508,14 @@ class _ParquetColumns:
     def field_type(self, name: str) -> pa.DataType:
         t: pa.DataType = self.schema.field(name).type
         return t
+
+    def head(self, name: str, n: int) -> list[Any]:
+        """The first ``n`` values of one column, decoded from the first row group only."""
+        try:
+            batch = next(self.file.iter_batches(batch_size=n, columns=[name], use_threads=False), None)
+        except (pa.ArrowException, OSError) as exc:
+            raise _parquet_error(self.display, exc) from None
+        return [] if batch is None else batch.column(0).to_pylist()
 
     def batches(
         self, names: list[str], cols: dict[str, str], plain: bool = False
@@ -818,7 +848,8 @@ def _coded(
     codes = np.empty(len(col), dtype=np.int32)
     pos = 0
     for chunk in col.chunks:
-        codes[pos : pos + len(chunk)] = coder.add(chunk)
+        # runs: a long file lists each model's rows (or each item's) together.
+        codes[pos : pos + len(chunk)] = coder.add(chunk, runs=True)
         pos += len(chunk)
     return coder.finish(codes, line, required, by_appearance)
 

@@ -156,7 +156,7 @@ def sniff(p: Probe) -> float:
 
 def _parquet_head(pf: Any, names: list[str]) -> list[list[str]]:
     """The first rows of a Parquet file as text cells (one small batch)."""
-    for batch in pf.iter_batches(batch_size=50):
+    for batch in pf.iter_batches(batch_size=50, use_threads=False):
         cols = [batch.column(i).to_pylist() for i in range(batch.num_columns)]
         return [[_scalar_text(c[r]) for c in cols] for r in range(batch.num_rows)]
     return []

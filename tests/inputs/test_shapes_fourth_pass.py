@@ -65,6 +65,21 @@ def test_percent_cells_in_a_long_csv_are_proportions(tmp_path, style):
     assert any("read as proportions" in n for n in report.notes)
 
 
+def test_percent_cells_in_a_parquet_file_are_proportions(tmp_path):
+    """The note reads only the first values of the score column, here from a Parquet file."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    truth = _truth(30, 1)
+    rows = [(m, f"q{i}", f"{100 * v:d}%") for m, vs in truth.items() for i, v in enumerate(vs)]
+    table = pa.table({k: [r[j] for r in rows] for j, k in enumerate(("model", "item", "score"))})
+    path = tmp_path / "pct.parquet"
+    pq.write_table(table, path)
+    report = audit([str(path)], fail_on="never")
+    _check(report, truth)
+    assert any("read as proportions" in n for n in report.notes)
+
+
 def test_graded_percent_cells_keep_their_values(tmp_path):
     rows = [("A", 1, "56%"), ("A", 2, "40%"), ("B", 1, "56.0 %"), ("B", 2, "100%")]
     path = tmp_path / "graded.csv"

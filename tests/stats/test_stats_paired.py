@@ -163,3 +163,24 @@ def test_mcnemar_exact_many_same_on_both_branches():
     # bdtr is within a few 1e-12 of it.
     np.testing.assert_allclose(many, ref, rtol=1e-11)
     np.testing.assert_array_equal(few, ref[:20])
+
+
+def test_mcnemar_exact_many_shared_counts_same_values():
+    """Many pairs over few items take the CDF once per distinct (k, m): the same floats as
+    evaluating every pair, in the input's shape."""
+    import numpy as np
+    from scipy.special import bdtr
+
+    from benchaudit.stats.paired import mcnemar_exact_many
+
+    rng = np.random.default_rng(11)
+    m = rng.binomial(60, 0.4, size=(300, 20))
+    b = rng.binomial(m, 0.5)
+    c = m - b
+    b[0, :2], c[0, :2] = 0, 0  # no discordant item: p = 1
+    got = mcnemar_exact_many(b, c)
+    k, mm = np.minimum(b, c), b + c
+    direct = np.where(mm == 0, 1.0, np.minimum(1.0, 2.0 * bdtr(k, np.maximum(mm, 1), 0.5)))
+    assert got.shape == b.shape
+    np.testing.assert_array_equal(got, direct)
+    assert got[0, 0] == 1.0
