@@ -54,8 +54,23 @@ def subject_mention(comp: ModelComparison) -> NameMention | None:
     """The name before the verb that is the claim's subject: the last one, unless it is the
     model the subject was built from ("X, based on Y-Base, surpassed ..."): then the one
     before that phrase."""
+    from benchaudit.claims.model_claims import first_verb_at
+    from benchaudit.claims.rivals import authors_purpose
+
+    if authors_purpose(comp):
+        return None  # "we distilled Y ... to surpass Z": Y is no subject
     names = [m for m in comp.subjects if not _BUILT_FROM.search(comp.sentence[max(0, m.start - 40) : m.start])]
+    if _PARTICIPLE_AFTER.search(comp.sentence[: comp.verb_at]):
+        # "X is on par with Y, surpassing other models": the participle's subject is the first
+        # clause's, named before its verb; Y is that clause's rival.
+        first = first_verb_at(comp.sentence)
+        if first < comp.verb_at:
+            names = [m for m in names if m.end <= first]
     return names[-1] if names else None
+
+
+#: A participle opening a clause after a comma: ", surpassing", ", outperforming".
+_PARTICIPLE_AFTER = re.compile(r",\s*(?:\w+ly\s+)?$")
 
 
 #: The words that name what a model was built from, just before that model's name.

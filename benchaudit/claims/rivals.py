@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 _CLASS = re.compile(
     r"\s*(?:(?:all|both|the|other|previous|prior|existing|compared|remaining|leading)\s+){0,3}"
     r"(?:(?P<kind>open[- ]?source|open[- ]?weights?|closed[- ]?source|closed[- ]?weights?|proprietary|"
-    r"commercial)\s+)?(?:[A-Za-z-]+\s+)?"
+    r"commercial)\s+)?(?:(?P<adjective>[A-Za-z-]+)\s+)?"
     r"(?P<noun>models|baselines|methods|LLMs|counterparts|competitors|systems|approaches)\b",
     re.I,
 )
@@ -117,6 +117,8 @@ def class_of_rivals(comp: ModelComparison) -> re.Match[str] | None:
     m = _CLASS.match(after)
     if m is None or _UNLABELLED.search(after[: m.end() + 40]) or not _CLASS_END.match(after, m.end()):
         return None
+    if m.group("adjective") and m.group("adjective")[0].isupper():
+        return None  # "all Chinese LLMs": a class by origin or language, which no row group labels
     return m
 
 
@@ -142,14 +144,15 @@ def subject_with_reason(comp: ModelComparison, models: list[str]) -> tuple[str |
     own_clause = _own_clause(comp, end)
     if own_clause is not None:
         text = own_clause  # "X is comparable to Y, and the Z model outperforms W": Z, not X
-    before = named_in(text, models)
+    # "we distilled Y with SFT to surpass Z": Y is what the authors used, never the subject.
+    before = [] if authors_purpose(comp) else named_in(text, models)
     if before:
         return (before[0], "") if len(set(before)) == 1 else (None, "")
     own = own_row(comp.own, models) if comp.own else None
     if own is not None and not _NOT_SUBJECT.search(text) and names_own(text, comp.own) and _singular(text):
         # The title's model by a shorter name than its row: that row, read from the title.
         return own, f"'{_said_own(text, comp.own)}' read as the row {own}, the model the document's title names"
-    if not (_PRONOUN_SUBJECT.match(comp.sentence[: comp.verb_at]) or _pronoun_clause(comp)):
+    if not (_PRONOUN_SUBJECT.match(comp.sentence[: comp.verb_at]) or _pronoun_clause(comp) or authors_purpose(comp)):
         return None, ""
     span = comp.block.text[max(0, comp.offset - _ANTECEDENT_SPAN) : comp.offset]
     earlier = [m for m in named_in(span, models) if not _as_object(span, m)]
@@ -245,6 +248,22 @@ _PRONOUN_SUBJECT = re.compile(
 )
 
 
+#: The authors' action and its aim: "we distilled DeepSeek-R1 with curriculum SFT & DPO to
+#: surpass Y", "we train on X to outperform Y". What surpasses is the authors' model; the names
+#: between "we" and "to" are what they worked with.
+_AUTHORS_PURPOSE = re.compile(
+    r"(?:^|[,;:]\s*|\b(?:and|then)\s+)we\s+(?:also\s+|further\s+|successfully\s+)?[a-z]+(?:ed|t)\b"
+    r"[^,;.()]{0,120}?\s(?:in\s+order\s+)?to\s+(?:\w+ly\s+)?$",
+    re.I,
+)
+
+
+def authors_purpose(comp: ModelComparison) -> bool:
+    """Whether the comparative verb is the aim of the authors' own action ("we distilled Y ...
+    to surpass Z"): its subject is the authors' model, named before the sentence if at all."""
+    return _AUTHORS_PURPOSE.search(comp.sentence[: comp.verb_at]) is not None
+
+
 def _pronoun_clause(comp: ModelComparison) -> bool:
     """Whether a participle's subject is the "it" of the clause before it ("and in Python it
     reached 35.9%, surpassing the larger Y"): that clause names no model, and no concession
@@ -286,6 +305,10 @@ def rivals_in(comp: ModelComparison, st: ScoreTable, subject: str) -> list[str]:
     cls = class_of_rivals(comp)
     if cls is None:
         return sized_rivals(comp, models, subject)
+    # "on par with Y, surpassing other models": the class is the models other than those the
+    # sentence names before the verb.
+    named_before = set(named_in(comp.sentence[: comp.verb_at], models))
+    models = [m for m in models if m not in named_before or m == subject]
     group = {c.model: c.group or _prefix(c.model) for line in st.lines for c in line.cells}
     mine = group.get(subject, "")
     kind = cls.group("kind") or ""

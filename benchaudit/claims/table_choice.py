@@ -129,9 +129,20 @@ def pairwise_tables(
             # The models as the tables spell them, when the name shapes found no one table.
             chosen = [st for st in tables if holds_claim(st, comp, named, resolve, loose)]
         if len(chosen) > 1 and loose:
-            chosen = _most_lines_named(comp, chosen)
+            chosen = _most_lines_named(comp, chosen) or _own_section(comp, chosen)
         chosen = chosen if len(chosen) == 1 else []
     return chosen
+
+
+def _own_section(comp: ModelComparison, tables: list[ScoreTable]) -> list[ScoreTable]:
+    """Of several tables that hold both models, the one in the claim's own section ("### Mar.4:
+    Light-R1-32B", its table, then "we ... surpass Y on AIME24"), when exactly one is there: the
+    section's table is the evaluation its prose reports."""
+    section = comp.block.section
+    if section is None:
+        return []
+    mine = [st for st in tables if st.table.section is section]
+    return mine if len(mine) == 1 else []
 
 
 def unqualified(comp: ModelComparison) -> bool:
