@@ -38,7 +38,7 @@ FILES = {
     'reporting.misleading_emphasis': 1469229950,
     'reporting.missing_interval': 2817506835,
     'reporting.percent_vs_points': 170094887,
-    'reporting.unreachable_score': 1954151668,
+    'reporting.unreachable_score': 3734046320,
     'suppressions.broad_suppression': 985105583,
     'suppressions.stale_suppression': 3565349920,
     'suppressions.suppression_without_reason': 3030768217,
