@@ -63,6 +63,9 @@ class ScoreCell:
     line: int | None
     column: int | None
     page: int | None
+    #: Drawn bold inside an underline that carries another meaning ("underlined denotes
+    #: open-source SOTA"): ``bold`` is cleared, this keeps that the reader sees it bold.
+    bold_under: bool = False
 
     @property
     def decimals(self) -> int:
@@ -760,7 +763,7 @@ def _underline_over_bold(st: ScoreTable) -> None:
     if not any(c.bold and c.underline for c in cells) or not any(c.bold and not c.underline for c in cells):
         return
     for line in st.lines:
-        line.cells = [replace(c, bold=False) if c.bold and c.underline else c for c in line.cells]
+        line.cells = [replace(c, bold=False, bold_under=True) if c.bold and c.underline else c for c in line.cells]
 
 
 def _bold_best_share(st: ScoreTable, outside: set[str]) -> float | None:

@@ -7,7 +7,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from benchaudit.claims.access import full_text, score_tables
+from benchaudit.claims.access import document_of, full_text, score_tables
+from benchaudit.claims.emphasis_key import EmphasisKey, emphasis_key
 from benchaudit.claims.scoretable import (
     ScoreCell,
     ScoreLine,
@@ -55,7 +56,14 @@ class MisleadingEmphasis(Rule):
     information when the table says its bold marks "ours"; with fewer than
     four lines such a row may be the best of an unlabelled group and is
     information. Within one labelled row group, two different bold values
-    are flagged: only one of them is the group's best.
+    are flagged: only one of them is the group's best. A row bold throughout,
+    in a table whose bold marks the best values elsewhere, is flagged where
+    its value ties plain cells. Where the document states what its marks mean
+    ("Bold denotes global SOTA, and underlined denotes open-source SOTA", "the
+    best in each benchmark is in bold"), a cell drawn bold and underlined
+    that is not the best overall breaks the stated key, and so does a
+    benchmark left with no bold cell when the table's own caption promises
+    one for each.
 
     **Why.** Readers take bold as "the best result" and read no further. A
     bold cell that is not the best, or a tie shown as a win, states a ranking
@@ -104,8 +112,13 @@ class MisleadingEmphasis(Rule):
         raw = "\n".join(source.lines or []) if "underlin" in "".join(source.lines or []).lower() else ""
         said = [m.group(0) for m in _UNDERLINE_SAID.finditer(full_text(source) + "\n" + raw)]
         self._underline_second = not said or any("second" in t.lower() for t in said)
+        # The key the document states for its marks ("Bold denotes global SOTA, and underlined
+        # denotes open-source SOTA"): a table's own caption first, else a note of the document.
+        doc_key = emphasis_key(full_text(source) + "\n" + raw)
         for st, stated in zip(tables, framed):
             outside = references(st)
+            own_key = emphasis_key(st.table.framing_text() + "\n" + _page_caption(source, st))
+            yield from self._against_key(source.path, st, own_key, doc_key, outside)
             for line in [*st.lines, *st.aggregates]:
                 own_rule = stated or body
                 carried = False
@@ -122,7 +135,92 @@ class MisleadingEmphasis(Rule):
                             "something else (say what in the caption)"
                         )
                     yield f
+                yield from self._highlighted_tie(source.path, st, line, outside)
             yield from self._only_own_bold(source.path, st, outside)
+
+    def _against_key(
+        self, path: str, st: ScoreTable, own: EmphasisKey, doc: EmphasisKey, outside: set[str]
+    ) -> Iterator[Finding]:
+        """The marks checked against the meaning the document gives them."""
+        lines = [*st.lines, *st.aggregates]
+        # Bold underlined cells are read as the underline's mark (the best open model), but when
+        # the document says bold is the best overall, their bold states what the note denies.
+        bold_said = own.bold_said if own.bold == "best" else doc.bold_said if doc.bold == "best" else ""
+        if bold_said:
+            for line in lines:
+                sign = 1 if line.higher_is_better else -1
+                cells = [c for c in line.cells if c.model not in outside]
+                if not _one_per_model(cells):
+                    continue
+                top = max(cells, key=lambda c: sign * c.value)
+                for c in cells:
+                    if c.bold_under and sign * c.value < sign * top.value:
+                        yield self._finding(
+                            path, line, c,
+                            f"{c.text} for {c.model} on {line.label} is set in bold (and underlined), and "
+                            f"the document says \"{bold_said}\", but {top.model} has {top.text}",
+                            f"Underline {c.text} on {line.label} without the bold, or bold only the best "
+                            f"value ({top.model} {top.text})",
+                            {"bold": c.value, "better": [(top.model, top.value)], "key": bold_said},
+                        )
+        if own.bold != "best":
+            return
+        # The table's own caption says each benchmark's best is bold: a benchmark with no bold
+        # cell breaks it. Only where the table shows bold on several lines (the bold is read).
+        marked = [ln for ln in lines if any(c.bold or c.bold_under for c in ln.cells)]
+        bare = [
+            ln for ln in lines
+            if ln not in marked and len({c.value for c in ln.cells}) > 1 and _one_per_model(ln.cells)
+        ]
+        if len(marked) < 2 or not bare:
+            return
+        first = bare[0]
+        sign = 1 if first.higher_is_better else -1
+        top = max(first.cells, key=lambda c: sign * c.value)
+        named = ", ".join(
+            f"{ln.label} ({b.model} {b.text})"
+            for ln in bare[:4]
+            for b in [max(ln.cells, key=lambda c, s=1 if ln.higher_is_better else -1: s * c.value)]
+        )
+        more = f" and {len(bare) - 4} more" if len(bare) > 4 else ""
+        yield self._finding(
+            path, first, top,
+            f"The table says \"{own.bold_said}\", but {len(bare)} of its {len(lines)} benchmarks have "
+            f"no bold value: {named}{more}",
+            "Bold the best value of every benchmark, as the caption says, or say which benchmarks "
+            "the bold covers",
+            {"key": own.bold_said, "unmarked": [ln.label for ln in bare], "marked": len(marked)},
+        )
+
+    def _highlighted_tie(self, path: str, st: ScoreTable, line: ScoreLine, outside: set[str]) -> Iterator[Finding]:
+        """A row bold throughout, in a table whose bold also marks the best elsewhere, bold on a
+        line's best value that plain cells share: the tie reads as the row's win."""
+        cells = [c for c in line.cells if c.model not in outside]
+        if not _one_per_model(cells):
+            return
+        others = [c for c in cells if c.model not in st.highlighted]
+        if any(c.bold or c.bold_under for c in others):
+            return  # another cell of the line is bold: the line checks report its ties
+        if not any(c.bold for ln in st.lines for c in ln.cells if c.model not in st.highlighted):
+            return  # the bold marks only the rows: no best value is claimed by it
+        sign = 1 if line.higher_is_better else -1
+        top = max(sign * c.value for c in cells)
+        said = bool(_OWN_BOLD_SAID.search(st.table.framing_text()))
+        for h in (c for c in cells if c.model in st.highlighted and sign * c.value == top):
+            ties = [c for c in others if c.value == h.value]
+            if not ties:
+                continue
+            names = " and ".join(t.model for t in ties[:3])
+            yield self._finding(
+                path, line, h,
+                f"{h.text} for {h.model} on {line.label} is bold (the table bolds this model's row "
+                f"throughout, and bold marks the best values elsewhere), but {names} "
+                f"{'have' if len(ties) > 1 else 'has'} the same {h.text} and {'are' if len(ties) > 1 else 'is'} "
+                "not: a tie is shown as a win",
+                f"Mark every {h.text} on {line.label} alike",
+                {"bold": h.value, "ties": [t.model for t in ties]},
+                severity=Severity.INFO if said else None,
+            )
 
     def _only_own_bold(self, path: str, st: ScoreTable, outside: set[str]) -> Iterator[Finding]:
         """A table whose only bold is one model's cells in every line: each line where another
@@ -420,6 +518,26 @@ class MisleadingEmphasis(Rule):
 #: A stated gap that is exclusive ("a gap smaller than 0.3"): a gap of exactly 0.3 is not the
 #: same level. "Not exceeding", "at most", "within", "up to" include it.
 _STRICT_GAP = re.compile(r"\b(?:less\s+than|smaller\s+than|below|under)\b|<(?!=)", re.I)
+
+
+#: A caption block ("Table 4: ...") that the reader left beside its table rather than on it.
+_CAPTION = re.compile(r"^\s*(?:Table|Tab\.)\s*\d+\b", re.I)
+
+
+def _page_caption(source: Source, st: ScoreTable) -> str:
+    """The caption of a PDF table left as a block of its page, when the page has one table."""
+    page = st.table.page
+    doc = document_of(source)
+    if page is None or doc is None or st.table.caption is not None:
+        return ""
+    if sum(1 for t in doc.tables() if t.page == page) != 1:
+        return ""
+    return " ".join(b.text for b in doc.blocks() if b.page == page and _CAPTION.match(b.text))
+
+
+def _one_per_model(cells: list[ScoreCell]) -> bool:
+    """Whether each model has one cell: a model twice in a line is several benchmarks read as one."""
+    return len({c.model for c in cells}) == len(cells)
 
 
 def _within(diff: float, gap: float, strict: bool) -> bool:
