@@ -481,6 +481,17 @@ class MisleadingEmphasis(Rule):
         plain = [c for c in cells if not c.underline and not c.bold]
         for u in under:
             better = [p for p in plain if sign * p.value > sign * u.value]
+            ties = [p for p in plain if p.value == u.value]
+            if ties and not better:
+                # The runner-up shared: underlining one of the equal values ranks them.
+                yield self._finding(
+                    path, line, u,
+                    f"{u.text} for {u.model} on {line.label} is underlined as the second best (bold "
+                    f"marks the best), but {ties[0].model} has the same {ties[0].text} and is not: a "
+                    "tie marked unalike",
+                    f"Underline every {u.text} on {line.label}",
+                    {"underlined": u.value, "ties": [p.model for p in ties]},
+                )
             if not better:
                 continue
             top = max(better, key=lambda p: sign * p.value)
