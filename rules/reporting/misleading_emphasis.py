@@ -175,13 +175,8 @@ class MisleadingEmphasis(Rule):
         if len(marked) < 2 or not bare:
             return
         first = bare[0]
-        sign = 1 if first.higher_is_better else -1
-        top = max(first.cells, key=lambda c: sign * c.value)
-        named = ", ".join(
-            f"{ln.label} ({b.model} {b.text})"
-            for ln in bare[:4]
-            for b in [max(ln.cells, key=lambda c, s=1 if ln.higher_is_better else -1: s * c.value)]
-        )
+        top = _best(first)
+        named = ", ".join(f"{ln.label} ({b.model} {b.text})" for ln in bare[:4] for b in [_best(ln)])
         more = f" and {len(bare) - 4} more" if len(bare) > 4 else ""
         yield self._finding(
             path, first, top,
@@ -544,6 +539,12 @@ def _page_caption(source: Source, st: ScoreTable) -> str:
     if sum(1 for t in doc.tables() if t.page == page) != 1:
         return ""
     return " ".join(b.text for b in doc.blocks() if b.page == page and _CAPTION.match(b.text))
+
+
+def _best(line: ScoreLine) -> ScoreCell:
+    """The line's best cell in its metric's direction."""
+    sign = 1 if line.higher_is_better else -1
+    return max(line.cells, key=lambda c: sign * c.value)
 
 
 def _one_per_model(cells: list[ScoreCell]) -> bool:
