@@ -111,13 +111,19 @@ class MisleadingEmphasis(Rule):
         # is in no paragraph of the document model.
         raw = "\n".join(source.lines or []) if "underlin" in "".join(source.lines or []).lower() else ""
         said = [m.group(0) for m in _UNDERLINE_SAID.finditer(full_text(source) + "\n" + raw)]
-        self._underline_second = not said or any("second" in t.lower() for t in said)
+        underline_second = not said or any("second" in t.lower() for t in said)
         # The key the document states for its marks ("Bold denotes global SOTA, and underlined
         # denotes open-source SOTA"): a table's own caption first, else a note of the document.
         doc_key = emphasis_key(full_text(source) + "\n" + raw)
         for st, stated in zip(tables, framed):
             outside = references(st)
-            own_key = emphasis_key(st.table.framing_text() + "\n" + _page_caption(source, st))
+            # The caption first: a note or lead-in shared with a neighbouring table says less of this one.
+            caption = st.table.caption.text if st.table.caption is not None else _page_caption(source, st)
+            own_key = emphasis_key(caption + "\n" + st.table.framing_text())
+            # A table's own caption says what its underline marks, whatever other tables' notes say.
+            self._underline_second = (
+                own_key.underline == "second" if own_key.underline else underline_second
+            )
             yield from self._against_key(source.path, st, own_key, doc_key, outside)
             for line in [*st.lines, *st.aggregates]:
                 own_rule = stated or body
