@@ -169,6 +169,9 @@ class MisleadingEmphasis(Rule):
                             f"value ({top.model} {top.text})",
                             {"bold": c.value, "better": [(top.model, top.value)], "key": bold_said},
                         )
+        under_said = own.underline_said if own.underline == "scoped" else doc.underline_said if doc.underline == "scoped" else ""
+        if under_said:
+            yield from self._scoped_underline(path, st, lines, under_said, outside)
         if own.bold != "best":
             return
         # The table's own caption says each benchmark's best is bold: a benchmark with no bold
@@ -192,6 +195,35 @@ class MisleadingEmphasis(Rule):
             "the bold covers",
             {"key": own.bold_said, "unmarked": [ln.label for ln in bare], "marked": len(marked)},
         )
+
+    def _scoped_underline(
+        self, path: str, st: ScoreTable, lines: list[ScoreLine], said: str, outside: set[str]
+    ) -> Iterator[Finding]:
+        """The underline marks the best of some rows ("the best among open-source models"). Which
+        rows those are is inferred from the table's own marks: a model underlined on some line is
+        in the scope, and so is a variant of it ("X +Think"). An underlined cell that such a
+        plain cell beats is not the best of its scope."""
+        under = {c.model for ln in lines for c in ln.cells if c.underline}
+        stems = {_stem(m) for m in under}
+        for line in lines:
+            sign = 1 if line.higher_is_better else -1
+            cells = [c for c in line.cells if c.model not in outside]
+            if not _one_per_model(cells):
+                continue
+            scope = [c for c in cells if _stem(c.model) in stems and not c.underline and not c.bold]
+            for u in (c for c in cells if c.underline):
+                better = [c for c in scope if sign * c.value > sign * u.value]
+                if not better:
+                    continue
+                top = max(better, key=lambda c: sign * c.value)
+                yield self._finding(
+                    path, line, u,
+                    f"{u.text} for {u.model} on {line.label} is underlined, and the document says "
+                    f"\"{said}\", but {top.model} has {top.text}, plain, though the table underlines "
+                    f"{'it' if top.model in under else 'a variant of it'} elsewhere (so it is in that scope)",
+                    f"Underline the best value of the scope on {line.label} ({top.model} {top.text})",
+                    {"underlined": u.value, "better": [(c.model, c.value) for c in better], "key": said},
+                )
 
     def _highlighted_tie(self, path: str, st: ScoreTable, line: ScoreLine, outside: set[str]) -> Iterator[Finding]:
         """A row bold throughout, in a table whose bold also marks the best elsewhere, bold on a
@@ -545,6 +577,18 @@ def _page_caption(source: Source, st: ScoreTable) -> str:
     if sum(1 for t in doc.tables() if t.page == page) != 1:
         return ""
     return " ".join(b.text for b in doc.blocks() if b.page == page and _CAPTION.match(b.text))
+
+
+#: A variant's tail on a model name: "+Think", "(thinking)", "-Instruct (w/ tools)".
+_VARIANT_TAIL = re.compile(r"\s*(?:\+\s*\w+|\([^()]*\))\s*$")
+
+
+def _stem(model: str) -> str:
+    """A model's name without its variant tails ("MiMo-Audio-7B-Instruct +Think" -> "MiMo-Audio-7B-Instruct")."""
+    stem = model
+    while (cut := _VARIANT_TAIL.sub("", stem)) != stem and cut:
+        stem = cut
+    return stem.strip(" `*_").lower()
 
 
 def _best(line: ScoreLine) -> ScoreCell:
