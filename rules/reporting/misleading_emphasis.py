@@ -170,7 +170,8 @@ class MisleadingEmphasis(Rule):
                             {"bold": c.value, "better": [(top.model, top.value)], "key": bold_said},
                         )
         under_said = own.underline_said if own.underline == "scoped" else doc.underline_said if doc.underline == "scoped" else ""
-        if under_said:
+        # Only a scope of openness carries over to a model's variants; a size group does not.
+        if _OPEN_SCOPE.search(under_said):
             yield from self._scoped_underline(path, st, lines, under_said, outside)
         if own.bold != "best":
             return
@@ -578,6 +579,9 @@ def _page_caption(source: Source, st: ScoreTable) -> str:
         return ""
     return " ".join(b.text for b in doc.blocks() if b.page == page and _CAPTION.match(b.text))
 
+
+#: A scope by openness ("open-source SOTA", "best among open-weight models").
+_OPEN_SCOPE = re.compile(r"\b(?:open|closed)[- ]?(?:source|weights?)\b|\bproprietary\b", re.I)
 
 #: A variant's tail on a model name: "+Think", "(thinking)", "-Instruct (w/ tools)".
 _VARIANT_TAIL = re.compile(r"\s*(?:\+\s*\w+|\([^()]*\))\s*$")
