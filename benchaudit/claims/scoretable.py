@@ -64,6 +64,9 @@ class ScoreCell:
     line: int | None
     column: int | None
     page: int | None
+    #: Drawn bold inside an underline that carries another meaning ("underlined denotes
+    #: open-source SOTA"): ``bold`` is cleared, this keeps that the reader sees it bold.
+    bold_under: bool = False
 
     @property
     def decimals(self) -> int:
@@ -359,7 +362,30 @@ def model_column(table: Table) -> int:
         return 1
     if spanned_first_column(table) and (_MODEL_CORNER.search(header[1]) or not _MODEL_CORNER.search(header[0])):
         return 1
+    if _copied_span_column(table):
+        return 1
     return 0
+
+
+def _copied_span_column(table: Table) -> bool:
+    """Whether the first column is a row span written into each row it covers (an HTML
+    ``rowspan``: "General VLMs" on eight rows) beside a "Model" column naming every row apart:
+    the first column groups the rows, the second names them. A span of benchmarks
+    ("Datasets") is no group of models."""
+    header = table.header()
+    rows = [r for r in table.rows if len(r) > 2]
+    if len(header) < 3 or len(rows) < 3 or not _MODEL_CORNER.search(header[1]) or _BENCH_CORNER.search(header[0]):
+        return False
+    firsts = [r[0].text.strip() for r in rows]
+    names = [r[1].text.strip() for r in rows]
+    repeated = any(a and a == b for a, b in zip(firsts, firsts[1:]))
+    return (
+        repeated
+        and all(names)
+        and len(set(names)) == len(names)
+        and _text_column(table, 0)
+        and _text_column(table, 1)
+    )
 
 
 def _row_groups(table: Table, key: int) -> tuple[list[str], list[str]]:
@@ -793,7 +819,7 @@ def _underline_over_bold(st: ScoreTable) -> None:
     if not any(c.bold and c.underline for c in cells) or not any(c.bold and not c.underline for c in cells):
         return
     for line in st.lines:
-        line.cells = [replace(c, bold=False) if c.bold and c.underline else c for c in line.cells]
+        line.cells = [replace(c, bold=False, bold_under=True) if c.bold and c.underline else c for c in line.cells]
 
 
 def _bold_best_share(st: ScoreTable, outside: set[str]) -> float | None:

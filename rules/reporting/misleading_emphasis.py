@@ -7,7 +7,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from benchaudit.claims.access import full_text, score_tables
+from benchaudit.claims.access import document_of, full_text, score_tables
+from benchaudit.claims.emphasis_key import EmphasisKey, emphasis_key
 from benchaudit.claims.scoretable import (
     ScoreCell,
     ScoreLine,
@@ -55,7 +56,14 @@ class MisleadingEmphasis(Rule):
     information when the table says its bold marks "ours"; with fewer than
     four lines such a row may be the best of an unlabelled group and is
     information. Within one labelled row group, two different bold values
-    are flagged: only one of them is the group's best.
+    are flagged: only one of them is the group's best. A row bold throughout,
+    in a table whose bold marks the best values elsewhere, is flagged where
+    its value ties plain cells. Where the document states what its marks mean
+    ("Bold denotes global SOTA, and underlined denotes open-source SOTA", "the
+    best in each benchmark is in bold"), a cell drawn bold and underlined
+    that is not the best overall breaks the stated key, and so does a
+    benchmark left with no bold cell when the table's own caption promises
+    one for each.
 
     **Why.** Readers take bold as "the best result" and read no further. A
     bold cell that is not the best, or a tie shown as a win, states a ranking
@@ -103,9 +111,20 @@ class MisleadingEmphasis(Rule):
         # is in no paragraph of the document model.
         raw = "\n".join(source.lines or []) if "underlin" in "".join(source.lines or []).lower() else ""
         said = [m.group(0) for m in _UNDERLINE_SAID.finditer(full_text(source) + "\n" + raw)]
-        self._underline_second = not said or any("second" in t.lower() for t in said)
+        underline_second = not said or any("second" in t.lower() for t in said)
+        # The key the document states for its marks ("Bold denotes global SOTA, and underlined
+        # denotes open-source SOTA"): a table's own caption first, else a note of the document.
+        doc_key = emphasis_key(full_text(source) + "\n" + raw)
         for st, stated in zip(tables, framed):
             outside = references(st)
+            # The caption first: a note or lead-in shared with a neighbouring table says less of this one.
+            caption = st.table.caption.text if st.table.caption is not None else _page_caption(source, st)
+            own_key = emphasis_key(caption + "\n" + st.table.framing_text())
+            # A table's own caption says what its underline marks, whatever other tables' notes say.
+            self._underline_second = (
+                own_key.underline == "second" if own_key.underline else underline_second
+            )
+            yield from self._against_key(source.path, st, own_key, doc_key, outside)
             for line in [*st.lines, *st.aggregates]:
                 own_rule = stated or body
                 carried = False
@@ -122,7 +141,120 @@ class MisleadingEmphasis(Rule):
                             "something else (say what in the caption)"
                         )
                     yield f
+                yield from self._highlighted_tie(source.path, st, line, outside)
             yield from self._only_own_bold(source.path, st, outside)
+
+    def _against_key(
+        self, path: str, st: ScoreTable, own: EmphasisKey, doc: EmphasisKey, outside: set[str]
+    ) -> Iterator[Finding]:
+        """The marks checked against the meaning the document gives them."""
+        lines = [*st.lines, *st.aggregates]
+        # Bold underlined cells are read as the underline's mark (the best open model), but when
+        # the document says bold is the best overall, their bold states what the note denies.
+        bold_said = own.bold_said if own.bold == "best" else doc.bold_said if doc.bold == "best" else ""
+        if bold_said:
+            for line in lines:
+                sign = 1 if line.higher_is_better else -1
+                cells = [c for c in line.cells if c.model not in outside]
+                if not _one_per_model(cells):
+                    continue
+                top = max(cells, key=lambda c: sign * c.value)
+                for c in cells:
+                    if c.bold_under and sign * c.value < sign * top.value:
+                        yield self._finding(
+                            path, line, c,
+                            f"{c.text} for {c.model} on {line.label} is set in bold (and underlined), and "
+                            f"the document says \"{bold_said}\", but {top.model} has {top.text}",
+                            f"Underline {c.text} on {line.label} without the bold, or bold only the best "
+                            f"value ({top.model} {top.text})",
+                            {"bold": c.value, "better": [(top.model, top.value)], "key": bold_said},
+                        )
+        under_said = own.underline_said if own.underline == "scoped" else doc.underline_said if doc.underline == "scoped" else ""
+        # Only a scope of openness carries over to a model's variants; a size group does not.
+        if _OPEN_SCOPE.search(under_said):
+            yield from self._scoped_underline(path, st, lines, under_said, outside)
+        if own.bold != "best":
+            return
+        # The table's own caption says each benchmark's best is bold: a benchmark with no bold
+        # cell breaks it. Only where the table shows bold on several lines (the bold is read).
+        marked = [ln for ln in lines if any(c.bold or c.bold_under for c in ln.cells)]
+        bare = [
+            ln for ln in lines
+            if ln not in marked and len({c.value for c in ln.cells}) > 1 and _one_per_model(ln.cells)
+        ]
+        if len(marked) < 2 or not bare:
+            return
+        first = bare[0]
+        top = _best(first)
+        named = ", ".join(f"{ln.label} ({b.model} {b.text})" for ln in bare[:4] for b in [_best(ln)])
+        more = f" and {len(bare) - 4} more" if len(bare) > 4 else ""
+        yield self._finding(
+            path, first, top,
+            f"The table says \"{own.bold_said}\", but {len(bare)} of its {len(lines)} benchmarks have "
+            f"no bold value: {named}{more}",
+            "Bold the best value of every benchmark, as the caption says, or say which benchmarks "
+            "the bold covers",
+            {"key": own.bold_said, "unmarked": [ln.label for ln in bare], "marked": len(marked)},
+        )
+
+    def _scoped_underline(
+        self, path: str, st: ScoreTable, lines: list[ScoreLine], said: str, outside: set[str]
+    ) -> Iterator[Finding]:
+        """The underline marks the best of some rows ("the best among open-source models"). Which
+        rows those are is inferred from the table's own marks: a model underlined on some line is
+        in the scope, and so is a variant of it ("X +Think"). An underlined cell that such a
+        plain cell beats is not the best of its scope."""
+        under = {c.model for ln in lines for c in ln.cells if c.underline}
+        stems = {_stem(m) for m in under}
+        for line in lines:
+            sign = 1 if line.higher_is_better else -1
+            cells = [c for c in line.cells if c.model not in outside]
+            if not _one_per_model(cells):
+                continue
+            scope = [c for c in cells if _stem(c.model) in stems and not c.underline and not c.bold]
+            for u in (c for c in cells if c.underline):
+                better = [c for c in scope if sign * c.value > sign * u.value]
+                if not better:
+                    continue
+                top = max(better, key=lambda c: sign * c.value)
+                yield self._finding(
+                    path, line, u,
+                    f"{u.text} for {u.model} on {line.label} is underlined, and the document says "
+                    f"\"{said}\", but {top.model} has {top.text}, plain, though the table underlines "
+                    f"{'it' if top.model in under else 'a variant of it'} elsewhere (so it is in that scope)",
+                    f"Underline the best value of the scope on {line.label} ({top.model} {top.text})",
+                    {"underlined": u.value, "better": [(c.model, c.value) for c in better], "key": said},
+                )
+
+    def _highlighted_tie(self, path: str, st: ScoreTable, line: ScoreLine, outside: set[str]) -> Iterator[Finding]:
+        """A row bold throughout, in a table whose bold also marks the best elsewhere, bold on a
+        line's best value that plain cells share: the tie reads as the row's win."""
+        cells = [c for c in line.cells if c.model not in outside]
+        if not _one_per_model(cells):
+            return
+        others = [c for c in cells if c.model not in st.highlighted]
+        if any(c.bold or c.bold_under for c in others):
+            return  # another cell of the line is bold: the line checks report its ties
+        if not any(c.bold for ln in st.lines for c in ln.cells if c.model not in st.highlighted):
+            return  # the bold marks only the rows: no best value is claimed by it
+        sign = 1 if line.higher_is_better else -1
+        top = max(sign * c.value for c in cells)
+        said = bool(_OWN_BOLD_SAID.search(st.table.framing_text()))
+        for h in (c for c in cells if c.model in st.highlighted and sign * c.value == top):
+            ties = [c for c in others if c.value == h.value]
+            if not ties:
+                continue
+            names = " and ".join(t.model for t in ties[:3])
+            yield self._finding(
+                path, line, h,
+                f"{h.text} for {h.model} on {line.label} is bold (the table bolds this model's row "
+                f"throughout, and bold marks the best values elsewhere), but {names} "
+                f"{'have' if len(ties) > 1 else 'has'} the same {h.text} and {'are' if len(ties) > 1 else 'is'} "
+                "not: a tie is shown as a win",
+                f"Mark every {h.text} on {line.label} alike",
+                {"bold": h.value, "ties": [t.model for t in ties]},
+                severity=Severity.INFO if said else None,
+            )
 
     def _only_own_bold(self, path: str, st: ScoreTable, outside: set[str]) -> Iterator[Finding]:
         """A table whose only bold is one model's cells in every line: each line where another
@@ -383,6 +515,17 @@ class MisleadingEmphasis(Rule):
         plain = [c for c in cells if not c.underline and not c.bold]
         for u in under:
             better = [p for p in plain if sign * p.value > sign * u.value]
+            ties = [p for p in plain if p.value == u.value]
+            if ties and not better:
+                # The runner-up shared: underlining one of the equal values ranks them.
+                yield self._finding(
+                    path, line, u,
+                    f"{u.text} for {u.model} on {line.label} is underlined as the second best (bold "
+                    f"marks the best), but {ties[0].model} has the same {ties[0].text} and is not: a "
+                    "tie marked unalike",
+                    f"Underline every {u.text} on {line.label}",
+                    {"underlined": u.value, "ties": [p.model for p in ties]},
+                )
             if not better:
                 continue
             top = max(better, key=lambda p: sign * p.value)
@@ -420,6 +563,47 @@ class MisleadingEmphasis(Rule):
 #: A stated gap that is exclusive ("a gap smaller than 0.3"): a gap of exactly 0.3 is not the
 #: same level. "Not exceeding", "at most", "within", "up to" include it.
 _STRICT_GAP = re.compile(r"\b(?:less\s+than|smaller\s+than|below|under)\b|<(?!=)", re.I)
+
+
+#: A caption block ("Table 4: ...") that the reader left beside its table rather than on it.
+_CAPTION = re.compile(r"^\s*(?:Table|Tab\.)\s*\d+\b", re.I)
+
+
+def _page_caption(source: Source, st: ScoreTable) -> str:
+    """The caption of a PDF table left as a block of its page, when the page has one table."""
+    page = st.table.page
+    doc = document_of(source)
+    if page is None or doc is None or st.table.caption is not None:
+        return ""
+    if sum(1 for t in doc.tables() if t.page == page) != 1:
+        return ""
+    return " ".join(b.text for b in doc.blocks() if b.page == page and _CAPTION.match(b.text))
+
+
+#: A scope by openness ("open-source SOTA", "best among open-weight models").
+_OPEN_SCOPE = re.compile(r"\b(?:open|closed)[- ]?(?:source|weights?)\b|\bproprietary\b", re.I)
+
+#: A variant's tail on a model name: "+Think", "(thinking)", "-Instruct (w/ tools)".
+_VARIANT_TAIL = re.compile(r"\s*(?:\+\s*\w+|\([^()]*\))\s*$")
+
+
+def _stem(model: str) -> str:
+    """A model's name without its variant tails ("MiMo-Audio-7B-Instruct +Think" -> "MiMo-Audio-7B-Instruct")."""
+    stem = model
+    while (cut := _VARIANT_TAIL.sub("", stem)) != stem and cut:
+        stem = cut
+    return stem.strip(" `*_").lower()
+
+
+def _best(line: ScoreLine) -> ScoreCell:
+    """The line's best cell in its metric's direction."""
+    sign = 1 if line.higher_is_better else -1
+    return max(line.cells, key=lambda c: sign * c.value)
+
+
+def _one_per_model(cells: list[ScoreCell]) -> bool:
+    """Whether each model has one cell: a model twice in a line is several benchmarks read as one."""
+    return len({c.model for c in cells}) == len(cells)
 
 
 def _within(diff: float, gap: float, strict: bool) -> bool:
