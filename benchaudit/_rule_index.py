@@ -35,7 +35,7 @@ FILES = {
     'reporting.excess_precision': 2633383902,
     'reporting.interval_mismatch': 51571592,
     'reporting.interval_out_of_range': 1734181441,
-    'reporting.misleading_emphasis': 3847449491,
+    'reporting.misleading_emphasis': 499223799,
     'reporting.missing_interval': 2817506835,
     'reporting.percent_vs_points': 170094887,
     'reporting.unreachable_score': 3734046320,

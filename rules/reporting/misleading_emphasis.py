@@ -5,10 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from benchaudit.rules.reporting._emphasis import OWN_BOLD_SAID, others
+from benchaudit.rules.reporting._emphasis_key_checks import against_key
+from benchaudit.rules.reporting._highlighted_rows import highlighted_tie, only_own_bold
+
 from benchaudit.claims.access import document_of, full_text, score_tables
-from benchaudit.claims.emphasis_key import EmphasisKey, emphasis_key
+from benchaudit.claims.emphasis_key import emphasis_key
 from benchaudit.claims.scoretable import (
     ScoreCell,
     ScoreLine,
@@ -21,13 +26,6 @@ from benchaudit.rulebase import Rule
 
 #: A sentence saying what the underline marks.
 _UNDERLINE_SAID = re.compile(r"[^.\n]{0,80}\bunderlin\w*[^.\n]{0,80}", re.I)
-#: A caption or note saying the bold marks the authors' own model ("ours in bold").
-_OWN_BOLD_SAID = re.compile(
-    r"\b(?:ours|our (?:models?|method|results?)|this work|proposed)\b[^.]{0,40}\b(?:bold|highlighted|shaded)"
-    r"|\b(?:bold|highlighted|shaded)[^.]{0,40}\b(?:ours|our (?:models?|method|results?)|this work|proposed)\b",
-    re.I,
-)
-
 if TYPE_CHECKING:
     from benchaudit.engine import Context
     from benchaudit.evidence import Source
@@ -115,6 +113,7 @@ class MisleadingEmphasis(Rule):
         # The key the document states for its marks ("Bold denotes global SOTA, and underlined
         # denotes open-source SOTA"): a table's own caption first, else a note of the document.
         doc_key = emphasis_key(full_text(source) + "\n" + raw)
+        emit = partial(self._finding, source.path)
         for st, stated in zip(tables, framed):
             outside = references(st)
             # The caption first: a note or lead-in shared with a neighbouring table says less of this one.
@@ -124,7 +123,7 @@ class MisleadingEmphasis(Rule):
             self._underline_second = (
                 own_key.underline == "second" if own_key.underline else underline_second
             )
-            yield from self._against_key(source.path, st, own_key, doc_key, outside)
+            yield from against_key(emit, st, own_key, doc_key, outside)
             for line in [*st.lines, *st.aggregates]:
                 own_rule = stated or body
                 carried = False
@@ -141,224 +140,8 @@ class MisleadingEmphasis(Rule):
                             "something else (say what in the caption)"
                         )
                     yield f
-                yield from self._highlighted_tie(source.path, st, line, outside)
-            yield from self._only_own_bold(source.path, st, outside)
-
-    def _against_key(
-        self, path: str, st: ScoreTable, own: EmphasisKey, doc: EmphasisKey, outside: set[str]
-    ) -> Iterator[Finding]:
-        """The marks checked against the meaning the document gives them."""
-        lines = [*st.lines, *st.aggregates]
-        # Bold underlined cells are read as the underline's mark (the best open model), but when
-        # the document says bold is the best overall, their bold states what the note denies.
-        bold_said = own.bold_said if own.bold == "best" else doc.bold_said if doc.bold == "best" else ""
-        if bold_said:
-            for line in lines:
-                sign = 1 if line.higher_is_better else -1
-                cells = [c for c in line.cells if c.model not in outside]
-                if not _one_per_model(cells):
-                    continue
-                top = max(cells, key=lambda c: sign * c.value)
-                for c in cells:
-                    if c.bold_under and sign * c.value < sign * top.value:
-                        yield self._finding(
-                            path, line, c,
-                            f"{c.text} for {c.model} on {line.label} is set in bold (and underlined), and "
-                            f"the document says \"{bold_said}\", but {top.model} has {top.text}",
-                            f"Underline {c.text} on {line.label} without the bold, or bold only the best "
-                            f"value ({top.model} {top.text})",
-                            {"bold": c.value, "better": [(top.model, top.value)], "key": bold_said},
-                        )
-        under_said = own.underline_said if own.underline == "scoped" else doc.underline_said if doc.underline == "scoped" else ""
-        # Only a scope of openness carries over to a model's variants; a size group does not.
-        if _OPEN_SCOPE.search(under_said):
-            yield from self._scoped_underline(path, st, lines, under_said, outside)
-        if own.bold != "best":
-            return
-        # The table's own caption says each benchmark's best is bold: a benchmark with no bold
-        # cell breaks it. Only where the table shows bold on several lines (the bold is read).
-        marked = [ln for ln in lines if any(c.bold or c.bold_under for c in ln.cells)]
-        bare = [
-            ln for ln in lines
-            if ln not in marked and len({c.value for c in ln.cells}) > 1 and _one_per_model(ln.cells)
-        ]
-        if len(marked) < 2 or not bare:
-            return
-        first = bare[0]
-        top = _best(first)
-        named = ", ".join(f"{ln.label} ({b.model} {b.text})" for ln in bare[:4] for b in [_best(ln)])
-        more = f" and {len(bare) - 4} more" if len(bare) > 4 else ""
-        yield self._finding(
-            path, first, top,
-            f"The table says \"{own.bold_said}\", but {len(bare)} of its {len(lines)} benchmarks have "
-            f"no bold value: {named}{more}",
-            "Bold the best value of every benchmark, as the caption says, or say which benchmarks "
-            "the bold covers",
-            {"key": own.bold_said, "unmarked": [ln.label for ln in bare], "marked": len(marked)},
-        )
-
-    def _scoped_underline(
-        self, path: str, st: ScoreTable, lines: list[ScoreLine], said: str, outside: set[str]
-    ) -> Iterator[Finding]:
-        """The underline marks the best of some rows ("the best among open-source models"). Which
-        rows those are is inferred from the table's own marks: a model underlined on some line is
-        in the scope, and so is a variant of it ("X +Think"). An underlined cell that such a
-        plain cell beats is not the best of its scope."""
-        under = {c.model for ln in lines for c in ln.cells if c.underline}
-        stems = {_stem(m) for m in under}
-        for line in lines:
-            sign = 1 if line.higher_is_better else -1
-            cells = [c for c in line.cells if c.model not in outside]
-            if not _one_per_model(cells):
-                continue
-            scope = [c for c in cells if _stem(c.model) in stems and not c.underline and not c.bold]
-            for u in (c for c in cells if c.underline):
-                better = [c for c in scope if sign * c.value > sign * u.value]
-                if not better:
-                    continue
-                top = max(better, key=lambda c: sign * c.value)
-                yield self._finding(
-                    path, line, u,
-                    f"{u.text} for {u.model} on {line.label} is underlined, and the document says "
-                    f"\"{said}\", but {top.model} has {top.text}, plain, though the table underlines "
-                    f"{'it' if top.model in under else 'a variant of it'} elsewhere (so it is in that scope)",
-                    f"Underline the best value of the scope on {line.label} ({top.model} {top.text})",
-                    {"underlined": u.value, "better": [(c.model, c.value) for c in better], "key": said},
-                )
-
-    def _highlighted_tie(self, path: str, st: ScoreTable, line: ScoreLine, outside: set[str]) -> Iterator[Finding]:
-        """A row bold throughout, in a table whose bold also marks the best elsewhere, bold on a
-        line's best value that plain cells share: the tie reads as the row's win."""
-        cells = [c for c in line.cells if c.model not in outside]
-        if not _one_per_model(cells):
-            return
-        others = [c for c in cells if c.model not in st.highlighted]
-        if any(c.bold or c.bold_under for c in others):
-            return  # another cell of the line is bold: the line checks report its ties
-        if not any(c.bold for ln in st.lines for c in ln.cells if c.model not in st.highlighted):
-            return  # the bold marks only the rows: no best value is claimed by it
-        sign = 1 if line.higher_is_better else -1
-        top = max(sign * c.value for c in cells)
-        said = bool(_OWN_BOLD_SAID.search(st.table.framing_text()))
-        for h in (c for c in cells if c.model in st.highlighted and sign * c.value == top):
-            ties = [c for c in others if c.value == h.value]
-            if not ties:
-                continue
-            names = " and ".join(t.model for t in ties[:3])
-            yield self._finding(
-                path, line, h,
-                f"{h.text} for {h.model} on {line.label} is bold (the table bolds this model's row "
-                f"throughout, and bold marks the best values elsewhere), but {names} "
-                f"{'have' if len(ties) > 1 else 'has'} the same {h.text} and {'are' if len(ties) > 1 else 'is'} "
-                "not: a tie is shown as a win",
-                f"Mark every {h.text} on {line.label} alike",
-                {"bold": h.value, "ties": [t.model for t in ties]},
-                severity=Severity.INFO if said else None,
-            )
-
-    def _only_own_bold(self, path: str, st: ScoreTable, outside: set[str]) -> Iterator[Finding]:
-        """A table whose only bold is one model's cells in every line: each line where another
-        model is ahead is flagged at the bold cell, for readers take the bold for the best."""
-        if len(st.highlighted) > 1:
-            yield from self._only_own_rows_bold(path, st, outside)
-            return
-        if len(st.highlighted) != 1 or len(st.lines) < 5:
-            return
-        (own,) = st.highlighted
-        if any(c.bold for line in st.lines for c in line.cells if c.model != own):
-            return  # bold also marks other cells: the line checks report it cell by cell
-        beaten = []
-        # An average line bold in the same row is the same claim to be the best: checked too,
-        # though only the benchmark lines say how often the bold row leads.
-        for line in [*st.lines, *st.aggregates]:
-            sign = 1 if line.higher_is_better else -1
-            cells = [c for c in line.cells if c.model not in outside]
-            mine = next((c for c in cells if c.model == own), None)
-            if mine is None:
-                continue
-            top = max(cells, key=lambda c: sign * c.value)
-            if sign * top.value > sign * mine.value:
-                beaten.append((line, mine, top))
-        said = bool(_OWN_BOLD_SAID.search(st.table.framing_text()))
-        # One finding per line where another model is ahead, each at its cell (a reader meets
-        # the bold there). Mostly the best, the bold reads as a best mark; mostly not, it marks
-        # the model's column, which readers still take for the best.
-        behind = sum(1 for line, _, _ in beaten if not line.aggregate)
-        mostly = behind * 2 <= len(st.lines)
-        share = f"{len(st.lines) - behind} of {len(st.lines)}"
-        for line, mine, top in beaten:
-            why = (
-                f"as in every line of the table, where it is the best in {share}"
-                if mostly
-                else f"as in every line of the table, though it is the best in only {share}"
-            )
-            yield self._finding(
-                path, line, mine,
-                f"{mine.text} for {own} on {line.label} is set in bold ({why}), but {top.model} has "
-                f"{top.text} and is not; readers take bold for the best",
-                f"Bold the best value on {line.label} ({top.model} {top.text}), or mark {own}'s "
-                "column another way (a shaded column, an 'ours' label) and say so in the caption",
-                {"bold": mine.value, "better": [(top.model, top.value)], "model": own},
-                severity=Severity.INFO if said else None,
-            )
-
-    def _only_own_rows_bold(self, path: str, st: ScoreTable, outside: set[str]) -> Iterator[Finding]:
-        """Bold only on several rows, each bold throughout (the authors' models): a plain cell
-        ahead of every bold one on a line shows that the bold there is no best of anything,
-        whatever groups the rows fall in."""
-        if any(c.bold for line in st.lines for c in line.cells if c.model not in st.highlighted):
-            return
-        # Rows whose names are bold too are visibly marked as rows (the authors' models), which
-        # a reader sees before reading the bold as a best mark: information only.
-        said = bool(_OWN_BOLD_SAID.search(st.table.framing_text())) or _names_bold(st)
-        for line in [*st.lines, *st.aggregates]:
-            sign = 1 if line.higher_is_better else -1
-            cells = [c for c in line.cells if c.model not in outside]
-            bold = [c for c in cells if c.model in st.highlighted]
-            plain = [c for c in cells if c.model not in st.highlighted]
-            if not bold or not plain:
-                continue
-            best = max(bold, key=lambda c: sign * c.value)
-            ahead = [p for p in plain if sign * p.value > sign * best.value]
-            if ahead:
-                yield self._ahead_of_own_rows(path, st, line, best, ahead, said)
-            if not _adjacent_highlights(st, line):
-                continue
-            # Two bold rows of one size side by side are no bests of separate (unlabelled) size
-            # groups: the bold marks the rows, and each of their cells a plain one beats reads as a best it is not.
-            for b in bold:
-                better = [p for p in plain if sign * p.value > sign * b.value]
-                if b is best or not better:
-                    continue
-                top = max(better, key=lambda p: sign * p.value)
-                yield self._finding(
-                    path, line, b,
-                    f"{b.text} for {b.model} on {line.label} is set in bold (the table bolds "
-                    f"{len(st.highlighted)} rows throughout, two of one size side by side, so the bold "
-                    f"marks rows, not the best of a size group), but {top.model} has {top.text}{_others(better, top)}, "
-                    "plain: readers take bold for the best",
-                    f"Bold the best value on {line.label} ({top.model} {top.text}), or mark the authors' "
-                    "rows another way and say so in the caption",
-                    {"bold": b.value, "better": [(p.model, p.value) for p in better]},
-                    Severity.INFO if said else None,
-                )
-
-    def _ahead_of_own_rows(
-        self, path: str, st: ScoreTable, line: ScoreLine, best: ScoreCell, ahead: list[ScoreCell], said: bool
-    ) -> Finding:
-        sign = 1 if line.higher_is_better else -1
-        top = max(ahead, key=lambda c: sign * c.value)
-        message = (
-            f"{best.text} for {best.model} on {line.label} is the best of the bold cells (the "
-            f"table bolds {len(st.highlighted)} rows throughout), but {top.model} has "
-            f"{top.text}{_others(ahead, top)}, plain: readers take bold for the best"
-        )
-        fix = (
-            f"Bold the best value on {line.label} ({top.model} {top.text}), or mark the authors' "
-            "rows another way and say so in the caption"
-        )
-        evidence = {"bold": best.value, "better": [(p.model, p.value) for p in ahead]}
-        return self._finding(path, line, best, message, fix, evidence, Severity.INFO if said else None)
+                yield from highlighted_tie(emit, st, line, outside)
+            yield from only_own_bold(emit, st, outside)
 
     def _line(
         self,
@@ -392,7 +175,7 @@ class MisleadingEmphasis(Rule):
         # for the best: two meanings of one mark in one table mislead.
         # On two or three lines a row bold throughout may as well be the best of its (unlabelled)
         # size group; only a longer run of bold is plainly the authors' highlight.
-        said = bool(_OWN_BOLD_SAID.search(st.table.framing_text())) or len(st.lines) < 4
+        said = bool(OWN_BOLD_SAID.search(st.table.framing_text())) or len(st.lines) < 4
         for h in highlighted:
             better = [p for p in plain if sign * p.value > sign * h.value]
             if bold and better:
@@ -423,7 +206,7 @@ class MisleadingEmphasis(Rule):
                 top = max(better, key=lambda p: sign * p.value)
                 message = (
                     f"{b.text} for {b.model} on {line.label} is set in bold as the best, but "
-                    f"{top.model} has {top.text}{_others(better, top)} and is not"
+                    f"{top.model} has {top.text}{others(better, top)} and is not"
                 )
                 unsure = unlabelled_groups and not _next_to(cells, b, better)
                 if unsure:
@@ -532,7 +315,7 @@ class MisleadingEmphasis(Rule):
             yield self._finding(
                 path, line, u,
                 f"{u.text} for {u.model} on {line.label} is underlined as the second best (bold "
-                f"marks the best), but {top.model} has {top.text}{_others(better, top)} and is not",
+                f"marks the best), but {top.model} has {top.text}{others(better, top)} and is not",
                 f"Underline the second best value on {line.label} ({top.model} {top.text}), or say "
                 "what the underline marks",
                 {"underlined": u.value, "better": [(p.model, p.value) for p in better]},
@@ -580,32 +363,6 @@ def _page_caption(source: Source, st: ScoreTable) -> str:
     return " ".join(b.text for b in doc.blocks() if b.page == page and _CAPTION.match(b.text))
 
 
-#: A scope by openness ("open-source SOTA", "best among open-weight models").
-_OPEN_SCOPE = re.compile(r"\b(?:open|closed)[- ]?(?:source|weights?)\b|\bproprietary\b", re.I)
-
-#: A variant's tail on a model name: "+Think", "(thinking)", "-Instruct (w/ tools)".
-_VARIANT_TAIL = re.compile(r"\s*(?:\+\s*\w+|\([^()]*\))\s*$")
-
-
-def _stem(model: str) -> str:
-    """A model's name without its variant tails ("MiMo-Audio-7B-Instruct +Think" -> "MiMo-Audio-7B-Instruct")."""
-    stem = model
-    while (cut := _VARIANT_TAIL.sub("", stem)) != stem and cut:
-        stem = cut
-    return stem.strip(" `*_").lower()
-
-
-def _best(line: ScoreLine) -> ScoreCell:
-    """The line's best cell in its metric's direction."""
-    sign = 1 if line.higher_is_better else -1
-    return max(line.cells, key=lambda c: sign * c.value)
-
-
-def _one_per_model(cells: list[ScoreCell]) -> bool:
-    """Whether each model has one cell: a model twice in a line is several benchmarks read as one."""
-    return len({c.model for c in cells}) == len(cells)
-
-
 def _within(diff: float, gap: float, strict: bool) -> bool:
     """Whether a positive difference is inside the document's same-level gap."""
     return 0 < diff < gap - 1e-9 if strict else 0 < diff <= gap + 1e-9
@@ -619,31 +376,6 @@ def _beyond(diff: float, gap: float, strict: bool) -> bool:
 def _near_rule(below: list[ScoreCell], b: ScoreCell, sign: int, gap: float) -> bool:
     """Whether the closest bold value ahead of ``b`` is under twice the stated gap from it."""
     return min(sign * (o.value - b.value) for o in below) < 2 * gap
-
-
-#: A model's parameter count in its name ("MetaMath-Mistral-7B", "Llama-2 (13B)").
-_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*[BM]\b")
-
-
-def _adjacent_highlights(st: ScoreTable, line: ScoreLine) -> bool:
-    """Whether two highlighted models of the same size are next to each other in the line's
-    order (the table's row order) with different values: then they are in one size group, and
-    they cannot both be its best, so the bold marks the rows."""
-    cells = line.cells
-    for a, b in zip(cells, cells[1:]):
-        if a.model in st.highlighted and b.model in st.highlighted and a.value != b.value:
-            sa, sb = _SIZE.findall(a.model), _SIZE.findall(b.model)
-            if sa and sa == sb:
-                return True
-    return False
-
-
-def _names_bold(st: ScoreTable) -> bool:
-    """Whether the highlighted rows' name cells are bold and no other row's name is."""
-    if st.transposed:
-        return False
-    bold_names = {r[0].text.strip() for r in st.table.rows if r and r[0].bold}
-    return bool(bold_names) and bold_names <= st.highlighted and st.highlighted <= bold_names
 
 
 def _scale(lines: list[ScoreLine]) -> int:
@@ -667,9 +399,3 @@ def _next_to(cells: list[ScoreCell], cell: ScoreCell, better: list[ScoreCell]) -
     return any(p is c for p in better for c in near)
 
 
-def _others(better: list[ScoreCell], top: ScoreCell) -> str:
-    rest = [p for p in better if p is not top]
-    if not rest:
-        return ""
-    names = ", ".join(f"{p.model} {p.text}" for p in rest[:3])
-    return f" (also higher: {names})" if rest else ""
