@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, replace
 
 from benchaudit.documents.model import Cell, Table
+from benchaudit.documents.multivalue import is_value
 
 _BENCH_CORNER = re.compile(r"^\s*(?:datasets?|benchmarks?|tasks?)\b", re.I)
 _MODEL_CORNER = re.compile(r"^\s*(?:models?|methods?|systems?)\b", re.I)
@@ -70,9 +71,10 @@ def _bold_direction(columns: list[list[Cell]]) -> bool | None:
 
 def unstack(table: Table) -> Unstacked | None:
     """The table with one column per named part of its multi-value cells, or None when it
-    has none (or is not laid out as datasets, models and values)."""
+    has none: parts named by the dataset cell of their rows ("Datasets | Model | Performance")
+    or by their column's header ("test-zh | test-en")."""
     if not _stacked(table):
-        return None
+        return _split_columns(table)
     d, m, v = 0, 1, 2
     keys: list[tuple[int, str]] = []  # (block, name): a dataset named twice ("SEED") stays apart
     placed: list[dict[tuple[int, str], Cell]] = []
@@ -135,3 +137,49 @@ def _labels(keys: list[tuple[int, str]], table: Table) -> dict[tuple[int, str], 
         group = table.groups[first_row[b]] if first_row[b] < len(table.groups) else ""
         out[(b, name)] = f"{name} ({group})" if len(blocks_of[name]) > 1 and group else name
     return out
+
+
+def _names(cell: Cell) -> list[str]:
+    """The column names a header cell lists ("test-zh | test-en"), or none."""
+    names = [p.text for p in cell.parts]
+    return names if len(names) > 1 and not any(is_value(n) for n in names) else []
+
+
+def _split_columns(table: Table) -> Unstacked | None:
+    """The table with each column whose header names its parts ("dev | test") split into one
+    column per part, each body cell's values under their names; a cell with another count of
+    values than the names is left unread. Only tables of single-column cells are split."""
+    cells = [c for r in (*table.header_rows, *table.rows) for c in r]
+    if not table.header_rows or any(c.colspan != 1 for c in cells):
+        return None
+    last = table.header_rows[-1]
+    split: dict[int, list[str]] = {}
+    for j, cell in enumerate(last):
+        names = _names(cell)
+        fits = sum(1 for r in table.rows if len(r) > j and len(r[j].parts) == len(names))
+        if names and fits >= 2:
+            split[j] = names
+    if not split:
+        return None
+
+    def widen(row: list[Cell], body: bool) -> list[Cell]:
+        out: list[Cell] = []
+        for j, cell in enumerate(row):
+            if j not in split:
+                out.append(cell)
+            elif not body:
+                out.extend(Cell(n) for n in split[j])
+            elif len(cell.parts) == len(split[j]):
+                out.extend(cell.parts)
+            else:
+                out.extend(Cell("") for _ in split[j])  # values nobody names: unread
+        return out
+
+    # An upper header cell over a split column spans its parts: "Fleurs / zh", "Fleurs / en".
+    upper = [
+        [replace(c, colspan=len(split[j])) if j in split else c for j, c in enumerate(r)]
+        for r in table.header_rows[:-1]
+    ]
+    header = [*upper, widen(last, False)]
+    rows = [widen(r, True) for r in table.rows]
+    return Unstacked(replace(table, header_rows=header, rows=rows), frozenset())

@@ -24,6 +24,11 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 Span = tuple[int, str, int]
 
 
+def is_value(text: str) -> bool:
+    """Whether a piece of a multi-value cell is a value (or a missing mark), not a name."""
+    return _VALUE.match(text) is not None
+
+
 def _segments(plain: str) -> list[tuple[int, str]]:
     out, start = [], 0
     for piece in plain.split(SEPARATOR):

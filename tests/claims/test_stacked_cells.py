@@ -71,3 +71,29 @@ def test_a_dataset_whose_bold_does_not_tell_is_left_unread():
     <tr><td>B</td><td>0.7|0.4</td></tr>"""
     flat = unstack(_table(body))
     assert flat is not None and not any(h.startswith("Meld") for h in flat.table.header())
+
+
+def _plain(head: str, body: str) -> Table:
+    return next(read_html(f"<table><thead>{head}</thead><tbody>{body}</tbody></table>", "t.html").tables())
+
+
+def test_a_header_naming_the_parts_splits_its_column():
+    t = _plain(
+        "<tr><th>Model</th><th>Fleurs</th><th>MMLU</th></tr><tr><th></th><th>zh | en</th><th></th></tr>",
+        "<tr><td>A</td><td><b>3.0</b>|4.1</td><td>70.1</td></tr>"
+        "<tr><td>B</td><td>3.5|<b>3.8</b></td><td>71.0</td></tr>"
+        "<tr><td>C</td><td>3.9|4.0|9.9</td><td>69.0</td></tr>",
+    )
+    flat = unstack(t)
+    assert flat is not None
+    assert flat.table.header() == ["Model", "Fleurs / zh", "Fleurs / en", "MMLU"]
+    assert [(c.text, c.bold) for c in flat.table.rows[1]] == [("B", False), ("3.5", False), ("3.8", True), ("71.0", False)]
+    assert [c.text for c in flat.table.rows[2]] == ["C", "", "", "69.0"]  # three values, two names
+
+
+def test_a_header_naming_no_parts_leaves_the_cells_unread():
+    t = _plain(
+        "<tr><th>Model</th><th>Fleurs</th></tr>",
+        "<tr><td>A</td><td><b>3.0</b>|4.1</td></tr><tr><td>B</td><td>3.5|<b>3.8</b></td></tr>",
+    )
+    assert unstack(t) is None
