@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from benchaudit.claims.label_counts import items_in_label
+from benchaudit.claims.stacked_cells import unstack
 from benchaudit.documents.model import Cell, Table
 
 if TYPE_CHECKING:
@@ -529,7 +530,10 @@ def read_score_table(
     heading may name by their bare name ("### Airline"). ``every`` is the count the document
     states for every one of its test sets (:mod:`benchaudit.claims.every_set_count`): each line
     of a table none of whose lines names a benchmark or a count is taken to be one of them."""
-    st = _read(table, registry, counts, about)
+    # "3.0|3.8" under "Fleurs<br>zh | en": one column per named part, each value on its own.
+    flat = unstack(table)
+    table = flat.table if flat is not None else table
+    st = _read(table, registry, counts, about, flat.lower if flat is not None else frozenset())
     total = _framed_total(table, totals) if st is not None and totals else None
     if st is not None and total is not None:
         n, kind = total
@@ -624,8 +628,20 @@ def _framed_total(table: Table, totals: dict[str, int]) -> tuple[int, str] | Non
 
 
 def _read(
-    table: Table, registry: Registry, counts: dict[str, int] | None, about: frozenset[str] = frozenset()
+    table: Table,
+    registry: Registry,
+    counts: dict[str, int] | None,
+    about: frozenset[str] = frozenset(),
+    lower: frozenset[str] = frozenset(),
 ) -> ScoreTable | None:
+    """The table read on the axis its labels (or its bold) say; ``lower`` are column labels
+    read as improving downwards though they say nothing (:mod:`benchaudit.claims.stacked_cells`)."""
+
+    def finish(st: ScoreTable) -> ScoreTable | None:
+        for line in st.lines:
+            line.higher_is_better = line.higher_is_better and line.label not in lower
+        return _finish_table(st)
+
     if not table.rows or table.width < 2:
         return None
     if len({g for g in table.groups if _GROUP_METRIC.search(g)}) > 1:
@@ -645,29 +661,29 @@ def _read(
         if context is not None and any(_is_setting(h) for h in header[1:]):
             lines = _by_columns(table, registry, counts, context)
             if any(line.benchmark is not None for line in lines):
-                return _finish(ScoreTable(table, lines, False))
+                return finish(ScoreTable(table, lines, False))
         corner = header[model_column(table)] if header else ""
         rows = _by_rows(table, registry, _category_key(table), counts)
         # An "Average" row that is the mean of the rows above it in each column averages
         # benchmarks, so the rows are benchmarks whatever the corner says ("Models / # Param."
         # over a header of model names).
         if _mean_row(rows) or _BENCH_CORNER.search(corner):
-            return _finish(ScoreTable(table, rows, True))
+            return finish(ScoreTable(table, rows, True))
         if _MODEL_CORNER.search(corner):
-            return _finish(ScoreTable(table, _by_columns(table, registry, counts), False))
+            return finish(ScoreTable(table, _by_columns(table, registry, counts), False))
         cols = _by_columns(table, registry, counts)
         (cb, ct), (rb, rt) = _bold_agreement(cols), _bold_agreement(rows)
         col_share = cb / ct if ct else 0.0
         row_share = rb / rt if rt else 0.0
         # Authors bold the best model per benchmark: the axis where bold is the best more often.
         if col_share >= 0.6 and col_share > row_share:
-            return _finish(ScoreTable(table, cols, False))
+            return finish(ScoreTable(table, cols, False))
         if row_share >= 0.6 and row_share > col_share:
-            return _finish(ScoreTable(table, rows, True))
+            return finish(ScoreTable(table, rows, True))
         return None
     if by_rows > by_header:
-        return _finish(ScoreTable(table, _by_rows(table, registry, key, counts), True))
-    return _finish(ScoreTable(table, _by_columns(table, registry, counts), False))
+        return finish(ScoreTable(table, _by_rows(table, registry, key, counts), True))
+    return finish(ScoreTable(table, _by_columns(table, registry, counts), False))
 
 
 _EXCLUDED_COLUMN = re.compile(
@@ -722,7 +738,7 @@ def _framed_lower(table: Table) -> bool:
     return bool(_LOWER_FRAMING.search(text)) and not _HIGHER_FRAMING.search(text)
 
 
-def _finish(st: ScoreTable) -> ScoreTable | None:
+def _finish_table(st: ScoreTable) -> ScoreTable | None:
     if _framed_lower(st.table):
         for line in st.lines:
             if line.higher_is_better and not line.rating and not _HIGHER_LABEL.search(line.label):

@@ -40,6 +40,7 @@ from benchaudit.documents.model import (
     TextLine,
     marks_of,
 )
+from benchaudit.documents.multivalue import label_parts, value_parts
 from benchaudit.documents.superscripts import LOWERED, RAISED
 from benchaudit.errors import InputError
 
@@ -388,7 +389,9 @@ class _Reader(HTMLParser):
         line, col = self.getpos()
         fr = self.frames[-1] if self.frames else None
         if fr is not None and fr.cell is not None and (tag in _BLOCK or tag == "br"):
-            fr.cell.parts.append((" ", 0, line, col))  # "<div>HumanEval</div><div>0-shot</div>"
+            # "<div>HumanEval</div><div>0-shot</div>"; a break keeps where a label's lines part
+            # ("Fleurs<br>zh | en": the last line names the columns, see documents/multivalue.py).
+            fr.cell.parts.append(("\n", 0, line, col))
         if tag == "br":
             return self.add_text(" ", line, col)
         style = top.style | _STYLE.get(tag, 0) | (SKIP if tag in _SKIP else 0)
@@ -549,7 +552,37 @@ def _cell(raw: _RawCell, pos: _Pos) -> Cell:
         off += len(t)
     flags = flags if seen else 0
     return Cell(text, *pos(*where), bold=bool(flags & BOLD), italic=bool(flags & ITALIC),
-                underline=bool(flags & UNDER), marks=marks_of(text), colspan=raw.colspan)  # fmt: skip
+                underline=bool(flags & UNDER), marks=marks_of(text), colspan=raw.colspan,
+                parts=_parts(raw, plain, pos))  # fmt: skip
+
+
+def _parts(raw: _RawCell, plain: str, pos: _Pos) -> tuple[Cell, ...]:
+    """The values of a cell such as "<b>3.0</b>|4.1", each with its own emphasis and place, or
+    the column names a label cell lists ("Fleurs<br>zh | en")."""
+    if "|" not in plain:
+        return ()
+    spans, off = [], 0
+    for t, style, _, _ in raw.parts:
+        spans.append((off, t, style))
+        off += len(t)
+    values = value_parts(plain, spans, BOLD | ITALIC | UNDER)
+    if values is None:
+        return tuple(Cell(n) for n in label_parts(plain) or ())
+    out = []
+    for text, flags, at in values:
+        where = (raw.line, raw.col)
+        for (o, t, _), (_, _, ln, c) in zip(spans, raw.parts, strict=True):
+            if o <= at < o + len(t) and "\n" not in t[: at - o]:
+                where = (ln, c + at - o)  # the value's own column in the source
+        out.append(Cell(text, *pos(*where), bold=bool(flags & BOLD), italic=bool(flags & ITALIC),
+                        underline=bool(flags & UNDER), marks=marks_of(text)))  # fmt: skip
+    return tuple(out)
+
+
+def _carried(src: Cell) -> Cell:
+    """A rowspan'd cell copied into a row below: text, marks and the names it lists, no emphasis."""
+    parts = tuple(Cell(p.text, marks=p.marks) for p in src.parts)
+    return Cell(src.text, colspan=src.colspan, marks=src.marks, parts=parts)
 
 
 def _grid(fr: _Frame, pos: _Pos) -> list[_G]:
@@ -565,7 +598,7 @@ def _grid(fr: _Frame, pos: _Pos) -> list[_G]:
         for raw in raws:
             while col in pending:
                 src = pending[col][1]
-                col += g.add(Cell(src.text, colspan=src.colspan, marks=src.marks), True)
+                col += g.add(_carried(src), True)
             cell = _cell(raw, pos)
             span = raw.rowspan or len(fr.rows) - gi  # rowspan="0": to the end
             if span > 1:
@@ -575,7 +608,7 @@ def _grid(fr: _Frame, pos: _Pos) -> list[_G]:
         for k in sorted(k for k in pending if k >= col):
             col += g.add(Cell("", colspan=k - col), True) if k > col else 0
             src = pending[k][1]
-            col += g.add(Cell(src.text, colspan=src.colspan, marks=src.marks), True)
+            col += g.add(_carried(src), True)
         budget -= len(pending)
         pending = {k: (n - 1, c) for k, (n, c) in pending.items() if n > 1 and budget > 0}
         pending.update(fresh if budget > 0 else {})

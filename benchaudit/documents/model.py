@@ -109,6 +109,11 @@ class Cell:
     #: Struck through (``~~26.3~~``, ``<del>``, a rule through the glyphs of a PDF): a number the
     #: authors withdraw (contaminated, superseded), not a score to compare.
     struck: bool = False
+    #: The pieces of a cell that holds several values ("3.0|3.8", each with its own emphasis)
+    #: or names several columns ("Fleurs<br>zh | en" names "Fleurs zh" and "Fleurs en");
+    #: empty for a cell of one value or one name. What the pieces are is decided by whoever
+    #: reads the table as scores (:mod:`benchaudit.claims.stacked_cells`).
+    parts: tuple[Cell, ...] = ()
 
     @property
     def emphasised(self) -> bool:
